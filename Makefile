@@ -1,0 +1,35 @@
+# `make run` and `make test` create their own virtual environment in .venv.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint bench migrate clean
+
+$(BIN)/activate: pyproject.toml
+	@command -v $(PYTHON) >/dev/null || { echo "need $(PYTHON) (set PYTHON=python3 to use another)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(BIN)/activate
+
+migrate: $(BIN)/activate
+	$(BIN)/alembic upgrade head
+
+run: migrate
+	$(BIN)/uvicorn backend.api.app:create_app --factory --host $(HOST) --port $(PORT) --ws-per-message-deflate false
+
+test: $(BIN)/activate
+	$(BIN)/ruff check backend tests bench migrations
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(BIN)/activate
+	$(BIN)/ruff check backend tests bench migrations
+	$(BIN)/ruff format --check backend tests bench migrations
+
+bench: $(BIN)/activate
+	$(BIN)/python bench/engine_bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,1 @@
+"""1001 online: server, rules engine and persistence."""

@@ -1,0 +1,84 @@
+"""Table options as data (R2, R3, R5, R7 and variant V1).
+
+Variants are configurations of one frozen ``Rules`` object rather than forks of the
+engine: the 32-card pack of V1 only changes ``deck_size`` (and so the hand size and
+the deal packets).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Literal
+
+DeclarationScoring = Literal["by_suit", "by_order"]
+
+TARGETS = (1001, 501, 301)  # R5 table option `target`
+# R3 `by_suit`: ♣ 100, ♠ 80, ♥ 60, ♦ 40 (suit order C S H D).
+BY_SUIT_POINTS = (100, 80, 60, 40)
+# R3 `by_order`: the n-th declaration of a deal, whatever its suit.
+BY_ORDER_POINTS = (40, 60, 80, 100)
+
+# Deck size → (cards per hand, packets dealt to each player in turn).
+_DEALS = {
+    24: (8, (3, 2, 3)),  # R2: 3-2-3 starting with forehand, 8 to the stock
+    32: (6, (3, 3)),  # V1: 6 cards each, 20 to the stock
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    declaration_scoring: DeclarationScoring = "by_suit"
+    show_stock_bottom: bool = False
+    target: int = 1001
+    open_scores: bool = False
+    deck_size: int = 24
+
+    def __post_init__(self) -> None:
+        if self.declaration_scoring not in ("by_suit", "by_order"):
+            raise ValueError(f"declaration_scoring must be by_suit or by_order, not {self.declaration_scoring!r}")
+        for flag in ("show_stock_bottom", "open_scores"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ValueError(f"{flag} must be true or false")
+        if type(self.target) is not int or self.target not in TARGETS:
+            raise ValueError(f"target must be one of {TARGETS}, not {self.target!r}")
+        if type(self.deck_size) is not int or self.deck_size not in _DEALS:
+            raise ValueError(f"deck_size must be 24 or 32, not {self.deck_size!r}")
+
+    @property
+    def ranks_per_suit(self) -> int:
+        return self.deck_size // 4
+
+    @property
+    def hand_size(self) -> int:
+        return _DEALS[self.deck_size][0]
+
+    @property
+    def packets(self) -> tuple[int, ...]:
+        return _DEALS[self.deck_size][1]
+
+    @property
+    def stock_size(self) -> int:
+        return self.deck_size - 2 * self.hand_size
+
+    @property
+    def tricks_per_deal(self) -> int:
+        return self.deck_size // 2
+
+    def declaration_points(self, suit: int, nth: int) -> int:
+        """R3: points for declaring ``suit`` as the ``nth`` (0-based) declaration of the deal."""
+        if self.declaration_scoring == "by_suit":
+            return BY_SUIT_POINTS[suit]
+        return BY_ORDER_POINTS[nth]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> Rules:
+        """Build from JSON-like data; every field optional, unknown fields refused."""
+        data = dict(data or {})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown rules option(s): {', '.join(unknown)}")
+        return cls(**data)
