@@ -1,0 +1,47 @@
+"""The FastAPI application factory: ``uvicorn backend.api.app:create_app --factory``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from backend.db.store import Store
+from backend.rooms.service import RoomService
+from backend.settings import Settings, get_settings
+
+from . import routes, ws
+
+log = logging.getLogger("backend")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.database_url)
+        app.state.store = store
+        app.state.rooms = RoomService(store)
+        rebuilt = await app.state.rooms.rebuild_live_rooms()
+        log.info("rebuilt %d live room(s) from the action log", rebuilt)
+        try:
+            yield
+        finally:
+            store.dispose()
+
+    app = FastAPI(
+        title="1001 online",
+        version="0.1.0",
+        description="Two friends play the German card game 1001 (Tausendundeins). See docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.include_router(routes.router)
+    app.include_router(ws.router)
+    if settings.frontend_dir.is_dir():
+        app.mount("/", StaticFiles(directory=settings.frontend_dir, html=True), name="frontend")
+    return app

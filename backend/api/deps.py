@@ -1,0 +1,51 @@
+"""Request dependencies: the services and the authenticated player."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+
+from backend.db.models import Player
+from backend.db.store import Store
+from backend.rooms.service import RoomService
+
+
+def api_error(status: int, code: str, message: str) -> HTTPException:
+    return HTTPException(status_code=status, detail={"code": code, "message": message})
+
+
+def get_store(request: Request) -> Store:
+    return request.app.state.store
+
+
+def get_rooms(request: Request) -> RoomService:
+    return request.app.state.rooms
+
+
+def token_from(authorization: str | None, cookie: str | None) -> str | None:
+    if authorization:
+        scheme, _, value = authorization.partition(" ")
+        if scheme.lower() == "bearer" and value.strip():
+            return value.strip()
+    return cookie or None
+
+
+async def player_for_token(store: Store, token: str | None) -> Player | None:
+    if not token or len(token) > 200:
+        return None
+    return await asyncio.to_thread(store.player_by_token, token)
+
+
+async def current_player(request: Request, store: Annotated[Store, Depends(get_store)]) -> Player:
+    token = token_from(request.headers.get("authorization"), request.cookies.get("token"))
+    player = await player_for_token(store, token)
+    if player is None:
+        raise api_error(401, "unauthorized", "a valid player token is needed")
+    return player
+
+
+CurrentPlayer = Annotated[Player, Depends(current_player)]
+StoreDep = Annotated[Store, Depends(get_store)]
+RoomsDep = Annotated[RoomService, Depends(get_rooms)]

@@ -1,0 +1,173 @@
+"""Message and request schemas (pydantic). Client messages are a union discriminated by
+``type`` with extra fields forbidden, so anything unexpected is refused as ``bad_message``."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, field_validator
+
+MAX_CHAT = 200
+MAX_VERSION = 2**53  # what a JavaScript client can count exactly
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------- REST bodies
+
+
+def _printable(value: str, what: str) -> str:
+    if not value.isprintable():
+        raise ValueError(f"{what} must contain printable characters only")
+    return value
+
+
+class PlayerCreate(Strict):
+    name: str = Field(min_length=1, max_length=24, examples=["Anna"])
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("name must not be blank")
+        return _printable(value, "name")
+
+
+class PlayerOut(BaseModel):
+    id: str
+    name: str
+
+
+class PlayerCreated(PlayerOut):
+    token: str = Field(description="The player's secret: shown once, send it as `Authorization: Bearer …`")
+
+
+class RoomCreate(Strict):
+    target: Literal[1001, 501, 301] = 1001
+    declaration_scoring: Literal["by_suit", "by_order"] = "by_suit"
+    show_stock_bottom: bool = False
+    open_scores: bool = False
+    deck_size: Literal[24, 32] = 24
+    stake_per_point: Decimal = Field(default=Decimal(0), ge=0, max_digits=18, decimal_places=6)
+    currency: str = Field(default="chips", min_length=1, max_length=12)
+    visibility: Literal["public", "private"] = "public"
+
+    @field_validator("stake_per_point", mode="before")
+    @classmethod
+    def _no_floats(cls, value: Any) -> Any:
+        if isinstance(value, float):
+            # R6.1: a JSON float may already have lost digits; ask for a string.
+            return Decimal(repr(value))
+        return value
+
+    @field_validator("currency")
+    @classmethod
+    def _currency(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("currency must not be blank")
+        return _printable(value, "currency")
+
+
+class Page(BaseModel):
+    total: int
+    limit: int
+    offset: int
+    items: list[dict[str, Any]]
+
+
+# ---------------------------------------------------------------- WebSocket: client → server
+
+
+class Hello(Strict):
+    type: Literal["hello"]
+    last_version: StrictInt | None = Field(default=None, ge=0, le=MAX_VERSION)
+
+
+class Intent(Strict):
+    id: StrictInt = Field(ge=0, le=MAX_VERSION)
+    version: StrictInt = Field(ge=0, le=MAX_VERSION)
+
+
+class PlayIntent(Intent):
+    type: Literal["play"]
+    card: str = Field(min_length=2, max_length=2)
+    declare: StrictBool = False
+
+
+class ResignIntent(Intent):
+    type: Literal["resign"]
+
+
+class RematchIntent(Intent):
+    type: Literal["rematch"]
+    action: Literal["offer", "accept", "decline", "withdraw"]
+
+
+class ChatIntent(Intent):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("an empty chat line")
+        return value
+
+
+ClientMessage = Annotated[
+    Hello | PlayIntent | ResignIntent | RematchIntent | ChatIntent,
+    Field(discriminator="type"),
+]
+client_message = TypeAdapter(ClientMessage)
+
+
+# ---------------------------------------------------------------- WebSocket: server → client
+# The server builds these messages as plain dicts on its hot path (LiveRoom.state_message);
+# the models below are their contract, checked against real traffic by the tests.
+
+
+class StateMessage(Strict):
+    type: Literal["state"]
+    version: int
+    reply_to: int | None
+    room: dict[str, Any]
+    view: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    stake: dict[str, Any] | None
+
+
+class RejectedMessage(Strict):
+    type: Literal["rejected"]
+    id: int | None
+    code: str
+    message: str
+    version: int
+
+
+class ChatMessage(Strict):
+    type: Literal["chat"]
+    seat: int
+    name: str | None
+    text: str
+    at: str
+    reply_to: int | None
+
+
+class PresenceMessage(Strict):
+    type: Literal["presence"]
+    seat: int
+    connected: bool
+
+
+ServerMessage = Annotated[
+    StateMessage | RejectedMessage | ChatMessage | PresenceMessage,
+    Field(discriminator="type"),
+]
+server_message = TypeAdapter(ServerMessage)

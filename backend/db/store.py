@@ -1,0 +1,390 @@
+"""The repository: every read and write the server makes, each one short transaction.
+
+Methods are synchronous (SQLAlchemy's ordinary engine); the rooms layer runs them in a
+worker thread so the event loop never waits on the database. Room versions are updated
+by compare-and-swap (``UPDATE … WHERE version = :expected``) so that only one writer can
+ever advance a room, even with several server processes (DESIGN.md promise 5).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Engine, func, or_, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from .engine import make_engine, make_sessionmaker
+from .models import Action, Base, Deal, Match, Player, Room, Settlement, utcnow
+
+
+class VersionConflict(Exception):
+    """Another writer advanced the room first; the caller's view of it is stale."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{secrets.token_urlsafe(12)}"
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    id: str
+    options: dict[str, Any]
+    seed: int
+    first_dealer: int
+    seat_ids: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    seat: int
+    kind: str  # play | resign
+    card: str | None = None
+    declare: bool = False
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class DealRow:
+    number: int
+    dealer: int
+    seed: int
+    card_points: tuple[int, int]
+    declaration_points: tuple[int, int]
+    score: tuple[int, int]
+    totals: tuple[int, int]
+    declarations: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    winner_seat: int
+    reason: str
+    totals: tuple[int, int]
+    winner_id: str
+    loser_id: str
+    points_short: int
+    stake_per_point: Decimal
+    currency: str
+    amount: Decimal
+
+
+@dataclass
+class StoredMatch:
+    room: Room
+    match: Match | None
+    actions: list[Action] = field(default_factory=list)
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.engine: Engine = make_engine(url)
+        self._sessions: sessionmaker[Session] = make_sessionmaker(self.engine)
+
+    def create_all(self) -> None:
+        """For tests and tools; the server itself relies on Alembic migrations."""
+        Base.metadata.create_all(self.engine)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    def ping(self) -> bool:
+        with self._sessions() as session:
+            session.execute(select(1))
+        return True
+
+    # ------------------------------------------------------------ players
+
+    def create_player(self, name: str) -> tuple[Player, str]:
+        token = secrets.token_urlsafe(32)  # 32 random bytes; only the hash is stored
+        player = Player(id=new_id("p"), name=name, token_hash=hash_token(token), created_at=utcnow())
+        with self._sessions.begin() as session:
+            session.add(player)
+        return player, token
+
+    def player_by_token(self, token: str) -> Player | None:
+        with self._sessions() as session:
+            return session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+
+    def players(self, ids: list[str]) -> dict[str, Player]:
+        with self._sessions() as session:
+            rows = session.scalars(select(Player).where(Player.id.in_(ids))).all()
+            return {p.id: p for p in rows}
+
+    # ------------------------------------------------------------ rooms
+
+    def create_room(self, creator_id: str, options: dict[str, Any], visibility: str) -> Room:
+        now = utcnow()
+        room = Room(
+            id=new_id("r"),
+            invite_code=secrets.token_urlsafe(9),
+            visibility=visibility,
+            options=options,
+            status="open",
+            seat0_id=creator_id,
+            seat1_id=None,
+            match_id=None,
+            version=0,
+            created_at=now,
+            updated_at=now,
+        )
+        with self._sessions.begin() as session:
+            session.add(room)
+        return room
+
+    def room(self, room_id: str) -> Room | None:
+        with self._sessions() as session:
+            return session.get(Room, room_id)
+
+    def room_by_invite(self, code: str) -> Room | None:
+        with self._sessions() as session:
+            return session.scalar(select(Room).where(Room.invite_code == code))
+
+    def open_public_rooms(self, limit: int = 50) -> list[Room]:
+        with self._sessions() as session:
+            query = (
+                select(Room)
+                .where(Room.status == "open", Room.visibility == "public")
+                .order_by(Room.created_at.desc())
+                .limit(limit)
+            )
+            return list(session.scalars(query).all())
+
+    def rooms_of_player(self, player_id: str) -> list[Room]:
+        with self._sessions() as session:
+            query = (
+                select(Room)
+                .where(
+                    or_(Room.seat0_id == player_id, Room.seat1_id == player_id),
+                    Room.status.in_(("open", "playing")),
+                )
+                .order_by(Room.updated_at.desc())
+            )
+            return list(session.scalars(query).all())
+
+    def live_room_ids(self) -> list[str]:
+        with self._sessions() as session:
+            return list(session.scalars(select(Room.id).where(Room.status == "playing")).all())
+
+    def join_room(self, room_id: str, player_id: str, match: NewMatch) -> bool:
+        """Take seat 1 and start the match, atomically: of two racing joiners one wins."""
+        with self._sessions.begin() as session:
+            taken = session.execute(
+                update(Room)
+                .where(
+                    Room.id == room_id,
+                    Room.status == "open",
+                    Room.seat1_id.is_(None),
+                    Room.seat0_id != player_id,
+                )
+                .values(seat1_id=player_id, status="playing", match_id=match.id, version=Room.version + 1)
+            )
+            if taken.rowcount != 1:
+                return False
+            session.add(self._match_row(room_id, match))
+        return True
+
+    def close_room(self, room_id: str, player_id: str) -> bool:
+        with self._sessions.begin() as session:
+            closed = session.execute(
+                update(Room)
+                .where(Room.id == room_id, Room.status == "open", Room.seat0_id == player_id)
+                .values(status="closed")
+            )
+            return closed.rowcount == 1
+
+    def bump_version(self, room_id: str, expected_version: int) -> None:
+        """Advance a room's version for a change kept outside the match log (rematch offers)."""
+        with self._sessions.begin() as session:
+            self._advance(session, room_id, expected_version)
+
+    def start_rematch(self, room_id: str, expected_version: int, match: NewMatch) -> None:
+        with self._sessions.begin() as session:
+            self._advance(
+                session,
+                room_id,
+                expected_version,
+                seat0_id=match.seat_ids[0],
+                seat1_id=match.seat_ids[1],
+                status="playing",
+                match_id=match.id,
+            )
+            session.add(self._match_row(room_id, match))
+
+    # ------------------------------------------------------------ the action log
+
+    def commit_action(
+        self,
+        room_id: str,
+        expected_version: int,
+        match_id: str,
+        seq: int,
+        action: ActionRecord,
+        client_msg_id: int | None,
+        deals: list[DealRow],
+        end: MatchEnd | None,
+        totals: tuple[int, int],
+    ) -> None:
+        """Write one accepted action (and what it finished) in one transaction, before any broadcast."""
+        with self._sessions.begin() as session:
+            room_values: dict[str, Any] = {"status": "finished"} if end else {}
+            self._advance(session, room_id, expected_version, **room_values)
+            session.add(
+                Action(
+                    match_id=match_id,
+                    seq=seq,
+                    seat=action.seat,
+                    kind=action.kind,
+                    card=action.card,
+                    declare=action.declare,
+                    reason=action.reason,
+                    room_version=expected_version + 1,
+                    client_msg_id=client_msg_id,
+                    created_at=utcnow(),
+                )
+            )
+            for deal in deals:
+                session.add(
+                    Deal(
+                        match_id=match_id,
+                        number=deal.number,
+                        dealer=deal.dealer,
+                        seed=str(deal.seed),
+                        card_points0=deal.card_points[0],
+                        card_points1=deal.card_points[1],
+                        declaration_points0=deal.declaration_points[0],
+                        declaration_points1=deal.declaration_points[1],
+                        score0=deal.score[0],
+                        score1=deal.score[1],
+                        total0=deal.totals[0],
+                        total1=deal.totals[1],
+                        declarations=deal.declarations,
+                    )
+                )
+            match_values: dict[str, Any] = {"total0": totals[0], "total1": totals[1]}
+            if end:
+                match_values |= {
+                    "status": "finished",
+                    "winner_seat": end.winner_seat,
+                    "end_reason": end.reason,
+                    "finished_at": utcnow(),
+                }
+                session.add(
+                    Settlement(
+                        match_id=match_id,
+                        winner_id=end.winner_id,
+                        loser_id=end.loser_id,
+                        points_short=end.points_short,
+                        stake_per_point=str(end.stake_per_point),
+                        currency=end.currency,
+                        amount=str(end.amount),
+                        created_at=utcnow(),
+                    )
+                )
+            if deals or end:
+                session.execute(update(Match).where(Match.id == match_id).values(**match_values))
+
+    def load_room(self, room_id: str) -> StoredMatch | None:
+        """A room with its current match and that match's whole action log, for a rebuild."""
+        with self._sessions() as session:
+            room = session.get(Room, room_id)
+            if room is None:
+                return None
+            stored = StoredMatch(room=room, match=None)
+            if room.match_id:
+                stored.match = session.get(Match, room.match_id)
+                stored.actions = list(
+                    session.scalars(select(Action).where(Action.match_id == room.match_id).order_by(Action.seq)).all()
+                )
+            return stored
+
+    # ------------------------------------------------------------ history and ledger
+
+    def matches_of_player(self, player_id: str, limit: int, offset: int) -> tuple[list[Match], int]:
+        mine = or_(Match.seat0_id == player_id, Match.seat1_id == player_id)
+        with self._sessions() as session:
+            total = session.scalar(select(func.count()).select_from(Match).where(mine)) or 0
+            rows = session.scalars(
+                select(Match).where(mine).order_by(Match.started_at.desc(), Match.id).limit(limit).offset(offset)
+            ).all()
+            return list(rows), total
+
+    def match(self, match_id: str) -> Match | None:
+        with self._sessions() as session:
+            return session.get(Match, match_id)
+
+    def deals_of(self, match_id: str) -> list[Deal]:
+        with self._sessions() as session:
+            return list(session.scalars(select(Deal).where(Deal.match_id == match_id).order_by(Deal.number)).all())
+
+    def settlements_for(self, match_ids: list[str]) -> dict[str, Settlement]:
+        with self._sessions() as session:
+            rows = session.scalars(select(Settlement).where(Settlement.match_id.in_(match_ids))).all()
+            return {s.match_id: s for s in rows}
+
+    def ledger(self, player_id: str) -> list[dict[str, Any]]:
+        """Per opponent: matches finished, won, and the net balance per currency (exact, R6.1)."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(Settlement, Match.finished_at)
+                .join(Match, Match.id == Settlement.match_id)
+                .where(or_(Settlement.winner_id == player_id, Settlement.loser_id == player_id))
+            ).all()
+            opponents: dict[str, dict[str, Any]] = {}
+            balances: dict[str, defaultdict[str, Decimal]] = {}
+            for settlement, finished_at in rows:
+                won = settlement.winner_id == player_id
+                other = settlement.loser_id if won else settlement.winner_id
+                entry = opponents.setdefault(
+                    other, {"opponent_id": other, "played": 0, "won": 0, "last_played": finished_at}
+                )
+                entry["played"] += 1
+                entry["won"] += int(won)
+                if finished_at and (entry["last_played"] is None or finished_at > entry["last_played"]):
+                    entry["last_played"] = finished_at
+                amount = Decimal(settlement.amount)
+                balances.setdefault(other, defaultdict(Decimal))[settlement.currency] += amount if won else -amount
+            names = {p.id: p.name for p in session.scalars(select(Player).where(Player.id.in_(opponents))).all()}
+        result = []
+        for other, entry in opponents.items():
+            entry["opponent_name"] = names.get(other, "?")
+            entry["balance"] = {currency: str(value) for currency, value in sorted(balances[other].items())}
+            result.append(entry)
+        result.sort(key=lambda e: str(e["last_played"] or ""), reverse=True)
+        return result
+
+    # ------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _advance(session: Session, room_id: str, expected_version: int, **values: Any) -> None:
+        advanced = session.execute(
+            update(Room)
+            .where(Room.id == room_id, Room.version == expected_version)
+            .values(version=expected_version + 1, updated_at=utcnow(), **values)
+        )
+        if advanced.rowcount != 1:
+            raise VersionConflict(f"room {room_id} is no longer at version {expected_version}")
+
+    @staticmethod
+    def _match_row(room_id: str, match: NewMatch) -> Match:
+        return Match(
+            id=match.id,
+            room_id=room_id,
+            options=match.options,
+            seed=str(match.seed),
+            first_dealer=match.first_dealer,
+            seat0_id=match.seat_ids[0],
+            seat1_id=match.seat_ids[1],
+            status="playing",
+            total0=0,
+            total1=0,
+            started_at=utcnow(),
+        )

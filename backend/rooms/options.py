@@ -1,0 +1,28 @@
+"""Table options: the engine's rules plus the stake (R6) and the room's visibility."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from backend.engine import Rules
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    rules: Rules
+    stake_per_point: Decimal = Decimal(0)
+    currency: str = "chips"
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.rules.to_dict(), "stake_per_point": str(self.stake_per_point), "currency": self.currency}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableOptions:
+        rules_data = {k: v for k, v in data.items() if k not in ("stake_per_point", "currency")}
+        return cls(
+            rules=Rules.from_dict(rules_data),
+            stake_per_point=Decimal(data.get("stake_per_point", "0")),
+            currency=data.get("currency", "chips"),
+        )

@@ -1,0 +1,474 @@
+"""The life of every table: seats, versions, intents, rematches, connections.
+
+The only layer that knows about concurrency. Each room has an ``asyncio.Lock``; while
+it is held an intent is checked by the engine, written to the database (compare-and-swap
+on the room version) and only then broadcast — so no accepted move is ever lost and no
+seat ever hears of a move that was not stored (DESIGN promises 3 and 5).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any, TypeVar
+
+from backend.db.models import Room
+from backend.db.store import ActionRecord, DealRow, MatchEnd, NewMatch, Store, VersionConflict, new_id
+from backend.engine import IllegalAction, MatchState, Play, Resign, card, name, new_match, new_seed, stake_owed
+from backend.engine import match as match_rules
+from backend.engine.cards import SUITS
+from backend.engine.deal import Event
+
+from .options import TableOptions
+from .room import LiveRoom, Outbox
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class RoomError(Exception):
+    """A lobby request that cannot be done (maps to a 4xx answer)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def rejected(msg_id: int | None, code: str, message: str, version: int) -> dict[str, Any]:
+    return {"type": "rejected", "id": msg_id, "code": code, "message": message, "version": version}
+
+
+class RoomService:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._rooms: dict[str, LiveRoom] = {}
+        self._loading = asyncio.Lock()
+
+    async def _db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.to_thread(fn, *args)
+
+    # ------------------------------------------------------------ start-up
+
+    async def rebuild_live_rooms(self) -> int:
+        """After a restart: rebuild every unfinished match from its seed and action log."""
+        ids = await self._db(self.store.live_room_ids)
+        for room_id in ids:
+            await self.room(room_id)
+        return len(ids)
+
+    # ------------------------------------------------------------ loading rooms
+
+    async def room(self, room_id: str) -> LiveRoom | None:
+        live = self._rooms.get(room_id)
+        if live is not None:
+            return live
+        async with self._loading:
+            live = self._rooms.get(room_id)
+            if live is None:
+                live = await self._db(self._load, room_id)
+                if live is not None:
+                    self._rooms[room_id] = live
+        return live
+
+    def _load(self, room_id: str) -> LiveRoom | None:
+        stored = self.store.load_room(room_id)
+        if stored is None:
+            return None
+        row = stored.room
+        live = self._live_from_row(row)
+        if stored.match is not None:
+            match = stored.match
+            live.match_id = match.id
+            live.seat_ids = [match.seat0_id, match.seat1_id]
+            live.names = self._names(live.seat_ids)
+            rules = TableOptions.from_json(match.options).rules
+            actions = [(a.seat, _engine_action(a.kind, a.card, a.declare, a.reason)) for a in stored.actions]
+            live.match = match_rules.replay(rules, int(match.seed), actions)
+            live.seq = len(stored.actions)
+            if live.match.over:
+                settlement = self.store.settlements_for([match.id]).get(match.id)
+                if settlement is not None:
+                    live.stake = _stake_json(
+                        live.match,
+                        Decimal(settlement.stake_per_point),
+                        settlement.currency,
+                        Decimal(settlement.amount),
+                        settlement.points_short,
+                    )
+        return live
+
+    def _live_from_row(self, row: Room) -> LiveRoom:
+        seat_ids = [row.seat0_id, row.seat1_id]
+        return LiveRoom(
+            id=row.id,
+            invite_code=row.invite_code,
+            visibility=row.visibility,
+            options=TableOptions.from_json(row.options),
+            status=row.status,
+            seat_ids=seat_ids,
+            names=self._names(seat_ids),
+            created_at=row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC),
+            version=row.version,
+            match_id=row.match_id,
+        )
+
+    def _names(self, seat_ids: list[str | None]) -> list[str | None]:
+        players = self.store.players([pid for pid in seat_ids if pid])
+        return [players[pid].name if pid and pid in players else None for pid in seat_ids]
+
+    # ------------------------------------------------------------ the lobby
+
+    async def create_room(self, player_id: str, options: TableOptions, visibility: str) -> LiveRoom:
+        row = await self._db(self.store.create_room, player_id, options.to_json(), visibility)
+        live = await self._db(self._live_from_row, row)
+        self._rooms[live.id] = live
+        return live
+
+    async def join(self, room: LiveRoom, player_id: str) -> LiveRoom:
+        async with room.lock:
+            if room.seat_of(player_id) is not None:
+                raise RoomError(409, "already_seated", "you already have a seat at this table")
+            if room.status != "open":
+                code = "room_full" if room.status in ("playing", "finished") else "room_closed"
+                raise RoomError(409, code, "this table is no longer open")
+            creator = room.seat_ids[0]
+            assert creator is not None
+            seed = new_seed()
+            match = NewMatch(
+                id=new_id("m"),
+                options=room.options.to_json(),
+                seed=seed,
+                first_dealer=match_rules.first_dealer(seed),
+                seat_ids=(creator, player_id),
+            )
+            if not await self._db(self.store.join_room, room.id, player_id, match):
+                # Another process took the seat first: our copy of the room is stale.
+                self._rooms.pop(room.id, None)
+                raise RoomError(409, "room_full", "somebody else took the seat first")
+            room.seat_ids = [creator, player_id]
+            room.names = await self._db(self._names, room.seat_ids)
+            room.status = "playing"
+            room.version += 1
+            self._start_match(room, match)
+            room.broadcast_state([{"kind": "match_started", "match_id": match.id}])
+        return room
+
+    async def leave(self, room: LiveRoom, player_id: str) -> None:
+        async with room.lock:
+            if room.seat_of(player_id) is None:
+                raise RoomError(403, "not_seated", "you have no seat at this table")
+            if room.status != "open":
+                raise RoomError(409, "room_started", "the match has started; resign instead")
+            if not await self._db(self.store.close_room, room.id, player_id):
+                raise RoomError(409, "room_started", "the table could not be closed")
+            room.status = "closed"
+            for outbox in room.connections.values():
+                outbox.close(4410, "table closed")
+            room.connections.clear()
+
+    def _start_match(self, room: LiveRoom, match: NewMatch) -> None:
+        room.match_id = match.id
+        room.match = new_match(room.options.rules, match.seed)
+        room.seq = 0
+        room.stake = None
+        room.rematch_offer = None
+        room.replies.clear()
+
+    # ------------------------------------------------------------ connections
+
+    def connect(self, room: LiveRoom, player_id: str, outbox: Outbox) -> None:
+        previous = room.connections.get(player_id)
+        room.connections[player_id] = outbox
+        if previous is not None and previous is not outbox:
+            previous.close(4409, "replaced by a newer connection")
+        outbox.send(room.state_message(player_id, [], None))
+        self._announce_presence(room, player_id, True)
+
+    def disconnect(self, room: LiveRoom, player_id: str, outbox: Outbox) -> None:
+        if room.connections.get(player_id) is outbox:
+            del room.connections[player_id]
+            self._announce_presence(room, player_id, False)
+
+    def _announce_presence(self, room: LiveRoom, player_id: str, connected: bool) -> None:
+        seat = room.seat_of(player_id)
+        if seat is not None:
+            room.broadcast({"type": "presence", "seat": seat, "connected": connected}, except_player=player_id)
+
+    def send_state(self, room: LiveRoom, player_id: str) -> None:
+        outbox = room.connections.get(player_id)
+        if outbox is not None:
+            outbox.send(room.state_message(player_id, [], None))
+
+    # ------------------------------------------------------------ intents
+
+    async def play(self, room: LiveRoom, player_id: str, msg_id: int, version: int, card_name: str, declare: bool):
+        try:
+            action: Play | Resign = Play(card(card_name), declare)
+        except ValueError:
+            action = Play(-1, declare)  # the engine answers card_not_held
+        await self._game_action(room, player_id, msg_id, version, action)
+
+    async def resign(self, room: LiveRoom, player_id: str, msg_id: int, version: int) -> None:
+        await self._game_action(room, player_id, msg_id, version, Resign("resign"))
+
+    async def _game_action(
+        self, room: LiveRoom, player_id: str, msg_id: int, version: int, action: Play | Resign
+    ) -> None:
+        async with room.lock:
+            if self._answered_before(room, player_id, msg_id):
+                return
+            seat = room.seat_of(player_id)
+            refusal = self._precheck(room, seat, version)
+            if refusal is not None:
+                self._reject(room, player_id, msg_id, *refusal)
+                return
+            assert room.match is not None and seat is not None
+            try:
+                after, events = match_rules.apply(room.match, seat, action)
+            except IllegalAction as illegal:
+                self._reject(room, player_id, msg_id, illegal.code, illegal.message)
+                return
+            if not await self._commit(room, player_id, msg_id, seat, action, after, events):
+                return
+            room.remember_reply(player_id, msg_id, None)
+            room.broadcast_state(events, reply_to=(player_id, msg_id))
+
+    def _precheck(self, room: LiveRoom, seat: int | None, version: int) -> tuple[str, str] | None:
+        if seat is None:
+            return "not_seated", "you have no seat at this table"
+        if version != room.version:
+            return "stale_version", f"the table is at version {room.version}, not {version}"
+        if room.match is None:
+            return "no_match", "the match has not started yet"
+        if room.match.over:
+            return "match_over", "the match is over"
+        return None
+
+    async def _commit(
+        self,
+        room: LiveRoom,
+        player_id: str,
+        msg_id: int,
+        seat: int,
+        action: Play | Resign,
+        after: MatchState,
+        events: list[Event],
+    ) -> bool:
+        """Write the accepted action ahead of any broadcast; on failure the room is unchanged."""
+        assert room.match is not None and room.match_id is not None
+        before = room.match
+        deals = [_deal_row(record) for record in after.history[len(before.history) :]]
+        end = self._match_end(room, after) if after.over else None
+        if isinstance(action, Play):
+            record = ActionRecord(seat=seat, kind="play", card=name(action.card), declare=action.declare)
+        else:
+            record = ActionRecord(seat=seat, kind="resign", reason=action.reason)
+        try:
+            await self._db(
+                self.store.commit_action,
+                room.id,
+                room.version,
+                room.match_id,
+                room.seq + 1,
+                record,
+                msg_id,
+                deals,
+                end,
+                after.totals,
+            )
+        except VersionConflict:
+            self._rooms.pop(room.id, None)  # another process moved on: reload on next use
+            self._reject(room, player_id, msg_id, "stale_version", "the table moved on; reloading")
+            return False
+        except Exception:
+            log.exception("could not store an action in room %s", room.id)
+            self._reject(room, player_id, msg_id, "server_error", "the move could not be saved; try again", False)
+            return False
+        room.match = after
+        room.seq += 1
+        room.version += 1
+        if end is not None:
+            room.status = "finished"
+            room.stake = _stake_json(after, end.stake_per_point, end.currency, end.amount, end.points_short)
+            for event in events:
+                if event["kind"] == "match_over":
+                    event["stake"] = room.stake
+        return True
+
+    def _match_end(self, room: LiveRoom, match: MatchState) -> MatchEnd:
+        """R6 / R6.2: the loser owes stake × (target − loser's total), recorded with the match."""
+        assert match.winner is not None and match.end_reason is not None
+        loser = 1 - match.winner
+        target = match.rules.target
+        winner_id, loser_id = room.seat_ids[match.winner], room.seat_ids[loser]
+        assert winner_id is not None and loser_id is not None
+        stake = room.options.stake_per_point
+        return MatchEnd(
+            winner_seat=match.winner,
+            reason=match.end_reason,
+            totals=match.totals,
+            winner_id=winner_id,
+            loser_id=loser_id,
+            points_short=max(0, target - match.totals[loser]),
+            stake_per_point=stake,
+            currency=room.options.currency,
+            amount=stake_owed(stake, target, match.totals[loser]),
+        )
+
+    # ------------------------------------------------------------ rematch
+
+    async def rematch(self, room: LiveRoom, player_id: str, msg_id: int, version: int, action: str) -> None:
+        async with room.lock:
+            if self._answered_before(room, player_id, msg_id):
+                return
+            seat = room.seat_of(player_id)
+            if seat is None:
+                self._reject(room, player_id, msg_id, "not_seated", "you have no seat at this table")
+                return
+            if version != room.version:
+                self._reject(room, player_id, msg_id, "stale_version", f"the table is at version {room.version}")
+                return
+            problem = _rematch_problem(room, seat, action)
+            if problem is not None:
+                self._reject(room, player_id, msg_id, "rematch_invalid", problem)
+                return
+            try:
+                if action == "accept":
+                    await self._start_rematch(room)
+                else:
+                    await self._db(self.store.bump_version, room.id, room.version)
+                    room.version += 1
+                    room.rematch_offer = seat if action == "offer" else None
+            except VersionConflict:
+                self._rooms.pop(room.id, None)
+                self._reject(room, player_id, msg_id, "stale_version", "the table moved on; reloading")
+                return
+            room.remember_reply(player_id, msg_id, None)
+            events: list[Event] = [{"kind": "rematch", "action": action, "seat": seat}]
+            if action == "accept":
+                events.append({"kind": "match_started", "match_id": room.match_id})
+            room.broadcast_state(events, reply_to=(player_id, msg_id))
+
+    async def _start_rematch(self, room: LiveRoom) -> None:
+        """Same options, seats swapped."""
+        first, second = room.seat_ids
+        assert first is not None and second is not None
+        seed = new_seed()
+        match = NewMatch(
+            id=new_id("m"),
+            options=room.options.to_json(),
+            seed=seed,
+            first_dealer=match_rules.first_dealer(seed),
+            seat_ids=(second, first),
+        )
+        await self._db(self.store.start_rematch, room.id, room.version, match)
+        room.version += 1
+        room.seat_ids = [second, first]
+        room.names = [room.names[1], room.names[0]]
+        room.status = "playing"
+        self._start_match(room, match)
+
+    # ------------------------------------------------------------ chat
+
+    def chat(self, room: LiveRoom, player_id: str, msg_id: int, text: str) -> None:
+        found, answer = room.cached_reply(player_id, msg_id)
+        if found:
+            self._send(room, player_id, answer)
+            return
+        seat = room.seat_of(player_id)
+        if seat is None:
+            self._reject(room, player_id, msg_id, "not_seated", "you have no seat at this table")
+            return
+        line = {
+            "type": "chat",
+            "seat": seat,
+            "name": room.names[seat],
+            "text": text,
+            "at": datetime.now(UTC).isoformat(),
+            "reply_to": None,
+        }
+        room.broadcast(line, except_player=player_id)
+        answer = {**line, "reply_to": msg_id}
+        room.remember_reply(player_id, msg_id, answer)
+        self._send(room, player_id, answer)
+
+    # ------------------------------------------------------------ answers
+
+    def _answered_before(self, room: LiveRoom, player_id: str, msg_id: int) -> bool:
+        found, answer = room.cached_reply(player_id, msg_id)
+        if not found:
+            return False
+        if answer is None:
+            outbox = room.connections.get(player_id)
+            if outbox is not None:
+                outbox.send(room.state_message(player_id, [], msg_id))
+        else:
+            self._send(room, player_id, answer)
+        return True
+
+    def _reject(
+        self, room: LiveRoom, player_id: str, msg_id: int, code: str, message: str, remember: bool = True
+    ) -> None:
+        answer = rejected(msg_id, code, message, room.version)
+        if remember:
+            room.remember_reply(player_id, msg_id, answer)
+        self._send(room, player_id, answer)
+        if code == "stale_version":
+            self.send_state(room, player_id)
+
+    @staticmethod
+    def _send(room: LiveRoom, player_id: str, message: dict[str, Any] | None) -> None:
+        outbox = room.connections.get(player_id)
+        if outbox is not None and message is not None:
+            outbox.send(message)
+
+
+def _rematch_problem(room: LiveRoom, seat: int, action: str) -> str | None:
+    if room.match is None or not room.match.over:
+        return "a rematch can be arranged only once the match is over"
+    offer = room.rematch_offer
+    if action == "offer":
+        return None if offer is None else "a rematch has already been offered"
+    if action == "withdraw":
+        return None if offer == seat else "you have no rematch offer to withdraw"
+    if action in ("accept", "decline"):
+        return None if offer == 1 - seat else "there is no rematch offer from your opponent"
+    return f"unknown rematch action {action!r}"
+
+
+def _engine_action(kind: str, card_name: str | None, declare: bool, reason: str | None) -> Play | Resign:
+    if kind == "play" and card_name is not None:
+        return Play(card(card_name), declare)
+    return Resign("absence" if reason == "absence" else "resign")
+
+
+def _deal_row(record: match_rules.DealRecord) -> DealRow:
+    return DealRow(
+        number=record.number,
+        dealer=record.dealer,
+        seed=record.seed,
+        card_points=record.card_points,
+        declaration_points=record.declaration_points,
+        score=record.score,
+        totals=record.totals,
+        declarations=[{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in record.declarations],
+    )
+
+
+def _stake_json(
+    match: MatchState, stake_per_point: Decimal, currency: str, amount: Decimal, points_short: int
+) -> dict[str, Any]:
+    assert match.winner is not None
+    return {
+        "amount": str(amount),
+        "currency": currency,
+        "stake_per_point": str(stake_per_point),
+        "points_short": points_short,
+        "debtor_seat": 1 - match.winner,
+        "creditor_seat": match.winner,
+    }
