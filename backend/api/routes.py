@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from backend.db.models import Match, Player, Settlement
+from backend.db.store import decimal_text
 from backend.engine import Rules
 from backend.rooms.options import TableOptions
 from backend.rooms.room import LiveRoom
@@ -154,7 +155,7 @@ def _match_json(match: Match, player_id: str, names: dict[str, str], settlement:
             "points_short": settlement.points_short,
             "debtor_id": settlement.loser_id,
             "creditor_id": settlement.winner_id,
-            "balance": str(amount if won else -amount),  # + owed to me, − owed by me
+            "balance": decimal_text(amount if won else -amount),  # + owed to me, − owed by me
         }
     return {
         "id": match.id,

@@ -30,6 +30,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def decimal_text(value: Decimal) -> str:
+    """Exact decimal text; adding zero turns a negative zero ("-0.00") into "0.00"."""
+    return str(value + 0)
+
+
 def new_id(prefix: str) -> str:
     return f"{prefix}_{secrets.token_urlsafe(12)}"
 
@@ -356,7 +361,7 @@ class Store:
         result = []
         for other, entry in opponents.items():
             entry["opponent_name"] = names.get(other, "?")
-            entry["balance"] = {currency: str(value) for currency, value in sorted(balances[other].items())}
+            entry["balance"] = {currency: decimal_text(value) for currency, value in sorted(balances[other].items())}
             result.append(entry)
         result.sort(key=lambda e: str(e["last_played"] or ""), reverse=True)
         return result

@@ -1,0 +1,136 @@
+"""Real services for tests: databases (SQLite file, PostgreSQL) and a uvicorn server process."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+POSTGRES_ADMIN_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def services_required() -> bool:
+    """In CI (REQUIRE_SERVICES=1) a missing service fails the test instead of skipping it."""
+    return os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def missing_service(reason: str) -> None:
+    if services_required():
+        pytest.fail(f"{reason} (REQUIRE_SERVICES=1 turns this skip into a failure)")
+    pytest.skip(reason)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@contextmanager
+def postgres_database() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
+    from sqlalchemy import create_engine, text
+
+    if not port_open("127.0.0.1", 5432):
+        missing_service("PostgreSQL is not reachable on 127.0.0.1:5432")
+    name = f"t1001_{secrets.token_hex(6)}"
+    admin = create_engine(POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+        yield POSTGRES_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@contextmanager
+def database(kind: str, tmp_path: Path) -> Iterator[str]:
+    """A migrated, empty database of ``kind`` (``sqlite`` or ``postgres``)."""
+    from backend.db.migrate import upgrade
+
+    if kind == "sqlite":
+        url = f"sqlite:///{tmp_path / 'test.db'}"
+        upgrade(url)
+        yield url
+        return
+    with postgres_database() as url:
+        upgrade(url)
+        yield url
+
+
+class ServerProcess:
+    """uvicorn serving the real app in a child process, on a fixed port so it can be restarted."""
+
+    def __init__(self, database_url: str, log_path: Path, **env: str) -> None:
+        self.database_url = database_url
+        self.port = free_port()
+        self.log_path = log_path
+        # Scripted clients play far faster than people: the flood limit is tested on its own.
+        self.env = {"RATE_LIMIT_INTENTS": "100000", **env}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> None:
+        env = {**os.environ, "DATABASE_URL": self.database_url, **self.env}
+        command = [
+            sys.executable, "-m", "uvicorn", "backend.api.app:create_app", "--factory",
+            "--host", "127.0.0.1", "--port", str(self.port),
+            "--ws-per-message-deflate", "false", "--ws-max-size", "65536",
+            "--log-level", "warning",
+        ]  # fmt: skip
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited early:\n{self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"the server did not start:\n{self.log_path.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs, exactly like a crash."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
