@@ -71,22 +71,22 @@ class DealResult:
 
 class DealState:
     __slots__ = (
-        "rules",
-        "seed",
+        "card_points",
         "dealer",
+        "declarations",
+        "declared_suits",
+        "hands",
         "initial_hands",
         "initial_stock",
-        "hands",
-        "stock",
-        "trump",
-        "declared_suits",
-        "declarations",
         "leader",
-        "turn",
+        "rules",
+        "seed",
+        "stock",
         "trick",
         "tricks",
-        "card_points",
         "tricks_won",
+        "trump",
+        "turn",
     )
 
     rules: Rules
@@ -226,9 +226,7 @@ def declarable_suits(state: DealState, seat: int) -> list[int]:
     return [
         suit
         for suit in range(4)
-        if not state.declared_suits >> suit & 1
-        and hand >> (8 * suit + KING) & 1
-        and hand >> (8 * suit + QUEEN) & 1
+        if not state.declared_suits >> suit & 1 and hand >> (8 * suit + KING) & 1 and hand >> (8 * suit + QUEEN) & 1
     ]
 
 

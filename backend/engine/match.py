@@ -91,9 +91,8 @@ def new_match(rules: Rules, seed: int) -> MatchState:
 def match_winner(totals: tuple[int, int], target: int) -> int | None:
     """R5 and ruling R5.1: who has won once a deal's scores are added, if anyone."""
     a, b = totals
-    if a >= target or b >= target:
-        if a != b:
-            return 0 if a > b else 1
+    if (a >= target or b >= target) and a != b:
+        return 0 if a > b else 1
     return None  # nobody there yet, or an exact tie past the target: another deal
 
 

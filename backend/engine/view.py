@@ -33,9 +33,7 @@ def deal_view(state: DealState, seat: int) -> dict[str, Any]:
         "stock_count": len(state.stock),
         "stock_bottom": None if bottom is None else CARD_NAMES[bottom],
         "trump": _suit(state.trump),
-        "declarations": [
-            {"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in state.declarations
-        ],
+        "declarations": [{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in state.declarations],
         "trick": {"leader": state.leader, "cards": [CARD_NAMES[c] for c in state.trick]},
         "last_trick": None
         if last is None
