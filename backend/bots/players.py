@@ -1,0 +1,232 @@
+"""The three bot levels. Each decides from a ``SeatKnowledge`` only, synchronously and purely.
+
+* ``easy`` — a random legal card; when it may declare it does so half the time (R3).
+* ``medium`` — card-play heuristics (``policy``): declare the most valuable marriage on
+  lead, keep the lead in phase 1, take aces and tens cheaply, throw low cards on lost
+  tricks, count trumps and cash sure winners in phase 2.
+* ``hard`` — phase 1: determinized Monte Carlo — sample the hidden cards many times,
+  consistently with everything seen, and score each legal play by playing the deal out
+  with the ``medium`` heuristics; phase 2 (stock empty, perfect information): exact
+  alpha-beta search (``solver``).
+
+All randomness comes from the ``rng`` argument, so a decision is a pure function of
+``(knowledge, rng state)``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from backend.engine.cards import CARD_POINTS
+from backend.engine.deal import Play
+from backend.engine.rules import BY_ORDER_POINTS, BY_SUIT_POINTS
+
+from .core import legal_plays
+from .knowledge import SeatKnowledge
+from .policy import DECLARE, choose_follow, choose_lead
+from .sim import play_out
+from .solver import EndgameSolver, Position
+
+__all__ = ["LEVELS", "Bot", "EasyBot", "HardBot", "MediumBot", "bot_for", "choose"]
+
+LEVELS = ("easy", "medium", "hard")
+CP = CARD_POINTS
+
+
+class Bot(Protocol):
+    level: str
+
+    def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Play: ...
+
+
+def _require_turn(k: SeatKnowledge) -> list[Play]:
+    if k.turn != k.seat:
+        raise ValueError(f"it is not seat {k.seat}'s turn")
+    plays = legal_plays(k)
+    if not plays:
+        raise ValueError("no legal play")
+    return plays
+
+
+def _pending(k: SeatKnowledge) -> list[int]:
+    """Per seat: -1 once it took a trick (its declarations count), else its waiting declaration points."""
+    won = k.tricks_won
+    pending = [0, 0]
+    for d in k.declarations:
+        pending[d.seat] += d.points
+    return [-1 if won[s] else pending[s] for s in (0, 1)]
+
+
+class EasyBot:
+    level = "easy"
+
+    def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Play:
+        plays = _require_turn(knowledge)
+        declaring = [p for p in plays if p.declare]
+        if declaring and rng.random() < 0.5:
+            return rng.choice(declaring)
+        return rng.choice([p for p in plays if not p.declare])
+
+
+class MediumBot:
+    level = "medium"
+
+    def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Play:
+        k = knowledge
+        _require_turn(k)
+        if k.trick:
+            return Play(choose_follow(k.hand, k.trick[0], k.trump, k.declared_suits, k.stock_count, k.unseen))
+        move = choose_lead(
+            k.hand, k.trump, k.declared_suits, k.stock_count, k.unseen, k.rules.declaration_scoring == "by_suit"
+        )
+        return Play(move & 31, bool(move & DECLARE))
+
+
+class HardBot:
+    """Determinized Monte Carlo in phase 1, exact search in phase 2.
+
+    ``playouts`` is the number of simulated deals spread over the legal plays of one
+    phase-1 decision (at least ``min_worlds`` sampled worlds each).
+    """
+
+    level = "hard"
+
+    def __init__(self, playouts: int = 900, min_worlds: int = 24) -> None:
+        self.playouts = playouts
+        self.min_worlds = min_worlds
+
+    def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Play:
+        k = knowledge
+        plays = _require_turn(k)
+        if len(plays) == 1:
+            return plays[0]
+        if not k.stock_count:
+            return self._solve(k)
+        return self._monte_carlo(k, plays, rng)
+
+    # ------------------------------------------------------------ phase 2
+
+    @staticmethod
+    def position(k: SeatKnowledge) -> Position:
+        """The exact phase-2 position: every unseen card is the opponent's (stock empty)."""
+        hands = [0, 0]
+        hands[k.seat] = k.hand
+        hands[k.opponent] = k.unseen
+        pending = _pending(k)
+        return Position((hands[0], hands[1]), k.leader, k.trick, k.trump, k.declared_suits, (pending[0], pending[1]))
+
+    def _solve(self, k: SeatKnowledge) -> Play:
+        solver = EndgameSolver(k.rules.declaration_scoring == "by_suit")
+        play, _ = solver.best(self.position(k))
+        return play
+
+    # ------------------------------------------------------------ phase 1
+
+    def sample_world(self, k: SeatKnowledge, rng: random.Random) -> tuple[int, list[int]]:
+        """One guess of (opponent's hand, stock top first) consistent with what ``k`` saw.
+
+        The declared-marriage partners the opponent still holds are in its hand (R3); the
+        faced bottom card is the last card of the stock (R2); the other unseen cards are
+        dealt uniformly at random.
+        """
+        known = k.known_opponent_cards
+        bottom = k.stock_bottom
+        free = [c for c in _cards(k.unseen & ~known) if c != bottom]
+        rng.shuffle(free)
+        need = k.opponent_count - known.bit_count()
+        opp = known
+        for c in free[:need]:
+            opp |= 1 << c
+        stock = free[need:]
+        if bottom is not None:
+            stock.append(bottom)
+        return opp, stock
+
+    def _monte_carlo(self, k: SeatKnowledge, plays: list[Play], rng: random.Random) -> Play:
+        worlds = max(self.min_worlds, self.playouts // len(plays))
+        by_suit = k.rules.declaration_scoring == "by_suit"
+        me = k.seat
+        sign = 1 if me == 0 else -1
+        base_pending = _pending(k)
+        declared = k.declared_suits
+        totals = [0] * len(plays)
+        for _ in range(worlds):
+            opp, stock = self.sample_world(k, rng)
+            for i, play in enumerate(plays):
+                hands = [0, 0]
+                hands[me] = k.hand
+                hands[1 - me] = opp
+                pending = list(base_pending)
+                totals[i] += sign * _play_then_out(
+                    hands, stock, k.trump, declared, pending, k.leader, k.trick, me, play, by_suit
+                )
+        best = max(range(len(plays)), key=lambda i: totals[i])
+        return plays[best]
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _play_then_out(
+    hands: list[int],
+    stock: list[int],
+    trump: int,
+    declared: int,
+    pending: list[int],
+    leader: int,
+    trick: tuple[int, ...],
+    me: int,
+    play: Play,
+    by_suit: bool,
+) -> int:
+    """Seat 0's points to come minus seat 1's after ``me`` makes ``play`` and the policy plays on."""
+    c = play.card
+    hands[me] &= ~(1 << c)
+    if not trick:  # ``me`` leads
+        value = 0
+        if play.declare:
+            suit = c >> 3
+            points = BY_SUIT_POINTS[suit] if by_suit else BY_ORDER_POINTS[declared.bit_count()]
+            trump = suit
+            declared |= 1 << suit
+            if pending[me] < 0:
+                value = points if me == 0 else -points
+            else:
+                pending[me] += points
+        return value + play_out(hands, stock, trump, declared, pending, me, c, by_suit)
+    lead = trick[0]
+    takes = (c >> 3 == lead >> 3 and c < lead) or (c >> 3 != lead >> 3 and c >> 3 == trump)
+    winner = me if takes else leader
+    gained = CP[lead] + CP[c]
+    if pending[winner] > 0:
+        gained += pending[winner]
+    pending[winner] = -1
+    value = gained if winner == 0 else -gained
+    if stock:
+        hands[winner] |= 1 << stock[0]
+        hands[1 - winner] |= 1 << stock[1]
+        stock = stock[2:]
+    return value + play_out(hands, stock, trump, declared, pending, winner, -1, by_suit)
+
+
+_BOTS: dict[str, Bot] = {"easy": EasyBot(), "medium": MediumBot(), "hard": HardBot()}
+
+
+def bot_for(level: str) -> Bot:
+    """The bot of a level: ``easy``, ``medium`` or ``hard``."""
+    try:
+        return _BOTS[level]
+    except KeyError:
+        raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}") from None
+
+
+def choose(level: str, knowledge: SeatKnowledge, rng: random.Random) -> Play:
+    """The play of the ``level`` bot for the seat of ``knowledge`` (whose turn it must be)."""
+    return bot_for(level).choose(knowledge, rng)

@@ -1,0 +1,76 @@
+"""Playing out a determinized deal on bitmasks, for the ``hard`` bot's Monte Carlo evaluation.
+
+A *world* is one guess of the hidden cards (the opponent's hand and the stock order)
+that agrees with everything the bot has seen. ``play_out`` plays such a world to the
+end of the deal with the ``policy`` heuristics for both seats (each seat's policy sees
+only its own hand, the opponent's hand being "unseen" to it) and returns the score
+still to come, as the endgame solver counts it (see ``solver``).
+"""
+
+from __future__ import annotations
+
+from backend.engine.cards import CARD_POINTS
+from backend.engine.rules import BY_ORDER_POINTS, BY_SUIT_POINTS
+
+from .policy import DECLARE, choose_follow, choose_lead
+
+CP = CARD_POINTS
+
+
+def play_out(
+    hands: list[int],
+    stock: list[int],
+    trump: int,
+    declared: int,
+    pending: list[int],
+    leader: int,
+    lead: int,
+    by_suit: bool,
+) -> int:
+    """Play to the end; return seat 0's points to come minus seat 1's.
+
+    ``hands`` and ``pending`` (``-1`` for a seat that took a trick, else its declaration
+    points waiting for a first trick) are modified in place. ``stock`` is top first.
+    ``lead`` is the card already led to the trick in progress by ``leader``, or ``-1``.
+    """
+    value = 0
+    pos = 0
+    n = len(stock)
+    stock_mask = 0
+    for c in stock:
+        stock_mask |= 1 << c
+    while True:
+        stock_n = n - pos
+        if lead < 0:
+            if not hands[leader]:
+                return value
+            move = choose_lead(hands[leader], trump, declared, stock_n, hands[1 - leader] | stock_mask, by_suit)
+            lead = move & 31
+            hands[leader] &= ~(1 << lead)
+            if move & DECLARE:  # R3: trump at once; points count once the declarer takes a trick
+                suit = lead >> 3
+                points = BY_SUIT_POINTS[suit] if by_suit else BY_ORDER_POINTS[declared.bit_count()]
+                trump = suit
+                declared |= 1 << suit
+                if pending[leader] < 0:
+                    value += points if leader == 0 else -points
+                else:
+                    pending[leader] += points
+        follower = 1 - leader
+        f = choose_follow(hands[follower], lead, trump, declared, stock_n, hands[leader] | stock_mask)
+        hands[follower] &= ~(1 << f)
+        takes = (f >> 3 == lead >> 3 and f < lead) or (f >> 3 != lead >> 3 and f >> 3 == trump)
+        winner = follower if takes else leader
+        gained = CP[lead] + CP[f]
+        if pending[winner] > 0:
+            gained += pending[winner]
+        pending[winner] = -1
+        value += gained if winner == 0 else -gained
+        if stock_n:  # R4 phase 1: the winner draws first
+            top, second = stock[pos], stock[pos + 1]
+            pos += 2
+            hands[winner] |= 1 << top
+            hands[1 - winner] |= 1 << second
+            stock_mask &= ~(1 << top | 1 << second)
+        leader = winner
+        lead = -1

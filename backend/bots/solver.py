@@ -1,0 +1,296 @@
+"""Exact play once the stock is empty (R4 phase 2): alpha-beta over the remaining tricks.
+
+In two-hand 1001 the second phase is a game of perfect information: every card a seat
+has not seen is in the opponent's hand. The solver maximizes the mover's *score still
+to come* minus the opponent's: card points of the remaining tricks plus declarations
+still to be made (R3; a declaration changes the trump at once, for the trick it leads),
+and the declarations of a seat that has taken no trick yet, which count only if that
+seat takes one (R3, "a player who takes no trick scores nothing for their
+declarations"). Maximizing this maximizes the final deal score difference (R5).
+
+Search is by whole tricks in negamax form, from the leader's point of view. A position
+is ``(leader's hand, follower's hand, trump, declared suits, leader's pending points,
+follower's pending points)`` where *pending* is ``-1`` for a seat that has taken a
+trick (its declarations already count) and otherwise the declaration points it would
+gain by taking one. The value does not depend on which seat leads, so the
+transposition table is shared by both seats.
+"""
+
+from __future__ import annotations
+
+from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUIT_MASK, cards_in
+from backend.engine.deal import NO_TRUMP, Play
+from backend.engine.rules import BY_ORDER_POINTS, BY_SUIT_POINTS
+
+__all__ = ["EndgameSolver", "Position"]
+
+CP = CARD_POINTS
+INF = 1 << 20
+_KQ = tuple(1 << (8 * s + KING) | 1 << (8 * s + QUEEN) for s in range(4))
+_SUIT_MASK = SUIT_MASK
+# Ordering of leads and follows: high ranks (so high card points) first.
+_RANK_KEY = tuple((c & 7) * 4 + (c >> 3) for c in range(32))
+
+
+def _ordered(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    out.sort(key=_RANK_KEY.__getitem__)
+    return out
+
+
+class Position:
+    """A phase-2 position (stock empty) with the seat to move, in engine terms.
+
+    ``pending[s]`` is ``-1`` once seat ``s`` has taken a trick, else the sum of its
+    declaration points so far (they count only if it takes a trick, R3).
+    """
+
+    __slots__ = ("declared", "hands", "leader", "pending", "trick", "trump")
+
+    def __init__(
+        self,
+        hands: tuple[int, int],
+        leader: int,
+        trick: tuple[int, ...],
+        trump: int,
+        declared: int,
+        pending: tuple[int, int],
+    ) -> None:
+        self.hands = hands
+        self.leader = leader
+        self.trick = trick
+        self.trump = trump
+        self.declared = declared
+        self.pending = pending
+
+    @property
+    def to_move(self) -> int:
+        return self.leader if not self.trick else 1 - self.leader
+
+    @classmethod
+    def from_state(cls, state: object) -> Position:
+        """From an engine ``DealState`` with an empty stock (tests and simulations)."""
+        pending = [0, 0]
+        for d in state.declarations:  # type: ignore[attr-defined]
+            pending[d.seat] += d.points
+        won = state.tricks_won  # type: ignore[attr-defined]
+        return cls(
+            hands=state.hands,  # type: ignore[attr-defined]
+            leader=state.leader,  # type: ignore[attr-defined]
+            trick=tuple(state.trick),  # type: ignore[attr-defined]
+            trump=state.trump,  # type: ignore[attr-defined]
+            declared=state.declared_suits,  # type: ignore[attr-defined]
+            pending=(-1 if won[0] else pending[0], -1 if won[1] else pending[1]),
+        )
+
+
+class EndgameSolver:
+    """Alpha-beta with a transposition table over phase-2 tricks. One instance per rules option.
+
+    A solver may be reused across positions of the same deal; ``clear()`` drops its table.
+    """
+
+    def __init__(self, by_suit: bool = True) -> None:
+        self.by_suit = by_suit
+        self.tt: dict[tuple[int, int, int, int, int, int], tuple[int, int, int]] = {}
+        self.nodes = 0
+
+    def clear(self) -> None:
+        self.tt.clear()
+
+    def _decl_points(self, suit: int, declared: int) -> int:
+        return BY_SUIT_POINTS[suit] if self.by_suit else BY_ORDER_POINTS[declared.bit_count()]
+
+    # ------------------------------------------------------------ the search
+
+    def _search(self, hl: int, hf: int, trump: int, declared: int, pl: int, pf: int, alpha: int, beta: int) -> int:
+        """Value for the leader (its points to come minus the follower's), fail-soft."""
+        if not hl:
+            return 0
+        self.nodes += 1
+        if not hl & (hl - 1):  # last trick: both cards forced
+            c = hl.bit_length() - 1
+            f = hf.bit_length() - 1
+            pts = CP[c] + CP[f]
+            if (f >> 3 == c >> 3 and f < c) or (f >> 3 != c >> 3 and f >> 3 == trump):
+                return -pts - (pf if pf > 0 else 0)
+            return pts + (pl if pl > 0 else 0)
+
+        key = (hl, hf, trump, declared, pl, pf)
+        entry = self.tt.get(key)
+        best_move = -1
+        if entry is not None:
+            lo, hi, best_move = entry
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        alpha0, beta0 = alpha, beta
+
+        # Leads: (card, declaring suit or -1); the table's best lead first.
+        leads: list[int] = []  # encoded as card | (declare << 5)
+        for s in range(4):
+            if not declared >> s & 1 and hl & _KQ[s] == _KQ[s]:
+                leads.append(8 * s + QUEEN | 32)
+                leads.append(8 * s + KING | 32)
+        leads.extend(_ordered(hl))
+        if best_move >= 0 and best_move in leads:
+            leads.remove(best_move)
+            leads.insert(0, best_move)
+
+        best = -INF
+        best_lead = leads[0]
+        for move in leads:
+            c = move & 31
+            suit = c >> 3
+            t, dec, gain, npl = trump, declared, 0, pl
+            if move & 32:
+                t = suit
+                dec = declared | 1 << suit
+                points = self._decl_points(suit, declared)
+                if pl < 0:
+                    gain = points
+                else:
+                    npl = pl + points
+            nhl = hl & ~(1 << c)
+            same = hf & _SUIT_MASK[suit]
+            if same:
+                legal = same & ((1 << c) - 1) or same
+            elif t != NO_TRUMP and hf & _SUIT_MASK[t]:
+                legal = hf & _SUIT_MASK[t]
+            else:
+                legal = hf
+            worst = INF
+            for f in _ordered(legal) if legal & (legal - 1) else (legal.bit_length() - 1,):
+                nhf = hf & ~(1 << f)
+                pts = CP[c] + CP[f]
+                ub = beta if beta < worst else worst
+                if (f >> 3 == suit and f < c) or (f >> 3 != suit and f >> 3 == t):
+                    base = gain - pts - (pf if pf > 0 else 0)
+                    v = base - self._search(nhf, nhl, t, dec, -1, npl, base - ub, base - alpha)
+                else:
+                    base = gain + pts + (npl if npl > 0 else 0)
+                    v = base + self._search(nhl, nhf, t, dec, -1, pf, alpha - base, ub - base)
+                if v < worst:
+                    worst = v
+                    if worst <= alpha:
+                        break
+            if worst > best:
+                best = worst
+                best_lead = move
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
+
+        lo, hi = (entry[0], entry[1]) if entry is not None else (-INF, INF)
+        if best <= alpha0:
+            hi = best
+        elif best >= beta0:
+            lo = best
+        else:
+            lo = hi = best
+        self.tt[key] = (lo, hi, best_lead)
+        return best
+
+    # ------------------------------------------------------------ root helpers
+
+    def _after_follow(self, pos: Position, follow: int) -> int:
+        """Value for the seat that plays ``follow`` to the trick in progress."""
+        lead = pos.trick[0]
+        leader = pos.leader
+        me = 1 - leader
+        hl = pos.hands[leader]
+        hf = pos.hands[me] & ~(1 << follow)
+        pts = CP[lead] + CP[follow]
+        p = pos.pending
+        if (follow >> 3 == lead >> 3 and follow < lead) or (follow >> 3 != lead >> 3 and follow >> 3 == pos.trump):
+            base = pts + (p[me] if p[me] > 0 else 0)
+            return base + self._search(hf, hl, pos.trump, pos.declared, -1, p[leader], -INF, INF)
+        base = -pts - (p[leader] if p[leader] > 0 else 0)
+        return base - self._search(hl, hf, pos.trump, pos.declared, -1, p[me], -INF, INF)
+
+    def values(self, pos: Position) -> dict[Play, int]:
+        """Exact value of every legal play for the seat to move: its score to come minus the opponent's."""
+        out: dict[Play, int] = {}
+        if pos.trick:
+            lead = pos.trick[0]
+            me = 1 - pos.leader
+            hand = pos.hands[me]
+            same = hand & _SUIT_MASK[lead >> 3]
+            if same:
+                legal = same & ((1 << lead) - 1) or same
+            elif pos.trump != NO_TRUMP and hand & _SUIT_MASK[pos.trump]:
+                legal = hand & _SUIT_MASK[pos.trump]
+            else:
+                legal = hand
+            for f in cards_in(legal):
+                out[Play(f)] = self._after_follow(pos, f)
+            return out
+        me = pos.leader
+        hand = pos.hands[me]
+        for c in cards_in(hand):
+            out[Play(c)] = self._lead_value(pos, c, False)
+        for s in range(4):
+            if not pos.declared >> s & 1 and hand & _KQ[s] == _KQ[s]:
+                for c in (8 * s + KING, 8 * s + QUEEN):
+                    out[Play(c, True)] = self._lead_value(pos, c, True)
+        return out
+
+    def _lead_value(self, pos: Position, c: int, declare: bool) -> int:
+        me = pos.leader
+        trump, declared, pl = pos.trump, pos.declared, pos.pending[me]
+        gain = 0
+        if declare:
+            suit = c >> 3
+            points = self._decl_points(suit, declared)
+            trump, declared = suit, declared | 1 << suit
+            if pl < 0:
+                gain = points
+            else:
+                pl += points
+        after = Position(
+            hands=(pos.hands[0] & ~(1 << c), pos.hands[1]) if me == 0 else (pos.hands[0], pos.hands[1] & ~(1 << c)),
+            leader=me,
+            trick=(c,),
+            trump=trump,
+            declared=declared,
+            pending=(pl, pos.pending[1]) if me == 0 else (pos.pending[0], pl),
+        )
+        follows = self.values(after)
+        return gain - max(follows.values())
+
+    def best(self, pos: Position) -> tuple[Play, int]:
+        """The best play for the seat to move and its value (first best in a fixed order on ties)."""
+        if pos.trick:
+            values = self.values(pos)
+            play = max(values, key=lambda p: values[p])
+            return play, values[play]
+        me = pos.leader
+        hl, hf = pos.hands[me], pos.hands[1 - me]
+        value = self._search(hl, hf, pos.trump, pos.declared, pos.pending[me], pos.pending[1 - me], -INF, INF)
+        entry = self.tt.get((hl, hf, pos.trump, pos.declared, pos.pending[me], pos.pending[1 - me]))
+        if entry is None:  # one card left: no table entry
+            c = hl.bit_length() - 1
+            return Play(c), value
+        move = entry[2]
+        return Play(move & 31, bool(move & 32)), value
+
+    def value(self, pos: Position) -> int:
+        """Exact value of the position for the seat to move."""
+        if pos.trick:
+            return max(self.values(pos).values())
+        me = pos.leader
+        return self._search(
+            pos.hands[me], pos.hands[1 - me], pos.trump, pos.declared, pos.pending[me], pos.pending[1 - me], -INF, INF
+        )
