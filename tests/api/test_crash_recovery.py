@@ -1,0 +1,54 @@
+"""DESIGN promise 3: a server killed mid-deal restarts from the action log and play goes on."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tests.support.client import Seat, create_table, play_moves
+from tests.support.services import ServerProcess
+
+
+def _without_presence(state: dict[str, Any]) -> dict[str, Any]:
+    room = {**state["room"], "players": [{**p, "connected": None} for p in state["room"]["players"]]}
+    return {"version": state["version"], "room": room, "view": state["view"], "stake": state["stake"]}
+
+
+async def test_sigkill_mid_deal_then_both_players_finish_the_match(server: ServerProcess) -> None:
+    anna, ben = await create_table(server.url, server.ws_url, {"target": 501, "stake_per_point": "0.10"})
+    rng = random.Random(21)
+    await play_moves((anna, ben), rng, max_moves=37)  # mid-deal: a trick is half played
+    assert anna.view["winner"] is None
+    before = {seat.player.name: _without_presence(seat.state) for seat in (anna, ben)}
+
+    server.kill()
+    server.start()
+
+    back = [Seat(anna.player, anna.room_id, server.ws_url), Seat(ben.player, ben.room_id, server.ws_url)]
+    for seat in back:
+        state = await seat.connect()
+        assert _without_presence(state) == before[seat.player.name]
+    await play_moves((back[0], back[1]), rng)
+    assert back[0].view["winner"] is not None
+
+    page = await anna.player.get("/api/matches")
+    [match] = page["items"]
+    assert match["status"] == "finished" and match["totals"] == back[0].view["totals"]
+    detail = await anna.player.get(f"/api/matches/{match['id']}")
+    assert detail["deals"][-1]["totals"] == back[0].view["totals"]
+
+
+async def test_unanswered_intent_during_a_crash_is_safe_to_resend(sqlite_server: ServerProcess) -> None:
+    anna, ben = await create_table(sqlite_server.url, sqlite_server.ws_url, {"target": 301})
+    mover = anna if anna.my_turn() else ben
+    intent = {"type": "play", "id": 77, "version": mover.state["version"], "card": mover.view["legal"][0]}
+    answer = await mover.intent(intent)
+    assert answer["type"] == "state"
+    sqlite_server.kill()
+    sqlite_server.start()
+    again = Seat(mover.player, mover.room_id, sqlite_server.ws_url)
+    state = await again.connect()
+    assert state["version"] == answer["version"]
+    resent = await again.intent(intent)  # the client never saw the answer: it tries again
+    assert resent["type"] == "rejected" and resent["code"] == "stale_version"
+    assert len(again.view["deal"]["hand"]) == len(answer["view"]["deal"]["hand"])  # applied once
