@@ -26,6 +26,13 @@ class Settings(BaseSettings):
     max_frame_bytes: int = Field(default=4096, description="Largest WebSocket frame accepted")
     rate_limit_intents: int = Field(default=30, description="Intents allowed per rate window per socket")
     rate_limit_window_s: float = Field(default=10.0, description="The rate window in seconds")
+    reconnect_grace_s: float = Field(default=120.0, description="Default seconds a dropped seat is held (R6.2)")
+    heartbeat_s: float = Field(default=15.0, description="Seconds between server pings on idle sockets")
+    crash_after_commits: int | None = Field(
+        default=None,
+        description="Fault injection for the chaos tests only: exit hard after this many stored actions, "
+        "between the database commit and the broadcast",
+    )
     frontend_dir: Path = Field(default=ROOT / "frontend", description="The static client served at /")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -44,10 +45,12 @@ def rejected(msg_id: int | None, code: str, message: str, version: int) -> dict[
 
 
 class RoomService:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, crash_after_commits: int | None = None) -> None:
         self.store = store
         self._rooms: dict[str, LiveRoom] = {}
         self._loading = asyncio.Lock()
+        self._crash_after_commits = crash_after_commits
+        self._commits = 0
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.to_thread(fn, *args)
@@ -289,6 +292,9 @@ class RoomService:
             log.exception("could not store an action in room %s", room.id)
             self._reject(room, player_id, msg_id, "server_error", "the move could not be saved; try again", False)
             return False
+        self._commits += 1
+        if self._crash_after_commits is not None and self._commits >= self._crash_after_commits:
+            os._exit(70)  # chaos tests: die after the commit, before anyone is told
         room.match = after
         room.seq += 1
         room.version += 1
