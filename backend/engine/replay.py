@@ -1,0 +1,212 @@
+"""Replay one deal from JSON: ``python -m backend.engine.replay FILE`` (``-`` reads stdin).
+
+A thin layer over the engine (parsing and output only); the contract is in docs/engine-cli.md.
+
+Input::
+
+    {"rules": {...},                                  # optional; every field optional (Rules.from_dict)
+     "deal": {"dealer": 0, "hands": [[...], [...]], "stock": [...]},   # stock[0] is the top card
+     "actions": [{"seat": 1, "play": "KH", "declare": true}, ...]}
+
+``deal`` may be replaced by ``"seed": N`` (the engine shuffles and deals, R2); the dealer is then the
+optional top-level ``"dealer"`` (default 0).
+
+Exit status: 0 and the final state when every action is legal; 3 and the first illegal action;
+2 and a one-line message on standard error for malformed input (nothing on standard output).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from typing import Any, TextIO
+
+from .cards import CARD_NAMES, SUITS, cards_in, deck_mask, names
+from .deal import NO_TRUMP, DealState, Play, apply, deal_from_hands, deal_result, declarable_suits, legal_mask, new_deal
+from .errors import IllegalAction
+from .match import replay as match_replay
+from .rules import Rules
+
+EXIT_OK = 0
+EXIT_MALFORMED = 2
+EXIT_ILLEGAL = 3
+
+USAGE = "usage: python -m backend.engine.replay FILE   (FILE '-' reads standard input)"
+
+
+class Malformed(ValueError):
+    """The input is not a replay document; the message names the problem."""
+
+
+def _object(value: Any, where: str, required: set[str], optional: set[str]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise Malformed(f"{where} must be an object")
+    missing = sorted(required - value.keys())
+    if missing:
+        raise Malformed(f"{where} is missing {', '.join(repr(k) for k in missing)}")
+    unknown = sorted(value.keys() - required - optional)
+    if unknown:
+        raise Malformed(f"{where} has unknown field(s) {', '.join(repr(k) for k in unknown)}")
+    return value
+
+
+def _seat(value: Any, where: str) -> int:
+    if type(value) is not int or value not in (0, 1):
+        raise Malformed(f"{where} must be 0 or 1, not {json.dumps(value)}")
+    return value
+
+
+def _card(value: Any, where: str, pack: int, deck_size: int) -> int:
+    if not isinstance(value, str):
+        raise Malformed(f'{where} must be a card name such as "TH", not {json.dumps(value)}')
+    try:
+        card_id = CARD_NAMES.index(value)
+    except ValueError:
+        raise Malformed(f"{where}: unknown card {json.dumps(value)}") from None
+    if not pack >> card_id & 1:
+        raise Malformed(f"{where}: {value} is not in the {deck_size}-card pack")
+    return card_id
+
+
+def _cards(value: Any, where: str, pack: int, deck_size: int) -> list[int]:
+    if not isinstance(value, list):
+        raise Malformed(f"{where} must be a list of card names")
+    return [_card(v, f"{where}[{i}]", pack, deck_size) for i, v in enumerate(value)]
+
+
+def parse(doc: Any) -> tuple[DealState, list[tuple[int, Play]]]:
+    """Check a replay document; return the starting deal and the actions. Raises ``Malformed``."""
+    doc = _object(doc, "the input", {"actions"}, {"rules", "deal", "seed", "dealer"})
+    rules_data = doc.get("rules", {})
+    if not isinstance(rules_data, dict):
+        raise Malformed("rules must be an object")
+    try:
+        rules = Rules.from_dict(rules_data)
+    except (TypeError, ValueError) as exc:
+        raise Malformed(f"rules: {exc}") from None
+    pack = deck_mask(rules.ranks_per_suit)
+
+    if ("deal" in doc) == ("seed" in doc):
+        raise Malformed("give either 'deal' or 'seed', not both or neither")
+    if "seed" in doc:
+        seed = doc["seed"]
+        if type(seed) is not int or seed < 0:
+            raise Malformed(f"seed must be a non-negative integer, not {json.dumps(seed)}")
+        state = new_deal(rules, seed, _seat(doc.get("dealer", 0), "dealer"))
+    else:
+        if "dealer" in doc:
+            raise Malformed("a top-level 'dealer' goes with 'seed'; with 'deal' give deal.dealer")
+        deal = _object(doc["deal"], "deal", {"dealer", "hands", "stock"}, set())
+        dealer = _seat(deal["dealer"], "deal.dealer")
+        hands = deal["hands"]
+        if not isinstance(hands, list) or len(hands) != 2:
+            raise Malformed("deal.hands must be a list of two hands")
+        cards = [_cards(hands[seat], f"deal.hands[{seat}]", pack, rules.deck_size) for seat in (0, 1)]
+        stock = _cards(deal["stock"], "deal.stock", pack, rules.deck_size)
+        try:
+            state = deal_from_hands(rules, dealer, cards, stock)
+        except ValueError as exc:
+            raise Malformed(f"deal: {exc}") from None
+
+    actions = doc["actions"]
+    if not isinstance(actions, list):
+        raise Malformed("actions must be a list")
+    plays: list[tuple[int, Play]] = []
+    for i, action in enumerate(actions):
+        where = f"actions[{i}]"
+        action = _object(action, where, {"seat", "play"}, {"declare"})
+        seat = _seat(action["seat"], f"{where}.seat")
+        card_id = _card(action["play"], f"{where}.play", pack, rules.deck_size)
+        declare = action.get("declare", False)
+        if not isinstance(declare, bool):
+            raise Malformed(f"{where}.declare must be true or false, not {json.dumps(declare)}")
+        plays.append((seat, Play(card_id, declare)))
+    return state, plays
+
+
+def summary(state: DealState) -> dict[str, Any]:
+    """The state after the actions, as the CLI prints it."""
+    over = state.turn is None
+    return {
+        "ok": True,
+        "turn": state.turn,
+        "legal": [CARD_NAMES[c] for c in cards_in(legal_mask(state))],
+        "declarable": [] if over else [SUITS[s] for s in declarable_suits(state, state.turn)],
+        "trump": None if state.trump == NO_TRUMP else SUITS[state.trump],
+        "hands": [names(state.hands[0]), names(state.hands[1])],
+        "stock": [CARD_NAMES[c] for c in state.stock],
+        "tricks": [
+            {"leader": t.leader, "cards": [CARD_NAMES[c] for c in t.cards], "winner": t.winner} for t in state.tricks
+        ],
+        "declarations": [{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in state.declarations],
+        "card_points": list(state.card_points),
+        "deal_over": over,
+        "score": list(deal_result(state).score) if over else None,
+    }
+
+
+def run(doc: Any) -> tuple[int, dict[str, Any]]:
+    """Replay a parsed JSON document: ``(exit status, object to print)``. Raises ``Malformed``."""
+    state, plays = parse(doc)
+    for index, (seat, play) in enumerate(plays):
+        try:
+            state, _ = apply(state, seat, play)
+        except IllegalAction as exc:
+            return EXIT_ILLEGAL, {"ok": False, "index": index, "code": exc.code, "message": exc.message}
+    return EXIT_OK, summary(state)
+
+
+def _read(path: str, stdin: TextIO) -> Any:
+    try:
+        if path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Malformed(f"cannot read {path}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Malformed(f"not valid JSON: {exc}") from None
+
+
+def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """The command line; returns the exit status (0 legal, 3 illegal action, 2 malformed input)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    if args in (["-h"], ["--help"]):
+        print(USAGE, file=stdout)
+        return EXIT_OK
+    if len(args) != 1:
+        print(USAGE, file=sys.stderr)
+        return EXIT_MALFORMED
+    try:
+        status, out = run(_read(args[0], stdin))
+    except Malformed as exc:
+        print(f"replay: {exc}".replace("\n", " "), file=sys.stderr)
+        return EXIT_MALFORMED
+    print(json.dumps(out), file=stdout)
+    return status
+
+
+
+class _CallableModule(types.ModuleType):
+    """Keeps ``backend.engine.replay`` — the match replay function the package exports — callable.
+
+    Importing this module sets the package attribute ``replay`` to the module, which would shadow
+    ``match.replay``; calling the module forwards to that function, so both uses keep working.
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return match_replay(*args, **kwargs)
+
+
+if __name__ != "__main__":
+    sys.modules[__name__].__class__ = _CallableModule
+
+
+if __name__ == "__main__":
+    sys.exit(main())
