@@ -1,0 +1,73 @@
+// REST calls (docs/protocol.md). Errors become ApiError with the server's stable code.
+import { getPlayer, clearPlayer } from './session.js';
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  const player = getPlayer();
+  if (player) headers.Authorization = `Bearer ${player.token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError(0, 'network', String(err));
+  }
+  if (response.status === 204) return null;
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    const detail = data && data.detail;
+    let code = `http_${response.status}`;
+    let message = '';
+    if (detail && typeof detail === 'object' && !Array.isArray(detail)) {
+      code = detail.code || code;
+      message = detail.message || '';
+    } else if (response.status === 422) {
+      code = 'invalid';
+    }
+    if (response.status === 401) {
+      code = 'unauthorized';
+      if (player) clearPlayer();
+    }
+    throw new ApiError(response.status, code, message);
+  }
+  return data;
+}
+
+/** Lists may come bare or wrapped ({items: [...]}, {matches: [...]} …). */
+export function asList(data, ...keys) {
+  if (Array.isArray(data)) return data;
+  for (const key of [...keys, 'items', 'results']) if (data && Array.isArray(data[key])) return data[key];
+  return [];
+}
+
+export const api = {
+  createPlayer: (name) => request('POST', '/api/players', { name }),
+  me: () => request('GET', '/api/me'),
+  createRoom: (options) => request('POST', '/api/rooms', options),
+  openRooms: () => request('GET', '/api/rooms'),
+  myRooms: () => request('GET', '/api/rooms/mine'),
+  room: (id) => request('GET', `/api/rooms/${encodeURIComponent(id)}`),
+  joinRoom: (id) => request('POST', `/api/rooms/${encodeURIComponent(id)}/join`),
+  leaveRoom: (id) => request('POST', `/api/rooms/${encodeURIComponent(id)}/leave`),
+  invite: (code) => request('GET', `/api/invites/${encodeURIComponent(code)}`),
+  joinInvite: (code) => request('POST', `/api/invites/${encodeURIComponent(code)}/join`),
+  matches: (limit = 50, offset = 0) => request('GET', `/api/matches?limit=${limit}&offset=${offset}`),
+  match: (id) => request('GET', `/api/matches/${encodeURIComponent(id)}`),
+  ledger: () => request('GET', '/api/ledger'),
+};

@@ -1,0 +1,174 @@
+// Pieces shared by the views: the name form, option summaries, invite box, dialogs, toasts.
+import { api } from './api.js';
+import { copyText, h } from './dom.js';
+import { t } from './i18n.js';
+import { setPlayer } from './session.js';
+
+const API_ERRORS = new Set([
+  'unauthorized',
+  'room_not_found',
+  'match_not_found',
+  'room_full',
+  'already_seated',
+  'room_started',
+  'invalid',
+  'network',
+]);
+
+/** A REST error in words (never the raw code). */
+export function apiErrorText(err) {
+  const code = err && err.code;
+  return API_ERRORS.has(code) ? t(`error.${code}`) : t('error.generic');
+}
+
+export function isZeroAmount(amount) {
+  return !amount || /^0*(\.0*)?$/.test(String(amount));
+}
+
+/** Money from the server's exact decimal string, never through a float (R6.1). */
+export function money(amount, currency) {
+  return `${amount} ${currency || ''}`.trim();
+}
+
+export function inviteUrl(code) {
+  return `${location.origin}/#/invite/${encodeURIComponent(code)}`;
+}
+
+/** The form asking for a display name (first visit, or opening an invite link). */
+export function nameForm(onDone) {
+  const input = h('input', {
+    id: 'name-input',
+    'data-testid': 'name-input',
+    type: 'text',
+    maxlength: 24,
+    required: true,
+    autocomplete: 'nickname',
+    placeholder: t('name.placeholder'),
+  });
+  const error = h('p', { class: 'form-error', role: 'alert', 'data-testid': 'name-error' });
+  const button = h('button', { type: 'submit', class: 'btn primary', 'data-testid': 'save-name', text: t('name.save') });
+  const form = h(
+    'form',
+    { class: 'card-panel name-form', 'data-testid': 'name-form' },
+    h('h2', { text: t('name.title') }),
+    h('p', { class: 'muted', text: t('name.help') }),
+    h('label', { for: 'name-input', class: 'field-label', text: t('name.label') }),
+    h('div', { class: 'inline-field' }, input, button),
+    error,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const name = input.value.trim();
+    if (!name) {
+      error.textContent = t('name.empty');
+      return;
+    }
+    button.disabled = true;
+    error.textContent = '';
+    try {
+      const player = await api.createPlayer(name);
+      setPlayer(player);
+      onDone(player);
+    } catch (err) {
+      error.textContent = err.status === 422 ? t('name.invalid') : apiErrorText(err);
+      button.disabled = false;
+    }
+  });
+  setTimeout(() => input.focus(), 0);
+  return form;
+}
+
+/** "1001 points · by suit · stake 0.01 EUR" as a list of labelled chips. */
+export function optionsSummary(options = {}) {
+  const chips = [
+    [t('opt.target'), String(options.target ?? 1001)],
+    [t('opt.scoring'), t(`opt.scoring.${options.declaration_scoring || 'by_suit'}`)],
+    [t('opt.stock_bottom'), options.show_stock_bottom ? t('common.yes') : t('common.no')],
+    [
+      t('opt.stake'),
+      isZeroAmount(options.stake_per_point)
+        ? t('opt.stake.friendly')
+        : t('opt.stake.per_point', { amount: money(options.stake_per_point, options.currency) }),
+    ],
+  ];
+  return h(
+    'dl',
+    { class: 'options-summary', 'data-testid': 'options-summary' },
+    chips.map(([k, v]) => h('div', { class: 'opt-chip' }, h('dt', { text: k }), h('dd', { text: v }))),
+  );
+}
+
+/** The invite link in a read-only field with a Copy button. */
+export function inviteBox(code) {
+  const url = inviteUrl(code);
+  const input = h('input', {
+    type: 'text',
+    readonly: true,
+    class: 'invite-input',
+    'data-testid': 'invite-link',
+    'aria-label': t('invite.link_label'),
+    value: url,
+  });
+  input.addEventListener('focus', () => input.select());
+  const status = h('span', { class: 'copy-status', role: 'status', 'data-testid': 'copy-status' });
+  const button = h('button', {
+    type: 'button',
+    class: 'btn',
+    'data-testid': 'copy-invite',
+    text: t('invite.copy'),
+    onclick: async () => {
+      const ok = await copyText(url);
+      status.textContent = ok ? t('invite.copied') : t('invite.copy_failed');
+      if (!ok) input.select();
+      setTimeout(() => (status.textContent = ''), 2500);
+    },
+  });
+  return h('div', { class: 'invite-box' }, h('div', { class: 'inline-field' }, input, button), status);
+}
+
+/** A modal dialog; returns {el, close}. Escape or the backdrop closes it when `dismissable`. */
+export function modal({ title, body, actions, testid, dismissable = true, onClose }) {
+  const titleId = `dlg-${Math.random().toString(36).slice(2, 8)}`;
+  const dialog = h(
+    'div',
+    { class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': titleId, 'data-testid': testid },
+    h('h2', { id: titleId, text: title }),
+    body,
+    h('div', { class: 'dialog-actions' }, actions),
+  );
+  const backdrop = h('div', { class: 'backdrop' }, dialog);
+  const previous = document.activeElement;
+  const close = () => {
+    backdrop.remove();
+    document.removeEventListener('keydown', onKey);
+    if (previous && previous.isConnected) previous.focus();
+    if (onClose) onClose();
+  };
+  const onKey = (event) => {
+    if (event.key === 'Escape' && dismissable) close();
+  };
+  if (dismissable) backdrop.addEventListener('click', (event) => event.target === backdrop && close());
+  document.addEventListener('keydown', onKey);
+  document.body.appendChild(backdrop);
+  const first = dialog.querySelector('button, input, [tabindex]');
+  if (first) setTimeout(() => first.focus(), 0);
+  return { el: backdrop, close };
+}
+
+let toastTimer = null;
+export function toast(text, testid = 'toast') {
+  let el = document.querySelector('.toast');
+  if (!el) {
+    el = h('div', { class: 'toast', role: 'status' });
+    document.body.appendChild(el);
+  }
+  el.setAttribute('data-testid', testid);
+  el.textContent = text;
+  el.classList.add('show');
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => el.classList.remove('show'), 4000);
+}
+
+export function loading() {
+  return h('p', { class: 'loading', 'data-testid': 'loading', text: t('common.loading') });
+}

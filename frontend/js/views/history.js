@@ -1,0 +1,294 @@
+// Match history: my matches, one match's score sheet, and the ledger per opponent.
+import { api, asList } from '../api.js';
+import { h, setChildren } from '../dom.js';
+import { formatDate, t } from '../i18n.js';
+import { SUIT_SYMBOL } from '../cards.js';
+import { getPlayer } from '../session.js';
+import { apiErrorText, isZeroAmount, loading, money, nameForm } from '../ui.js';
+
+// ---------------------------------------------------------------- normalising server data
+
+function pick(obj, ...keys) {
+  for (const key of keys) if (obj && obj[key] !== undefined && obj[key] !== null) return obj[key];
+  return undefined;
+}
+
+function seatOfMe(m, meId) {
+  const seat = pick(m, 'seat', 'my_seat');
+  if (seat === 0 || seat === 1) return seat;
+  const players = m.players || [];
+  const i = players.findIndex((p) => p && (p.id === meId || p.player_id === meId));
+  return i < 0 ? 0 : i;
+}
+
+/** One match, whatever the exact field names, as {id, seat, me, opponent, totals, winner, …}. */
+export function normaliseMatch(m, meId) {
+  const seat = seatOfMe(m, meId);
+  const players = m.players || [];
+  const opp = pick(m, 'opponent') || players[1 - seat] || {};
+  const totals = pick(m, 'totals') || [pick(m, 'total0') ?? 0, pick(m, 'total1') ?? 0];
+  const winner = pick(m, 'winner', 'winner_seat');
+  const options = pick(m, 'options', 'rules') || {};
+  return {
+    id: m.id || m.match_id,
+    seat,
+    opponentName: typeof opp === 'string' ? opp : opp.name || pick(m, 'opponent_name') || '?',
+    totals,
+    winner: winner === undefined ? null : winner,
+    status: pick(m, 'status') || (winner === undefined || winner === null ? 'playing' : 'finished'),
+    endReason: pick(m, 'end_reason', 'reason'),
+    date: pick(m, 'finished_at', 'ended_at', 'started_at', 'created_at'),
+    target: pick(m, 'target') || options.target,
+    stake: pick(m, 'stake', 'settlement') || null,
+    deals: pick(m, 'deals', 'history') || [],
+  };
+}
+
+/** Who owes whom: the server's signed `balance` (+ owed to me), else debtor id or seat. */
+function iOwe(stake, seat, meId) {
+  if (typeof stake.balance === 'string' && stake.balance) return stake.balance.startsWith('-');
+  if (stake.debtor_id) return stake.debtor_id === meId;
+  if (stake.debtor_seat === 0 || stake.debtor_seat === 1) return stake.debtor_seat === seat;
+  return null;
+}
+
+function stakeLine(stake, seat, opponentName, meId) {
+  if (!stake || stake.amount === undefined) return '—';
+  if (isZeroAmount(stake.amount)) return t('history.friendly');
+  const amount = money(stake.amount, stake.currency);
+  const owe = iOwe(stake, seat, meId);
+  if (owe === true) return t('match.stake.you_owe', { name: opponentName, amount });
+  if (owe === false) return t('match.stake.owes_you', { name: opponentName, amount });
+  return amount;
+}
+
+function resultLabel(m) {
+  if (m.status !== 'finished' || m.winner === null) return { text: t('history.in_progress'), cls: 'playing' };
+  return m.winner === m.seat ? { text: t('history.won'), cls: 'won' } : { text: t('history.lost'), cls: 'lost' };
+}
+
+// ---------------------------------------------------------------- the list and the ledger
+
+export function mountList(root) {
+  let destroyed = false;
+  async function render() {
+    root.replaceChildren();
+    const me = getPlayer();
+    if (!me) {
+      root.append(h('section', { class: 'hero compact' }, h('h1', { text: t('history.title') })), nameForm(render));
+      return;
+    }
+    const list = h('div', { 'data-testid': 'match-list' }, loading());
+    const ledger = h('div', { 'data-testid': 'ledger' }, loading());
+    root.append(
+      h('section', { class: 'hero compact' }, h('h1', { text: t('history.title') })),
+      h(
+        'div',
+        { class: 'history-grid' },
+        h('section', { class: 'card-panel', 'aria-labelledby': 'ml-h' }, h('h2', { id: 'ml-h', text: t('history.matches') }), list),
+        h('section', { class: 'card-panel', 'aria-labelledby': 'lg-h' }, h('h2', { id: 'lg-h', text: t('history.ledger') }), ledger),
+      ),
+    );
+    const [matches, balances] = await Promise.allSettled([api.matches(50, 0), api.ledger()]);
+    if (destroyed) return;
+    renderMatches(list, matches, me);
+    renderLedger(ledger, balances);
+  }
+
+  function renderMatches(el, result, me) {
+    if (result.status === 'rejected') {
+      setChildren(el, h('p', { class: 'form-error', text: apiErrorText(result.reason) }));
+      return;
+    }
+    const matches = asList(result.value, 'matches').map((m) => normaliseMatch(m, me.id));
+    if (!matches.length) {
+      setChildren(el, h('p', { class: 'muted', text: t('history.no_matches') }));
+      return;
+    }
+    setChildren(el, 
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          { class: 'data-table' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              [t('history.col.date'), t('history.col.opponent'), t('history.col.result'), t('history.col.score'), t('history.col.stake')].map((x) => h('th', { scope: 'col', text: x })),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            matches.map((m) => {
+              const res = resultLabel(m);
+              return h(
+                'tr',
+                { 'data-testid': `match-row-${m.id}` },
+                h('td', {}, h('a', { href: `#/history/${encodeURIComponent(m.id)}`, 'data-testid': `match-link-${m.id}`, text: formatDate(m.date) || t('history.open') })),
+                h('td', { text: m.opponentName }),
+                h('td', {}, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'match-row-result', text: res.text })),
+                h('td', { class: 'num', text: `${m.totals[m.seat]} : ${m.totals[1 - m.seat]}` }),
+                h('td', { 'data-testid': 'match-row-stake', text: m.status === 'finished' ? stakeLine(m.stake, m.seat, m.opponentName, me.id) : '—' }),
+              );
+            }),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function renderLedger(el, result) {
+    if (result.status === 'rejected') {
+      setChildren(el, h('p', { class: 'form-error', text: apiErrorText(result.reason) }));
+      return;
+    }
+    const rows = asList(result.value, 'opponents', 'ledger', 'entries');
+    if (!rows.length) {
+      setChildren(el, h('p', { class: 'muted', text: t('history.no_ledger') }));
+      return;
+    }
+    setChildren(el, 
+      h(
+        'ul',
+        { class: 'ledger-list' },
+        rows.map((row) => {
+          const opp = pick(row, 'opponent') || {};
+          const name = typeof opp === 'string' ? opp : opp.name || pick(row, 'opponent_name', 'name') || '?';
+          const oppId = (typeof opp === 'object' && opp.id) || pick(row, 'opponent_id') || name;
+          const played = pick(row, 'played', 'matches', 'matches_played') ?? 0;
+          const won = pick(row, 'won', 'wins', 'matches_won') ?? 0;
+          let balances = pick(row, 'balance', 'balances') || {};
+          if (!Array.isArray(balances)) balances = Object.entries(balances).map(([currency, amount]) => ({ currency, amount }));
+          return h(
+            'li',
+            { class: 'ledger-row', 'data-testid': `ledger-${oppId}` },
+            h('strong', { class: 'ledger-name', text: name }),
+            h('span', { class: 'muted', text: t('history.played_won', { played, won }) }),
+            h(
+              'span',
+              { class: 'balances' },
+              balances.length
+                ? balances.map((b) => {
+                    const amount = String(b.amount);
+                    const negative = amount.startsWith('-');
+                    const zero = isZeroAmount(amount.replace(/^[-+]/, ''));
+                    return h('span', {
+                      class: `balance ${zero ? 'even' : negative ? 'neg' : 'pos'}`,
+                      'data-testid': 'ledger-balance',
+                      'data-amount': amount,
+                      'data-currency': b.currency,
+                      text: zero ? t('history.even', { currency: b.currency }) : negative ? t('history.you_owe', { amount: money(amount.slice(1), b.currency) }) : t('history.owed_to_you', { amount: money(amount.replace(/^\+/, ''), b.currency) }),
+                    });
+                  })
+                : h('span', { class: 'balance even', text: '—' }),
+            ),
+          );
+        }),
+      ),
+    );
+  }
+
+  render();
+  return {
+    relang: render,
+    destroy() {
+      destroyed = true;
+    },
+  };
+}
+
+// ---------------------------------------------------------------- one match as a score sheet
+
+export function mountMatch(root, matchId) {
+  let destroyed = false;
+  async function render() {
+    root.replaceChildren();
+    const me = getPlayer();
+    if (!me) {
+      root.append(nameForm(render));
+      return;
+    }
+    const panel = h('section', { class: 'card-panel', 'data-testid': 'match-detail' }, loading());
+    root.append(h('p', {}, h('a', { href: '#/history', class: 'btn ghost', 'data-testid': 'back-to-history', text: t('history.back') })), panel);
+    let raw;
+    try {
+      raw = await api.match(matchId);
+    } catch (err) {
+      if (!destroyed) setChildren(panel, h('p', { class: 'form-error', text: apiErrorText(err) }));
+      return;
+    }
+    if (destroyed) return;
+    const m = normaliseMatch(raw, me.id);
+    const res = resultLabel(m);
+    const myName = me.name;
+    const seat = m.seat;
+    const opp = 1 - seat;
+    const decl = (d, s) => {
+      const list = (d.declarations || []).filter((x) => x.seat === s);
+      return list.length ? list.map((x) => `${SUIT_SYMBOL[x.suit] || x.suit}${x.points}`).join(' ') : '';
+    };
+    const arr = (d, key, s) => {
+      const v = d[key];
+      if (Array.isArray(v)) return v[s];
+      const alt = d[`${key}${s}`];
+      return alt === undefined ? '' : alt;
+    };
+    setChildren(panel, 
+      h('h1', { class: 'h2', text: t('history.match_vs', { name: m.opponentName }) }),
+      h('p', { class: 'muted', text: formatDate(m.date) }),
+      h('p', {}, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'detail-result', text: res.text }), ' ', m.endReason ? t(`history.reason.${m.endReason}`) : ''),
+      h('p', { class: 'final-totals', 'data-testid': 'detail-totals' }, `${myName} ${m.totals[seat]} : ${m.totals[opp]} ${m.opponentName}`, m.target ? ` (${t('table.target', { n: m.target })})` : ''),
+      h('p', { 'data-testid': 'detail-stake' }, m.status === 'finished' ? stakeLine(m.stake, seat, m.opponentName, me.id) : t('history.in_progress')),
+      h('h2', { text: t('history.deals') }),
+      m.deals.length
+        ? h(
+            'div',
+            { class: 'table-scroll' },
+            h(
+              'table',
+              { class: 'data-table sheet-table', 'data-testid': 'deal-sheet' },
+              h(
+                'thead',
+                {},
+                h('tr', {}, h('th', { rowspan: 2, scope: 'col', text: '#' }), h('th', { colspan: 4, scope: 'colgroup', text: myName }), h('th', { colspan: 4, scope: 'colgroup', text: m.opponentName })),
+                h(
+                  'tr',
+                  {},
+                  [0, 1].flatMap(() => [t('history.col.cards'), t('history.col.decl'), t('history.col.deal'), t('history.col.total')].map((x) => h('th', { scope: 'col', class: 'sub', text: x }))),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                m.deals.map((d) =>
+                  h(
+                    'tr',
+                    { 'data-testid': `deal-row-${d.number}` },
+                    h('td', { text: String((d.number ?? 0) + 1) }),
+                    [seat, opp].flatMap((s) => [
+                      h('td', { class: 'num', text: String(arr(d, 'card_points', s)) }),
+                      h('td', { class: 'num' }, decl(d, s), h('span', { class: 'muted', text: ` ${arr(d, 'declaration_points', s)}` })),
+                      h('td', { class: 'num', text: `+${arr(d, 'score', s)}` }),
+                      h('td', { class: 'num strong', text: String(arr(d, 'totals', s)) }),
+                    ]),
+                  ),
+                ),
+              ),
+            ),
+          )
+        : h('p', { class: 'muted', text: t('history.no_deals') }),
+    );
+  }
+  render();
+  return {
+    relang: render,
+    destroy() {
+      destroyed = true;
+    },
+  };
+}
