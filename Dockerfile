@@ -14,4 +14,4 @@ COPY frontend ./frontend
 USER app
 EXPOSE 8000
 # Migrate, then serve. DATABASE_URL selects PostgreSQL; the default is SQLite in /app/data.
-CMD ["sh", "-c", "alembic upgrade head && exec uvicorn backend.api.app:create_app --factory --host 0.0.0.0 --port 8000 --ws-per-message-deflate false --ws-max-size 65536 --proxy-headers"]
+CMD ["sh", "-c", "alembic upgrade head && exec uvicorn backend.api.app:create_app --factory --host 0.0.0.0 --port 8000 --ws-per-message-deflate false --ws-max-size 65536 --ws-ping-interval 10 --ws-ping-timeout 15 --proxy-headers"]

@@ -18,7 +18,7 @@ migrate: $(BIN)/activate
 	$(BIN)/alembic upgrade head
 
 run: migrate
-	$(BIN)/uvicorn backend.api.app:create_app --factory --host $(HOST) --port $(PORT) --ws-per-message-deflate false
+	$(BIN)/uvicorn backend.api.app:create_app --factory --host $(HOST) --port $(PORT) --ws-per-message-deflate false --ws-max-size 65536 --ws-ping-interval 10 --ws-ping-timeout 15
 
 test: $(BIN)/activate
 	$(BIN)/ruff check backend tests bench migrations

@@ -27,7 +27,7 @@ class Settings(BaseSettings):
     rate_limit_intents: int = Field(default=30, description="Intents allowed per rate window per socket")
     rate_limit_window_s: float = Field(default=10.0, description="The rate window in seconds")
     reconnect_grace_s: float = Field(default=120.0, description="Default seconds a dropped seat is held (R6.2)")
-    heartbeat_s: float = Field(default=15.0, description="Seconds between server pings on idle sockets")
+    rematch_timeout_s: float = Field(default=120.0, description="Seconds before an unanswered rematch offer lapses")
     crash_after_commits: int | None = Field(
         default=None,
         description="Fault injection for the chaos tests only: exit hard after this many stored actions, "

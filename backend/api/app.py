@@ -25,7 +25,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
         app.state.store = store
-        app.state.rooms = RoomService(store, crash_after_commits=settings.crash_after_commits)
+        app.state.rooms = RoomService(
+            store, rematch_timeout_s=settings.rematch_timeout_s, crash_after_commits=settings.crash_after_commits
+        )
         rebuilt = await app.state.rooms.rebuild_live_rooms()
         log.info("rebuilt %d live room(s) from the action log", rebuilt)
         try:

@@ -68,7 +68,12 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, rooms: RoomsDep) 
         open_scores=body.open_scores,
         deck_size=body.deck_size,
     )
-    options = TableOptions(rules=rules, stake_per_point=body.stake_per_point.normalize(), currency=body.currency)
+    options = TableOptions(
+        rules=rules,
+        stake_per_point=body.stake_per_point.normalize(),
+        currency=body.currency,
+        reconnect_grace_s=body.reconnect_grace_s,
+    )
     room = await rooms.create_room(player.id, options, body.visibility)
     return room.summary(for_player=player.id)
 

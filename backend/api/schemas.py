@@ -55,6 +55,7 @@ class RoomCreate(Strict):
     stake_per_point: Decimal = Field(default=Decimal(0), ge=0, max_digits=18, decimal_places=6)
     currency: str = Field(default="chips", min_length=1, max_length=12)
     visibility: Literal["public", "private"] = "public"
+    reconnect_grace_s: int = Field(default=120, ge=5, le=3600, description="R6.2: seconds a dropped seat is held")
 
     @field_validator("stake_per_point", mode="before")
     @classmethod
@@ -164,6 +165,7 @@ class PresenceMessage(Strict):
     type: Literal["presence"]
     seat: int
     connected: bool
+    grace_deadline: str | None
 
 
 ServerMessage = Annotated[

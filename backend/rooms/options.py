@@ -14,15 +14,25 @@ class TableOptions:
     rules: Rules
     stake_per_point: Decimal = Decimal(0)
     currency: str = "chips"
+    reconnect_grace_s: int = 120  # R6.2: how long a dropped seat is held before it forfeits
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.rules.to_dict(), "stake_per_point": str(self.stake_per_point), "currency": self.currency}
+        return {
+            **self.rules.to_dict(),
+            "stake_per_point": str(self.stake_per_point),
+            "currency": self.currency,
+            "reconnect_grace_s": self.reconnect_grace_s,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableOptions:
-        rules_data = {k: v for k, v in data.items() if k not in ("stake_per_point", "currency")}
+        rules_data = {k: v for k, v in data.items() if k not in _TABLE_ONLY}
         return cls(
             rules=Rules.from_dict(rules_data),
             stake_per_point=Decimal(data.get("stake_per_point", "0")),
             currency=data.get("currency", "chips"),
+            reconnect_grace_s=int(data.get("reconnect_grace_s", 120)),
         )
+
+
+_TABLE_ONLY = ("stake_per_point", "currency", "reconnect_grace_s")

@@ -40,6 +40,8 @@ class LiveRoom:
     seq: int = 0  # actions in the current match's log
     rematch_offer: int | None = None  # the seat that offered a rematch
     stake: dict[str, Any] | None = None  # the settlement once the match is over
+    grace: dict[int, tuple[datetime, asyncio.Task[None]]] = field(default_factory=dict)  # absent seat → deadline
+    rematch_timer: asyncio.Task[None] | None = None
     connections: dict[str, Outbox] = field(default_factory=dict)  # by player id
     replies: dict[str, OrderedDict[int, dict[str, Any] | None]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -53,6 +55,14 @@ class LiveRoom:
     def connected(self, seat: int) -> bool:
         occupant = self.seat_ids[seat]
         return occupant is not None and occupant in self.connections
+
+    def grace_deadline(self, seat: int) -> str | None:
+        held = self.grace.get(seat)
+        return None if held is None else held[0].isoformat()
+
+    @property
+    def live(self) -> bool:
+        return self.status == "playing" and self.match is not None and not self.match.over
 
     # ---- idempotency: an answered message id is answered the same way again
 
@@ -87,6 +97,7 @@ class LiveRoom:
                     "id": occupant,
                     "name": self.names[seat],
                     "connected": occupant in self.connections,
+                    "grace_deadline": self.grace_deadline(seat),
                 }
                 for seat, occupant in enumerate(self.seat_ids)
             ],

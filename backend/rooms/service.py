@@ -12,7 +12,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any, TypeVar
 
@@ -45,8 +45,11 @@ def rejected(msg_id: int | None, code: str, message: str, version: int) -> dict[
 
 
 class RoomService:
-    def __init__(self, store: Store, *, crash_after_commits: int | None = None) -> None:
+    def __init__(
+        self, store: Store, *, rematch_timeout_s: float = 120.0, crash_after_commits: int | None = None
+    ) -> None:
         self.store = store
+        self._rematch_timeout_s = rematch_timeout_s
         self._rooms: dict[str, LiveRoom] = {}
         self._loading = asyncio.Lock()
         self._crash_after_commits = crash_after_commits
@@ -189,18 +192,64 @@ class RoomService:
         room.connections[player_id] = outbox
         if previous is not None and previous is not outbox:
             previous.close(4409, "replaced by a newer connection")
-        outbox.send(room.state_message(player_id, [], None))
-        self._announce_presence(room, player_id, True)
-
-    def disconnect(self, room: LiveRoom, player_id: str, outbox: Outbox) -> None:
-        if room.connections.get(player_id) is outbox:
-            del room.connections[player_id]
-            self._announce_presence(room, player_id, False)
-
-    def _announce_presence(self, room: LiveRoom, player_id: str, connected: bool) -> None:
         seat = room.seat_of(player_id)
         if seat is not None:
-            room.broadcast({"type": "presence", "seat": seat, "connected": connected}, except_player=player_id)
+            self._end_grace(room, seat)
+            if room.live and not room.connected(1 - seat):
+                self._start_grace(room, 1 - seat)  # somebody is now waiting for the absent player
+        outbox.send(room.state_message(player_id, [], None))
+        self._announce_presence(room, player_id)
+
+    def disconnect(self, room: LiveRoom, player_id: str, outbox: Outbox) -> None:
+        if room.connections.get(player_id) is not outbox:
+            return  # an older socket that was replaced
+        del room.connections[player_id]
+        seat = room.seat_of(player_id)
+        if seat is not None:
+            # The clock runs only while somebody waits: if both are away, nobody forfeits.
+            self._end_grace(room, 1 - seat)
+            if room.live and room.connected(1 - seat):
+                self._start_grace(room, seat)
+        self._announce_presence(room, player_id)
+
+    def _announce_presence(self, room: LiveRoom, player_id: str) -> None:
+        seat = room.seat_of(player_id)
+        if seat is not None:
+            presence = {
+                "type": "presence",
+                "seat": seat,
+                "connected": room.connected(seat),
+                "grace_deadline": room.grace_deadline(seat),
+            }
+            room.broadcast(presence, except_player=player_id)
+
+    # ------------------------------------------------------------ absence (R6.2)
+
+    def _start_grace(self, room: LiveRoom, seat: int) -> None:
+        """Hold an absent seat for the table's grace; past it the seat forfeits (R6.2)."""
+        if seat in room.grace:
+            return
+        grace = room.options.reconnect_grace_s
+        deadline = datetime.now(UTC) + timedelta(seconds=grace)
+        room.grace[seat] = (deadline, asyncio.create_task(self._forfeit_after(room, seat, grace)))
+        occupant = room.seat_ids[seat]
+        if occupant is not None:
+            self._announce_presence(room, occupant)
+
+    def _end_grace(self, room: LiveRoom, seat: int) -> None:
+        held = room.grace.pop(seat, None)
+        if held is not None:
+            held[1].cancel()
+
+    async def _forfeit_after(self, room: LiveRoom, seat: int, grace: float) -> None:
+        await asyncio.sleep(grace)
+        async with room.lock:
+            room.grace.pop(seat, None)
+            if not room.live or room.connected(seat) or not room.connected(1 - seat) or room.match is None:
+                return
+            after, events = match_rules.apply(room.match, seat, Resign("absence"))
+            if await self._commit(room, None, None, seat, Resign("absence"), after, events):
+                room.broadcast_state(events)
 
     def send_state(self, room: LiveRoom, player_id: str) -> None:
         outbox = room.connections.get(player_id)
@@ -255,8 +304,8 @@ class RoomService:
     async def _commit(
         self,
         room: LiveRoom,
-        player_id: str,
-        msg_id: int,
+        player_id: str | None,
+        msg_id: int | None,
         seat: int,
         action: Play | Resign,
         after: MatchState,
@@ -286,11 +335,13 @@ class RoomService:
             )
         except VersionConflict:
             self._rooms.pop(room.id, None)  # another process moved on: reload on next use
-            self._reject(room, player_id, msg_id, "stale_version", "the table moved on; reloading")
+            if player_id is not None:
+                self._reject(room, player_id, msg_id, "stale_version", "the table moved on; reloading")
             return False
         except Exception:
             log.exception("could not store an action in room %s", room.id)
-            self._reject(room, player_id, msg_id, "server_error", "the move could not be saved; try again", False)
+            if player_id is not None:
+                self._reject(room, player_id, msg_id, "server_error", "the move could not be saved; try again", False)
             return False
         self._commits += 1
         if self._crash_after_commits is not None and self._commits >= self._crash_after_commits:
@@ -300,6 +351,8 @@ class RoomService:
         room.version += 1
         if end is not None:
             room.status = "finished"
+            for absent in list(room.grace):
+                self._end_grace(room, absent)
             room.stake = _stake_json(after, end.stake_per_point, end.currency, end.amount, end.points_short)
             for event in events:
                 if event["kind"] == "match_over":
@@ -340,16 +393,13 @@ class RoomService:
                 self._reject(room, player_id, msg_id, "stale_version", f"the table is at version {room.version}")
                 return
             problem = _rematch_problem(room, seat, action)
+            if problem is None and action == "accept":
+                problem = await self._busy_elsewhere(room)
             if problem is not None:
                 self._reject(room, player_id, msg_id, "rematch_invalid", problem)
                 return
             try:
-                if action == "accept":
-                    await self._start_rematch(room)
-                else:
-                    await self._db(self.store.bump_version, room.id, room.version)
-                    room.version += 1
-                    room.rematch_offer = seat if action == "offer" else None
+                await self._change_rematch(room, seat, action)
             except VersionConflict:
                 self._rooms.pop(room.id, None)
                 self._reject(room, player_id, msg_id, "stale_version", "the table moved on; reloading")
@@ -359,6 +409,45 @@ class RoomService:
             if action == "accept":
                 events.append({"kind": "match_started", "match_id": room.match_id})
             room.broadcast_state(events, reply_to=(player_id, msg_id))
+
+    async def _change_rematch(self, room: LiveRoom, seat: int, action: str) -> None:
+        """The rematch state machine: none → offered → (accepted | declined | withdrawn | timed out)."""
+        if room.rematch_timer is not None:
+            room.rematch_timer.cancel()
+            room.rematch_timer = None
+        if action == "accept":
+            await self._start_rematch(room)
+            return
+        await self._db(self.store.bump_version, room.id, room.version)
+        room.version += 1
+        room.rematch_offer = seat if action == "offer" else None
+        if action == "offer":
+            room.rematch_timer = asyncio.create_task(self._expire_offer(room, seat))
+
+    async def _expire_offer(self, room: LiveRoom, seat: int) -> None:
+        await asyncio.sleep(self._rematch_timeout_s)
+        async with room.lock:
+            if room.rematch_offer != seat or room.rematch_timer is not asyncio.current_task():
+                return
+            room.rematch_timer = None
+            try:
+                await self._db(self.store.bump_version, room.id, room.version)
+            except VersionConflict:
+                self._rooms.pop(room.id, None)
+                return
+            room.version += 1
+            room.rematch_offer = None
+            room.broadcast_state([{"kind": "rematch", "action": "timeout", "seat": seat}])
+
+    async def _busy_elsewhere(self, room: LiveRoom) -> str | None:
+        """An accepted rematch must never pull a player out of another live match."""
+        for player_id, player_name in zip(room.seat_ids, room.names, strict=True):
+            if player_id is None:
+                continue
+            rooms = await self._db(self.store.rooms_of_player, player_id)
+            if any(other.id != room.id and other.status == "playing" for other in rooms):
+                return f"{player_name} is playing another match right now"
+        return None
 
     async def _start_rematch(self, room: LiveRoom) -> None:
         """Same options, seats swapped."""
@@ -378,6 +467,9 @@ class RoomService:
         room.names = [room.names[1], room.names[0]]
         room.status = "playing"
         self._start_match(room, match)
+        for seat in (0, 1):
+            if not room.connected(seat) and room.connected(1 - seat):
+                self._start_grace(room, seat)
 
     # ------------------------------------------------------------ chat
 
@@ -418,10 +510,10 @@ class RoomService:
         return True
 
     def _reject(
-        self, room: LiveRoom, player_id: str, msg_id: int, code: str, message: str, remember: bool = True
+        self, room: LiveRoom, player_id: str, msg_id: int | None, code: str, message: str, remember: bool = True
     ) -> None:
         answer = rejected(msg_id, code, message, room.version)
-        if remember:
+        if remember and msg_id is not None:
             room.remember_reply(player_id, msg_id, answer)
         self._send(room, player_id, answer)
         if code == "stale_version":

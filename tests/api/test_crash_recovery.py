@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from tests.support.client import Seat, create_table, play_moves
+from tests.support.client import Seat, comparable_state, create_table, play_moves
 from tests.support.services import ServerProcess
-
-
-def _without_presence(state: dict[str, Any]) -> dict[str, Any]:
-    room = {**state["room"], "players": [{**p, "connected": None} for p in state["room"]["players"]]}
-    return {"version": state["version"], "room": room, "view": state["view"], "stake": state["stake"]}
 
 
 async def test_sigkill_mid_deal_then_both_players_finish_the_match(server: ServerProcess) -> None:
@@ -19,7 +13,7 @@ async def test_sigkill_mid_deal_then_both_players_finish_the_match(server: Serve
     rng = random.Random(21)
     await play_moves((anna, ben), rng, max_moves=37)  # mid-deal: a trick is half played
     assert anna.view["winner"] is None
-    before = {seat.player.name: _without_presence(seat.state) for seat in (anna, ben)}
+    before = {seat.player.name: comparable_state(seat.state) for seat in (anna, ben)}
 
     server.kill()
     server.start()
@@ -27,7 +21,7 @@ async def test_sigkill_mid_deal_then_both_players_finish_the_match(server: Serve
     back = [Seat(anna.player, anna.room_id, server.ws_url), Seat(ben.player, ben.room_id, server.ws_url)]
     for seat in back:
         state = await seat.connect()
-        assert _without_presence(state) == before[seat.player.name]
+        assert comparable_state(state) == before[seat.player.name]
     await play_moves((back[0], back[1]), rng)
     assert back[0].view["winner"] is not None
 

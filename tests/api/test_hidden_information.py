@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from backend.db.store import Store
-from backend.engine import MatchState, Play, Resign, Rules, card, name, new_match
+from backend.engine import MatchState, Play, Resign, card, name, new_match
 from backend.engine import match as match_rules
 from backend.engine.cards import cards_in
+from backend.rooms.options import TableOptions
 from tests.support.client import Seat, create_table, play_moves
 from tests.support.services import ServerProcess
 
@@ -43,7 +44,7 @@ def _hidden_from(match: MatchState, seat: int) -> set[str]:
 def _true_states(store: Store, room_id: str) -> tuple[list[MatchState], int]:
     stored = store.load_room(room_id)
     assert stored is not None and stored.match is not None
-    rules = Rules.from_dict({k: v for k, v in stored.match.options.items() if k not in ("stake_per_point", "currency")})
+    rules = TableOptions.from_json(stored.match.options).rules
     states = [new_match(rules, int(stored.match.seed))]
     for action in stored.actions:
         move = Play(card(action.card), action.declare) if action.kind == "play" else Resign(action.reason or "resign")

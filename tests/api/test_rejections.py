@@ -9,14 +9,8 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.support.client import RANK_ORDER, Player, Seat, create_table, play_moves
+from tests.support.client import RANK_ORDER, Player, Seat, comparable_state, create_table, play_moves
 from tests.support.services import ServerProcess
-
-
-def _comparable(state: dict[str, Any]) -> dict[str, Any]:
-    """A state without what an unrelated message may change (the reply id, events, presence)."""
-    room = {**state["room"], "players": [p and {**p, "connected": None} for p in state["room"]["players"]]}
-    return {"version": state["version"], "room": room, "view": state["view"], "stake": state["stake"]}
 
 
 async def _current(seat: Seat) -> dict[str, Any]:
@@ -25,12 +19,12 @@ async def _current(seat: Seat) -> dict[str, Any]:
 
 
 async def _refused(seat: Seat, message: dict[str, Any], code: str) -> None:
-    before = _comparable(await _current(seat))
+    before = comparable_state(await _current(seat))
     answer = await seat.intent(message)
     assert answer["type"] == "rejected", answer
     assert answer["code"] == code, answer
     assert answer["version"] == before["version"]
-    assert _comparable(await _current(seat)) == before
+    assert comparable_state(await _current(seat)) == before
 
 
 def _expected_follow_code(hand: list[str], lead: str, trump: str | None, card: str) -> str | None:
@@ -150,12 +144,12 @@ BAD_FRAMES = [
 
 async def test_bad_message_is_answered_and_changes_nothing(sqlite_server: ServerProcess) -> None:
     anna, _ben = await create_table(sqlite_server.url, sqlite_server.ws_url)
-    before = _comparable(await _current(anna))
+    before = comparable_state(await _current(anna))
     for frame in BAD_FRAMES:
         await anna.send_raw(frame)
         answer = await anna.wait_for(lambda m: m["type"] == "rejected")
         assert answer["code"] == "bad_message" and answer["message"], frame
-        assert _comparable(await _current(anna)) == before, frame
+        assert comparable_state(await _current(anna)) == before, frame
 
 
 async def test_binary_and_oversize_frames(sqlite_server: ServerProcess) -> None:

@@ -144,6 +144,13 @@ class Seat:
         return {"type": "play", "card": card, "declare": declare}
 
 
+def comparable_state(state: dict[str, Any]) -> dict[str, Any]:
+    """A state without what presence or an unrelated message may change (reply id, events, connections)."""
+    players = [p and {**p, "connected": None, "grace_deadline": None} for p in state["room"]["players"]]
+    room = {**state["room"], "players": players}
+    return {"version": state["version"], "room": room, "view": state["view"], "stake": state["stake"]}
+
+
 async def create_table(base_url: str, ws_url: str, options: dict[str, Any] | None = None) -> tuple[Seat, Seat]:
     """Two registered players at one table, both connected, the match started."""
     anna, ben = Player(base_url, "Anna"), Player(base_url, "Ben")

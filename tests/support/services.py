@@ -83,12 +83,13 @@ def database(kind: str, tmp_path: Path) -> Iterator[str]:
 class ServerProcess:
     """uvicorn serving the real app in a child process, on a fixed port so it can be restarted."""
 
-    def __init__(self, database_url: str, log_path: Path, **env: str) -> None:
+    def __init__(self, database_url: str, log_path: Path, *, uvicorn_args: tuple[str, ...] = (), **env: str) -> None:
         self.database_url = database_url
         self.port = free_port()
         self.log_path = log_path
         # Scripted clients play far faster than people: the flood limit is tested on its own.
         self.env = {"RATE_LIMIT_INTENTS": "100000", **env}
+        self.uvicorn_args = uvicorn_args
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -105,7 +106,7 @@ class ServerProcess:
             sys.executable, "-m", "uvicorn", "backend.api.app:create_app", "--factory",
             "--host", "127.0.0.1", "--port", str(self.port),
             "--ws-per-message-deflate", "false", "--ws-max-size", "65536",
-            "--log-level", "warning",
+            "--log-level", "warning", *self.uvicorn_args,
         ]  # fmt: skip
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
