@@ -192,7 +192,6 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
     return status
 
 
-
 class _CallableModule(types.ModuleType):
     """Keeps ``backend.engine.replay`` — the match replay function the package exports — callable.
 
