@@ -116,7 +116,7 @@ def refusal_code(state, seat: int, play: Play) -> str | None:
     return None
 
 
-@settings(PROPERTY_SETTINGS, max_examples=400)
+@settings(PROPERTY_SETTINGS, max_examples=300)
 @given(rules=rules_strategy, seed=seeds, dealer=st.integers(0, 1), picks=choices)
 def test_r1_r4_random_deal_properties(rules, seed, dealer, picks):
     state = new_deal(rules, seed, dealer)
@@ -217,7 +217,7 @@ def forbidden_for(match, seat: int) -> set[str]:
     return hidden
 
 
-@settings(PROPERTY_SETTINGS, max_examples=250)
+@settings(PROPERTY_SETTINGS, max_examples=200)
 @given(
     rules=rules_strategy,
     seed=st.integers(min_value=2**64, max_value=2**128 - 1),  # long enough never to occur by chance in a view
