@@ -169,6 +169,8 @@ export default {
   'table.error.origin': 'Der Server hat die Verbindung von dieser Adresse abgelehnt.',
   'table.error.replaced': 'Dieser Tisch ist in einem anderen Tab oder Fenster geöffnet.',
   'table.use_here': 'In diesem Fenster spielen',
+  'table.can_declare': 'Du kannst diese Hochzeit ansagen',
+  'table.seat_held': 'abwesend — Platz frei gehalten {time}',
   'table.choose_name_again': 'Namen wählen',
 
   'reject.not_your_turn': 'Du bist nicht an der Reihe.',

@@ -169,6 +169,8 @@ export default {
   'table.error.origin': 'The server refused the connection from this address.',
   'table.error.replaced': 'This table is open in another tab or window.',
   'table.use_here': 'Play in this window',
+  'table.can_declare': 'You may declare this marriage',
+  'table.seat_held': 'away — seat held {time}',
   'table.choose_name_again': 'Choose a name',
 
   'reject.not_your_turn': 'It is not your turn.',

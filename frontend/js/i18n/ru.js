@@ -169,6 +169,8 @@ export default {
   'table.error.origin': 'Сервер отклонил подключение с этого адреса.',
   'table.error.replaced': 'Этот стол открыт в другой вкладке или окне.',
   'table.use_here': 'Играть в этом окне',
+  'table.can_declare': 'Можно объявить этот марьяж',
+  'table.seat_held': 'отошёл — место держится {time}',
   'table.choose_name_again': 'Выбрать имя',
 
   'reject.not_your_turn': 'Сейчас не ваш ход.',

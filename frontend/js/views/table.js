@@ -63,7 +63,7 @@ export function mount(root, roomId) {
   el.oppInfo = h('div', { class: 'seat-info opp', 'data-testid': 'opponent-info' });
   el.oppHand = h('div', { class: 'opp-hand', 'data-testid': 'opponent-hand' });
   el.stock = h('div', { class: 'stock-area', 'data-testid': 'stock' });
-  el.trickLayer = h('div', { class: 'trick-layer' });
+  el.trickLayer = h('div', { class: 'trick-layer', 'data-testid': 'current-trick' });
   el.ghostLayer = h('div', { class: 'ghost-layer', 'aria-hidden': 'true' });
   el.trick = h('div', { class: 'trick-area', 'data-testid': 'trick', role: 'region' }, el.ghostLayer, el.trickLayer);
   el.lastTrick = h('div', { class: 'last-trick', 'data-testid': 'last-trick' });
@@ -161,6 +161,7 @@ export function mount(root, roomId) {
     const before = msg;
     msg = m;
     version = m.version;
+    el.page.dataset.version = String(version);
     awaitingState = false;
     if (pending && (m.reply_to === pending.id || pending.kind !== 'chat')) clearPending();
     const events = Array.isArray(m.events) ? m.events : [];
@@ -207,8 +208,29 @@ export function mount(root, roomId) {
 
   function onPresence(m) {
     const p = player(m.seat);
-    if (p) p.connected = Boolean(m.connected);
-    renderSeats();
+    if (p) {
+      p.connected = Boolean(m.connected);
+      p.grace_deadline = m.grace_deadline || null;
+    }
+    if (view()) {
+      renderSeats();
+      renderScore();
+    }
+  }
+
+  // While the opponent is away and their seat is held (R6.2), count down the time left.
+  const graceTicker = setInterval(() => {
+    const out = el.oppInfo.querySelector('[data-testid="grace-countdown"]');
+    const p = player(oppSeat());
+    if (!out || !p || !p.grace_deadline) return;
+    out.textContent = graceText(p.grace_deadline);
+  }, 1000);
+
+  function graceText(deadline) {
+    const left = Math.max(0, Math.round((new Date(deadline).getTime() - Date.now()) / 1000));
+    const mm = Math.floor(left / 60);
+    const ss = String(left % 60).padStart(2, '0');
+    return t('table.seat_held', { time: `${mm}:${ss}` });
   }
 
   function addChat(m) {
@@ -408,12 +430,12 @@ export function mount(root, roomId) {
     );
   }
 
-  function presenceDot(seat) {
+  function presenceDot(seat, prefix = 'presence') {
     const p = player(seat);
     const on = Boolean(p && p.connected);
     return h('span', {
       class: `presence ${on ? 'on' : 'off'}`,
-      'data-testid': seat === mySeat() ? 'presence-me' : 'presence-opponent',
+      'data-testid': `${prefix}-${seat === mySeat() ? 'me' : 'opponent'}`,
       'data-connected': String(on),
       role: 'img',
       'aria-label': on ? t('table.online') : t('table.offline'),
@@ -430,6 +452,11 @@ export function mount(root, roomId) {
       h('span', { class: 'seat-name', 'data-testid': 'opponent-name', text: plainName(opp) }),
       d && d.dealer === opp ? h('span', { class: 'dealer-chip', title: t('table.dealer'), text: t('table.dealer_short') }) : null,
       d ? h('span', { class: 'count-chip', 'data-testid': 'opponent-count', text: tn('table.cards_count', count) }) : null,
+      (() => {
+        const p = player(opp);
+        if (!p || p.connected || !p.grace_deadline || matchOver()) return null;
+        return h('span', { class: 'count-chip away', 'data-testid': 'grace-countdown', text: graceText(p.grace_deadline) });
+      })(),
     );
     el.oppHand.dataset.count = String(count);
     el.oppHand.setAttribute('aria-label', t('table.opponent_hand', { name: plainName(opp), n: count }));
@@ -453,7 +480,7 @@ export function mount(root, roomId) {
       h(
         'tr',
         { class: v && !matchOver() && deal() && deal().turn === seat ? 'to-move' : '' },
-        h('th', { scope: 'row' }, presenceDot(seat), ' ', nameOf(seat)),
+        h('th', { scope: 'row' }, presenceDot(seat, 'score-presence'), ' ', nameOf(seat)),
         h('td', { class: 'num', 'data-testid': seat === mySeat() ? 'my-total' : 'opponent-total', text: String(totals[seat] ?? 0) }),
         h('td', { class: 'bar-cell' }, h('span', { class: 'bar', style: `--p:${Math.min(100, Math.round(((totals[seat] || 0) / target) * 100))}%` })),
       ),
@@ -616,6 +643,8 @@ export function mount(root, roomId) {
     if (!v || !d) return;
     const focusedCard = el.hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
     const legal = new Set(v.legal || []);
+    const declarable = new Set(v.declarable || []);
+    const leading = !d.trick || !d.trick.cards || d.trick.cards.length === 0;
     const turn = myTurn();
     const blocked = Boolean(pending || awaitingState || connStatus !== 'open');
     const hand = sortHand(d.hand || []);
@@ -633,7 +662,9 @@ export function mount(root, roomId) {
     setChildren(el.hand, 
       ...hand.map((code, i) => {
         const isLegal = turn && legal.has(code);
+        const canDeclare = isLegal && leading && (rankOf(code) === 'K' || rankOf(code) === 'Q') && declarable.has(suitOf(code));
         const cls = ['hand-card', turn ? (isLegal ? 'legal' : 'illegal') : 'idle'];
+        if (canDeclare) cls.push('declarable');
         if (fresh.has(code)) cls.push('drawn');
         const button = cardEl(code, {
           button: true,
@@ -641,6 +672,8 @@ export function mount(root, roomId) {
           attrs: {
             'data-testid': `card-${code}`,
             'data-legal': String(isLegal),
+            'data-declarable': canDeclare ? 'true' : null,
+            title: canDeclare ? t('table.can_declare') : null,
             disabled: !isLegal || blocked,
             'aria-disabled': String(!isLegal || blocked),
             style: `--i:${i}`,
@@ -897,6 +930,7 @@ export function mount(root, roomId) {
     relang,
     destroy() {
       destroyed = true;
+      clearInterval(graceTicker);
       socket.stop();
       stopOpenPoll();
       clearPending();

@@ -1,0 +1,192 @@
+"""Driving the real client like a person: names, tables, invite links and clicking cards."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+CARD = re.compile(r"^(?:[AKQJT9]|[87])[CSHD]$")
+TIMEOUT_MS = 10_000
+
+
+@dataclass
+class Seat:
+    """One friend: a browser context, its page, and every socket frame it received."""
+
+    name: str
+    context: BrowserContext
+    page: Page
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def states(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f.get("type") == "state"]
+
+
+def open_seat(browser: Any, base_url: str, name: str, viewport: dict[str, int], **context_args: Any) -> Seat:
+    context = browser.new_context(viewport=viewport, base_url=base_url, **context_args)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    seat = Seat(name, context, page)
+
+    def on_socket(ws: Any) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            try:
+                seat.frames.append(json.loads(payload))
+            except (ValueError, TypeError):
+                seat.frames.append({"type": "<unparsable>", "raw": str(payload)})
+
+        ws.on("framereceived", on_frame)
+
+    page.on("websocket", on_socket)
+    page.on("pageerror", lambda error: seat.errors.append(str(error)))
+    page.on("console", lambda msg: _console_error(seat, msg))
+    return seat
+
+
+def _console_error(seat: Seat, msg: Any) -> None:
+    # The browser itself logs failed socket handshakes while a test has the network cut.
+    if msg.type == "error" and "WebSocket connection to" not in msg.text:
+        seat.errors.append(msg.text)
+
+
+def choose_name(page: Page, name: str) -> None:
+    page.get_by_test_id("name-input").fill(name)
+    page.get_by_test_id("save-name").click()
+    expect(page.get_by_test_id("name-form")).to_have_count(0)
+
+
+def create_table(
+    page: Page,
+    *,
+    target: int = 301,
+    stake: str = "0",
+    currency: str = "EUR",
+    visibility: str = "private",
+    scoring: str = "by_suit",
+    stock_bottom: bool = False,
+) -> str:
+    """Fill the lobby form, create the table and return the invite link shown while waiting."""
+    page.goto("/#/")
+    page.get_by_test_id("opt-target").select_option(str(target))
+    page.get_by_test_id("opt-scoring").select_option(scoring)
+    page.get_by_test_id("opt-stock-bottom").set_checked(stock_bottom)
+    page.get_by_test_id("opt-stake").fill(stake)
+    page.get_by_test_id("opt-currency").fill(currency)
+    page.get_by_test_id("opt-visibility").select_option(visibility)
+    page.get_by_test_id("create-table").click()
+    expect(page.get_by_test_id("waiting-panel")).to_be_visible()
+    link = page.get_by_test_id("invite-link")
+    expect(link).to_have_value(re.compile(r"/#/invite/"))
+    return link.input_value()
+
+
+def join_by_invite(page: Page, link: str, name: str | None = None) -> None:
+    page.goto(link)
+    if name is not None:
+        choose_name(page, name)
+    page.get_by_test_id("join-invite").click()
+    expect(page.get_by_test_id("hand").locator("button.card").first).to_be_visible()
+
+
+def room_id(page: Page) -> str:
+    return page.get_by_test_id("table-page").get_attribute("data-room") or ""
+
+
+def version(page: Page) -> int:
+    value = page.get_by_test_id("table-page").get_attribute("data-version")
+    return int(value) if value else -1
+
+
+def hand(page: Page) -> list[str]:
+    return page.eval_on_selector_all('[data-testid="hand"] [data-card]', "els => els.map(e => e.dataset.card)")
+
+
+def dom_cards(page: Page) -> set[str]:
+    """Every card name the page's DOM mentions in an attribute (data-card, test ids, labels).
+
+    The sweep animation of a trick just taken (`.ghost-layer`) is left out: it shows the cards
+    of a `trick_won` event, played in the open, which may belong to the deal that just ended
+    (the frame check covers those events)."""
+    return set(
+        page.evaluate(
+            """() => {
+              const found = new Set();
+              const re = /^(?:card-|trick-card-|last-trick-card-)?((?:[AKQJT987])[CSHD])$/;
+              for (const el of document.querySelectorAll('*')) {
+                if (el.closest('.ghost-layer')) continue;
+                for (const attr of el.attributes) {
+                  const m = attr.value.match(re);
+                  if (m) found.add(m[1]);
+                }
+              }
+              return [...found];
+            }"""
+        )
+    )
+
+
+def close_summary(page: Page) -> None:
+    button = page.get_by_test_id("deal-summary-close")
+    if button.count() and button.is_visible():
+        button.click()
+
+
+def match_over(page: Page) -> bool:
+    return page.get_by_test_id("match-over").count() > 0
+
+
+def play_one(page: Page, rng: random.Random) -> str | None:
+    """If this seat may play, click a highlighted card (declaring when offered); return it."""
+    close_summary(page)
+    legal = page.locator('[data-testid="hand"] button[data-legal="true"]:not([disabled])')
+    count = legal.count()
+    if count == 0:
+        return None
+    declarable = page.locator('[data-testid="hand"] button[data-declarable="true"]:not([disabled])')
+    target = declarable.first if declarable.count() else legal.nth(rng.randrange(count))
+    card = target.get_attribute("data-card")
+    before = version(page)
+    try:
+        target.click(timeout=3000)
+    except Exception:
+        return None  # the hand re-rendered under the click; the caller simply tries again
+    dialog = page.get_by_test_id("declare-dialog")
+    if dialog.count():
+        page.get_by_test_id("declare-yes").click()
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-testid=table-page]').dataset.version) > v",
+        arg=before,
+        timeout=TIMEOUT_MS,
+    )
+    return card
+
+
+def frame_cards(frame: Any) -> set[str]:
+    """Every card name anywhere in a JSON frame."""
+    found: set[str] = set()
+    stack = [frame]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and CARD.match(item):
+            found.add(item)
+    return found
+
+
+def hands_by_version(seat: Seat) -> dict[int, set[str]]:
+    """The seat's own hand at every version it saw, from its own frames."""
+    hands: dict[int, set[str]] = {}
+    for state in seat.states():
+        view = state.get("view")
+        if view and view.get("deal"):
+            hands[state["version"]] = set(view["deal"]["hand"])
+    return hands
