@@ -27,6 +27,7 @@ def server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
     process.start()
     yield process
     process.stop()
+    assert not process.errors(), process.log_path.read_text()[-3000:]
 
 
 @pytest.fixture
@@ -35,3 +36,4 @@ def sqlite_server(sqlite_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
     process.start()
     yield process
     process.stop()
+    assert not process.errors(), process.log_path.read_text()[-3000:]

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from backend.db.store import Store
+from backend.rooms.bots import BotRunner
 from backend.rooms.service import RoomService
 from backend.settings import Settings, get_settings
 
@@ -26,13 +27,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(settings.database_url)
         app.state.store = store
         app.state.rooms = RoomService(
-            store, rematch_timeout_s=settings.rematch_timeout_s, crash_after_commits=settings.crash_after_commits
+            store,
+            bots=BotRunner(settings.bot_workers),
+            bot_delay_s=settings.bot_delay_s,
+            rematch_timeout_s=settings.rematch_timeout_s,
+            crash_after_commits=settings.crash_after_commits,
         )
         rebuilt = await app.state.rooms.rebuild_live_rooms()
         log.info("rebuilt %d live room(s) from the action log", rebuilt)
         try:
             yield
         finally:
+            app.state.rooms.shutdown()
             store.dispose()
 
     app = FastAPI(

@@ -73,8 +73,10 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, rooms: RoomsDep) 
         stake_per_point=body.stake_per_point.normalize(),
         currency=body.currency,
         reconnect_grace_s=body.reconnect_grace_s,
+        bot_level=body.bot_level if body.opponent == "computer" else None,
     )
-    room = await rooms.create_room(player.id, options, body.visibility)
+    visibility = "private" if options.bot_level else body.visibility  # nobody else can join a computer game
+    room = await rooms.create_room(player.id, options, visibility)
     return room.summary(for_player=player.id)
 
 
@@ -145,7 +147,19 @@ async def leave_room(room_id: str, player: CurrentPlayer, rooms: RoomsDep) -> Re
 # ------------------------------------------------------------------ history and ledger
 
 
-def _match_json(match: Match, player_id: str, names: dict[str, str], settlement: Settlement | None) -> dict[str, Any]:
+def _player_json(players: dict[str, Player], player_id: str, seat: int | None = None) -> dict[str, Any]:
+    player = players.get(player_id)
+    described: dict[str, Any] = {
+        "id": player_id,
+        "name": player.name if player else "?",
+        "bot_level": player.bot_level if player else None,
+    }
+    return described if seat is None else {"seat": seat, **described}
+
+
+def _match_json(
+    match: Match, player_id: str, players: dict[str, Player], settlement: Settlement | None
+) -> dict[str, Any]:
     seat = 0 if match.seat0_id == player_id else 1
     other_id = match.seat1_id if seat == 0 else match.seat0_id
     totals = [match.total0, match.total1]
@@ -169,12 +183,9 @@ def _match_json(match: Match, player_id: str, names: dict[str, str], settlement:
         "options": match.options,
         "started_at": match.started_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
-        "players": [
-            {"seat": 0, "id": match.seat0_id, "name": names.get(match.seat0_id, "?")},
-            {"seat": 1, "id": match.seat1_id, "name": names.get(match.seat1_id, "?")},
-        ],
+        "players": [_player_json(players, match.seat0_id, 0), _player_json(players, match.seat1_id, 1)],
         "my_seat": seat,
-        "opponent": {"id": other_id, "name": names.get(other_id, "?")},
+        "opponent": _player_json(players, other_id),
         "totals": totals,
         "winner_seat": match.winner_seat,
         "result": None if match.winner_seat is None else ("won" if match.winner_seat == seat else "lost"),
@@ -193,9 +204,8 @@ async def my_matches(
     matches, total = await asyncio.to_thread(store.matches_of_player, player.id, limit, offset)
     ids = {pid for m in matches for pid in (m.seat0_id, m.seat1_id)}
     players = await asyncio.to_thread(store.players, list(ids))
-    names = {pid: p.name for pid, p in players.items()}
     settlements = await asyncio.to_thread(store.settlements_for, [m.id for m in matches])
-    items = [_match_json(m, player.id, names, settlements.get(m.id)) for m in matches]
+    items = [_match_json(m, player.id, players, settlements.get(m.id)) for m in matches]
     return {"total": total, "limit": limit, "offset": offset, "items": items}
 
 
@@ -205,10 +215,9 @@ async def one_match(match_id: str, player: CurrentPlayer, store: StoreDep) -> di
     if match is None or player.id not in (match.seat0_id, match.seat1_id):
         raise api_error(404, "match_not_found", f"no match {match_id!r} of yours")
     players = await asyncio.to_thread(store.players, [match.seat0_id, match.seat1_id])
-    names = {pid: p.name for pid, p in players.items()}
     settlement = (await asyncio.to_thread(store.settlements_for, [match.id])).get(match.id)
     deals = await asyncio.to_thread(store.deals_of, match.id)
-    detail = _match_json(match, player.id, names, settlement)
+    detail = _match_json(match, player.id, players, settlement)
     detail["deals"] = [
         {
             "number": d.number,

@@ -6,7 +6,16 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+    field_validator,
+    model_validator,
+)
 
 MAX_CHAT = 200
 MAX_VERSION = 2**53  # what a JavaScript client can count exactly
@@ -56,6 +65,14 @@ class RoomCreate(Strict):
     currency: str = Field(default="chips", min_length=1, max_length=12)
     visibility: Literal["public", "private"] = "public"
     reconnect_grace_s: int = Field(default=120, ge=5, le=3600, description="R6.2: seconds a dropped seat is held")
+    opponent: Literal["human", "computer"] = "human"
+    bot_level: Literal["easy", "medium", "hard"] = "medium"
+
+    @model_validator(mode="after")
+    def _computer_games_are_friendly(self) -> RoomCreate:
+        if self.opponent == "computer" and self.stake_per_point != 0:
+            raise ValueError("games against the computer are played for no stake (stake_per_point must be 0)")
+        return self
 
     @field_validator("stake_per_point", mode="before")
     @classmethod

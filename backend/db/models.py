@@ -27,6 +27,7 @@ class Player(Base):
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
     name: Mapped[str] = mapped_column(String(24))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    bot_level: Mapped[str | None] = mapped_column(String(10), unique=True, index=True)  # computer opponents only
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import Engine, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .engine import make_engine, make_sessionmaker
@@ -33,6 +34,11 @@ def hash_token(token: str) -> str:
 def decimal_text(value: Decimal) -> str:
     """Exact decimal text; adding zero turns a negative zero ("-0.00") into "0.00"."""
     return str(value + 0)
+
+
+def bot_player_id(level: str) -> str:
+    """The id of the player row that stands for the computer at ``level``."""
+    return f"p_bot_{level}"
 
 
 def new_id(prefix: str) -> str:
@@ -114,6 +120,27 @@ class Store:
         with self._sessions.begin() as session:
             session.add(player)
         return player, token
+
+    def bot_player(self, level: str) -> Player:
+        """The one player row that stands for the computer at ``level`` (created on first use)."""
+        with self._sessions() as session:
+            bot = session.scalar(select(Player).where(Player.bot_level == level))
+        if bot is not None:
+            return bot
+        bot = Player(
+            id=bot_player_id(level),
+            name=f"Computer ({level})",
+            token_hash=hash_token(secrets.token_urlsafe(32)),  # nobody ever holds this token
+            bot_level=level,
+            created_at=utcnow(),
+        )
+        try:
+            with self._sessions.begin() as session:
+                session.add(bot)
+        except IntegrityError:  # another process created it first
+            with self._sessions() as session:
+                return session.scalars(select(Player).where(Player.bot_level == level)).one()
+        return bot
 
     def player_by_token(self, token: str) -> Player | None:
         with self._sessions() as session:
@@ -357,10 +384,11 @@ class Store:
                     entry["last_played"] = finished_at
                 amount = Decimal(settlement.amount)
                 balances.setdefault(other, defaultdict(Decimal))[settlement.currency] += amount if won else -amount
-            names = {p.id: p.name for p in session.scalars(select(Player).where(Player.id.in_(opponents))).all()}
+            people = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(opponents))).all()}
         result = []
         for other, entry in opponents.items():
-            entry["opponent_name"] = names.get(other, "?")
+            entry["opponent_name"] = people[other].name if other in people else "?"
+            entry["opponent_bot_level"] = people[other].bot_level if other in people else None
             entry["balance"] = {currency: decimal_text(value) for currency, value in sorted(balances[other].items())}
             result.append(entry)
         result.sort(key=lambda e: str(e["last_played"] or ""), reverse=True)

@@ -15,6 +15,7 @@ class TableOptions:
     stake_per_point: Decimal = Decimal(0)
     currency: str = "chips"
     reconnect_grace_s: int = 120  # R6.2: how long a dropped seat is held before it forfeits
+    bot_level: str | None = None  # play against the computer at this level (seat 1 at first)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -22,6 +23,7 @@ class TableOptions:
             "stake_per_point": str(self.stake_per_point),
             "currency": self.currency,
             "reconnect_grace_s": self.reconnect_grace_s,
+            "bot_level": self.bot_level,
         }
 
     @classmethod
@@ -32,7 +34,8 @@ class TableOptions:
             stake_per_point=Decimal(data.get("stake_per_point", "0")),
             currency=data.get("currency", "chips"),
             reconnect_grace_s=int(data.get("reconnect_grace_s", 120)),
+            bot_level=data.get("bot_level"),
         )
 
 
-_TABLE_ONLY = ("stake_per_point", "currency", "reconnect_grace_s")
+_TABLE_ONLY = ("stake_per_point", "currency", "reconnect_grace_s", "bot_level")

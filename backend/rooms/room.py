@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from backend.db.store import bot_player_id
 from backend.engine import MatchState, events_for_seat, seat_view
 from backend.engine.deal import Event
 
@@ -42,6 +43,8 @@ class LiveRoom:
     stake: dict[str, Any] | None = None  # the settlement once the match is over
     grace: dict[int, tuple[datetime, asyncio.Task[None]]] = field(default_factory=dict)  # absent seat → deadline
     rematch_timer: asyncio.Task[None] | None = None
+    bot_events: list[Event] = field(default_factory=list)  # what the bot's seat was told this deal
+    bot_task: asyncio.Task[None] | None = None
     connections: dict[str, Outbox] = field(default_factory=dict)  # by player id
     replies: dict[str, OrderedDict[int, dict[str, Any] | None]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -52,9 +55,29 @@ class LiveRoom:
                 return seat
         return None
 
+    @property
+    def bot_id(self) -> str | None:
+        level = self.options.bot_level
+        return None if level is None else bot_player_id(level)
+
+    @property
+    def bot_seat(self) -> int | None:
+        bot = self.bot_id
+        return None if bot is None else self.seat_of(bot)
+
     def connected(self, seat: int) -> bool:
         occupant = self.seat_ids[seat]
-        return occupant is not None and occupant in self.connections
+        return occupant is not None and (occupant in self.connections or occupant == self.bot_id)
+
+    def note_events(self, events: list[Event]) -> None:
+        """Keep the events of the current deal as the bot's seat saw them (redacted, R7)."""
+        seat = self.bot_seat
+        if seat is None:
+            return
+        for event in events_for_seat(events, seat):
+            if event["kind"] in ("deal_started", "match_started"):
+                self.bot_events = []
+            self.bot_events.append(event)
 
     def grace_deadline(self, seat: int) -> str | None:
         held = self.grace.get(seat)
@@ -96,8 +119,9 @@ class LiveRoom:
                     "seat": seat,
                     "id": occupant,
                     "name": self.names[seat],
-                    "connected": occupant in self.connections,
+                    "connected": self.connected(seat),
                     "grace_deadline": self.grace_deadline(seat),
+                    "bot_level": self.options.bot_level if occupant == self.bot_id else None,
                 }
                 for seat, occupant in enumerate(self.seat_ids)
             ],

@@ -18,11 +18,23 @@ from typing import Any, TypeVar
 
 from backend.db.models import Room
 from backend.db.store import ActionRecord, DealRow, MatchEnd, NewMatch, Store, VersionConflict, new_id
-from backend.engine import IllegalAction, MatchState, Play, Resign, card, name, new_match, new_seed, stake_owed
+from backend.engine import (
+    IllegalAction,
+    MatchState,
+    Play,
+    Resign,
+    card,
+    name,
+    new_match,
+    new_seed,
+    seat_view,
+    stake_owed,
+)
 from backend.engine import match as match_rules
 from backend.engine.cards import SUITS
 from backend.engine.deal import Event
 
+from .bots import BotRunner
 from .options import TableOptions
 from .room import LiveRoom, Outbox
 
@@ -46,9 +58,17 @@ def rejected(msg_id: int | None, code: str, message: str, version: int) -> dict[
 
 class RoomService:
     def __init__(
-        self, store: Store, *, rematch_timeout_s: float = 120.0, crash_after_commits: int | None = None
+        self,
+        store: Store,
+        *,
+        bots: BotRunner | None = None,
+        bot_delay_s: float = 0.6,
+        rematch_timeout_s: float = 120.0,
+        crash_after_commits: int | None = None,
     ) -> None:
         self.store = store
+        self._bots = bots or BotRunner()
+        self._bot_delay_s = bot_delay_s
         self._rematch_timeout_s = rematch_timeout_s
         self._rooms: dict[str, LiveRoom] = {}
         self._loading = asyncio.Lock()
@@ -79,6 +99,7 @@ class RoomService:
                 live = await self._db(self._load, room_id)
                 if live is not None:
                     self._rooms[room_id] = live
+                    self._schedule_bot(live)
         return live
 
     def _load(self, room_id: str) -> LiveRoom | None:
@@ -93,8 +114,12 @@ class RoomService:
             live.seat_ids = [match.seat0_id, match.seat1_id]
             live.names = self._names(live.seat_ids)
             rules = TableOptions.from_json(match.options).rules
-            actions = [(a.seat, _engine_action(a.kind, a.card, a.declare, a.reason)) for a in stored.actions]
-            live.match = match_rules.replay(rules, int(match.seed), actions)
+            state = new_match(rules, int(match.seed))
+            for action in stored.actions:
+                move = _engine_action(action.kind, action.card, action.declare, action.reason)
+                state, events = match_rules.apply(state, action.seat, move)
+                live.note_events(events)
+            live.match = state
             live.seq = len(stored.actions)
             if live.match.over:
                 settlement = self.store.settlements_for([match.id]).get(match.id)
@@ -133,7 +158,13 @@ class RoomService:
         row = await self._db(self.store.create_room, player_id, options.to_json(), visibility)
         live = await self._db(self._live_from_row, row)
         self._rooms[live.id] = live
+        if options.bot_level is not None:
+            bot = await self._db(self.store.bot_player, options.bot_level)
+            await self.join(live, bot.id)  # the computer takes seat 1 at once
         return live
+
+    def shutdown(self) -> None:
+        self._bots.shutdown()
 
     async def join(self, room: LiveRoom, player_id: str) -> LiveRoom:
         async with room.lock:
@@ -161,7 +192,7 @@ class RoomService:
             room.status = "playing"
             room.version += 1
             self._start_match(room, match)
-            room.broadcast_state([{"kind": "match_started", "match_id": match.id}])
+            self._publish(room, [{"kind": "match_started", "match_id": match.id}])
         return room
 
     async def leave(self, room: LiveRoom, player_id: str) -> None:
@@ -249,7 +280,7 @@ class RoomService:
                 return
             after, events = match_rules.apply(room.match, seat, Resign("absence"))
             if await self._commit(room, None, None, seat, Resign("absence"), after, events):
-                room.broadcast_state(events)
+                self._publish(room, events)
 
     def send_state(self, room: LiveRoom, player_id: str) -> None:
         outbox = room.connections.get(player_id)
@@ -288,7 +319,7 @@ class RoomService:
             if not await self._commit(room, player_id, msg_id, seat, action, after, events):
                 return
             room.remember_reply(player_id, msg_id, None)
-            room.broadcast_state(events, reply_to=(player_id, msg_id))
+            self._publish(room, events, reply_to=(player_id, msg_id))
 
     def _precheck(self, room: LiveRoom, seat: int | None, version: int) -> tuple[str, str] | None:
         if seat is None:
@@ -408,7 +439,17 @@ class RoomService:
             events: list[Event] = [{"kind": "rematch", "action": action, "seat": seat}]
             if action == "accept":
                 events.append({"kind": "match_started", "match_id": room.match_id})
-            room.broadcast_state(events, reply_to=(player_id, msg_id))
+            self._publish(room, events, reply_to=(player_id, msg_id))
+            bot = room.bot_seat
+            if action == "offer" and bot is not None:
+                await self._change_rematch(room, bot, "accept")  # the computer always plays again
+                self._publish(
+                    room,
+                    [
+                        {"kind": "rematch", "action": "accept", "seat": bot},
+                        {"kind": "match_started", "match_id": room.match_id},
+                    ],
+                )
 
     async def _change_rematch(self, room: LiveRoom, seat: int, action: str) -> None:
         """The rematch state machine: none → offered → (accepted | declined | withdrawn | timed out)."""
@@ -437,12 +478,12 @@ class RoomService:
                 return
             room.version += 1
             room.rematch_offer = None
-            room.broadcast_state([{"kind": "rematch", "action": "timeout", "seat": seat}])
+            self._publish(room, [{"kind": "rematch", "action": "timeout", "seat": seat}])
 
     async def _busy_elsewhere(self, room: LiveRoom) -> str | None:
         """An accepted rematch must never pull a player out of another live match."""
         for player_id, player_name in zip(room.seat_ids, room.names, strict=True):
-            if player_id is None:
+            if player_id is None or player_id == room.bot_id:
                 continue
             rooms = await self._db(self.store.rooms_of_player, player_id)
             if any(other.id != room.id and other.status == "playing" for other in rooms):
@@ -470,6 +511,43 @@ class RoomService:
         for seat in (0, 1):
             if not room.connected(seat) and room.connected(1 - seat):
                 self._start_grace(room, seat)
+
+    # ------------------------------------------------------------ telling the seats
+
+    def _publish(self, room: LiveRoom, events: list[Event], *, reply_to: tuple[str, int] | None = None) -> None:
+        """After an accepted change: every seat gets its own state, and the computer may move."""
+        room.note_events(events)
+        room.broadcast_state(events, reply_to=reply_to)
+        self._schedule_bot(room)
+
+    # ------------------------------------------------------------ the computer opponent
+
+    def _schedule_bot(self, room: LiveRoom) -> None:
+        seat = room.bot_seat
+        if seat is None or not room.live or room.match is None or room.match.deal.turn != seat:
+            return
+        if room.bot_task is None or room.bot_task.done():
+            room.bot_task = asyncio.create_task(self._bot_turn(room, seat))
+
+    async def _bot_turn(self, room: LiveRoom, seat: int) -> None:
+        await asyncio.sleep(self._bot_delay_s)  # a moment, so that people can follow the cards
+        assert room.match is not None and room.options.bot_level is not None
+        version = room.version
+        view = seat_view(room.match, seat)
+        try:
+            card_name, declare = await self._bots.decide(room.options.bot_level, view, list(room.bot_events))
+        except Exception:
+            log.exception(
+                "the %s bot failed in room %s; it plays its first legal card", room.options.bot_level, room.id
+            )
+            card_name, declare = view["legal"][0], False
+        async with room.lock:
+            if room.version != version or not room.live or room.match is None:
+                return  # the table moved on meanwhile (a resignation); the next change reschedules
+            after, events = match_rules.apply(room.match, seat, Play(card(card_name), declare))
+            if await self._commit(room, None, None, seat, Play(card(card_name), declare), after, events):
+                room.bot_task = None
+                self._publish(room, events)
 
     # ------------------------------------------------------------ chat
 

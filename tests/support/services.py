@@ -122,6 +122,11 @@ class ServerProcess:
             time.sleep(0.05)
         raise RuntimeError(f"the server did not start:\n{self.log_path.read_text()[-3000:]}")
 
+    def errors(self) -> list[str]:
+        """Tracebacks and error lines the server logged: a healthy run logs none."""
+        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return [line for line in text.splitlines() if "Traceback" in line or line.startswith("ERROR")]
+
     def kill(self) -> None:
         """SIGKILL: no shutdown handler runs, exactly like a crash."""
         if self.process and self.process.poll() is None:
