@@ -12,6 +12,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 CARD = re.compile(r"^(?:[AKQJT9]|[87])[CSHD]$")
 TIMEOUT_MS = 10_000
+DECLARE_TEXT = {"C": "Declare ♣ (100)", "S": "Declare ♠ (80)", "H": "Declare ♥ (60)", "D": "Declare ♦ (40)"}
 
 
 @dataclass
@@ -158,6 +159,8 @@ def play_one(page: Page, rng: random.Random) -> str | None:
         return None  # the hand re-rendered under the click; the caller simply tries again
     dialog = page.get_by_test_id("declare-dialog")
     if dialog.count():
+        # R3 by_suit: "Declare ♥ (60)" names the suit and its points.
+        expect(page.get_by_test_id("declare-yes")).to_have_text(DECLARE_TEXT[card[1]])
         page.get_by_test_id("declare-yes").click()
     page.wait_for_function(
         "v => Number(document.querySelector('[data-testid=table-page]').dataset.version) > v",

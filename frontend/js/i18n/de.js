@@ -218,6 +218,7 @@ export default {
   'match.reason.resign': '{loser} hat aufgegeben.',
   'match.reason.absence': '{loser} war zu lange abwesend.',
   'match.stake.none': 'Ein Freundschaftsspiel — niemand schuldet etwas.',
+  'match.stake.zero': 'Niemand schuldet etwas ({amount}): auch der Verlierer hat das Ziel erreicht.',
   'match.stake.you_owe': 'Du schuldest {name} {amount}',
   'match.stake.owes_you': '{name} schuldet dir {amount}',
   'match.stake.unknown': 'Der Einsatz konnte nicht geladen werden.',

@@ -218,6 +218,7 @@ export default {
   'match.reason.resign': '{loser} resigned.',
   'match.reason.absence': '{loser} was away for too long.',
   'match.stake.none': 'A friendly game — nobody owes anything.',
+  'match.stake.zero': 'Nothing is owed ({amount}): the loser reached the target too.',
   'match.stake.you_owe': 'You owe {name} {amount}',
   'match.stake.owes_you': '{name} owes you {amount}',
   'match.stake.unknown': 'The stake could not be loaded.',

@@ -218,6 +218,7 @@ export default {
   'match.reason.resign': '{loser} сдался(-ась).',
   'match.reason.absence': '{loser} слишком долго отсутствовал(а).',
   'match.stake.none': 'Дружеская игра — никто никому не должен.',
+  'match.stake.zero': 'Никто ничего не должен ({amount}): проигравший тоже достиг цели.',
   'match.stake.you_owe': 'Вы должны игроку {name}: {amount}',
   'match.stake.owes_you': '{name} должен(на) вам {amount}',
   'match.stake.unknown': 'Не удалось загрузить ставку.',

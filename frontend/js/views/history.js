@@ -54,7 +54,7 @@ function iOwe(stake, seat, meId) {
 
 function stakeLine(stake, seat, opponentName, meId) {
   if (!stake || stake.amount === undefined) return '—';
-  if (isZeroAmount(stake.amount)) return t('history.friendly');
+  if (isZeroAmount(stake.amount)) return isZeroAmount(stake.stake_per_point) ? t('history.friendly') : money(stake.amount, stake.currency);
   const amount = money(stake.amount, stake.currency);
   const owe = iOwe(stake, seat, meId);
   if (owe === true) return t('match.stake.you_owe', { name: opponentName, amount });
@@ -214,7 +214,7 @@ export function mountMatch(root, matchId) {
       return;
     }
     const panel = h('section', { class: 'card-panel', 'data-testid': 'match-detail' }, loading());
-    root.append(h('p', {}, h('a', { href: '#/history', class: 'btn ghost', 'data-testid': 'back-to-history', text: t('history.back') })), panel);
+    root.append(h('p', {}, h('a', { href: '#/history', class: 'btn ghost back-link', 'data-testid': 'back-to-history', text: t('history.back') })), panel);
     let raw;
     try {
       raw = await api.match(matchId);
@@ -230,7 +230,7 @@ export function mountMatch(root, matchId) {
     const opp = 1 - seat;
     const decl = (d, s) => {
       const list = (d.declarations || []).filter((x) => x.seat === s);
-      return list.length ? list.map((x) => `${SUIT_SYMBOL[x.suit] || x.suit}${x.points}`).join(' ') : '';
+      return list.length ? `${list.map((x) => SUIT_SYMBOL[x.suit] || x.suit).join('')} ` : '';
     };
     const arr = (d, key, s) => {
       const v = d[key];
@@ -272,7 +272,7 @@ export function mountMatch(root, matchId) {
                     h('td', { text: String((d.number ?? 0) + 1) }),
                     [seat, opp].flatMap((s) => [
                       h('td', { class: 'num', text: String(arr(d, 'card_points', s)) }),
-                      h('td', { class: 'num' }, decl(d, s), h('span', { class: 'muted', text: ` ${arr(d, 'declaration_points', s)}` })),
+                      h('td', { class: 'num' }, h('span', { class: 'muted', text: decl(d, s) }), String(arr(d, 'declaration_points', s))),
                       h('td', { class: 'num', text: `+${arr(d, 'score', s)}` }),
                       h('td', { class: 'num strong', text: String(arr(d, 'totals', s)) }),
                     ]),

@@ -862,7 +862,10 @@ export function mount(root, roomId) {
 
   function stakeText(stake) {
     if (!stake || stake.amount === undefined) return t('match.stake.unknown');
-    if (isZeroAmount(stake.amount)) return t('match.stake.none');
+    if (isZeroAmount(stake.amount)) {
+      // A staked match where the loser reached the target too: nothing short, nothing owed (R6).
+      return isZeroAmount(stake.stake_per_point) ? t('match.stake.none') : t('match.stake.zero', { amount: money(stake.amount, stake.currency) });
+    }
     const amount = money(stake.amount, stake.currency);
     const debtor = stake.debtor_seat;
     if (debtor === mySeat()) return t('match.stake.you_owe', { name: plainName(oppSeat()), amount });
@@ -907,7 +910,7 @@ export function mount(root, roomId) {
       h(
         'section',
         { class: `match-panel ${won ? 'won' : 'lost'}`, 'data-testid': 'match-over', 'data-winner': String(v.winner), role: 'dialog', 'aria-labelledby': 'match-result-h' },
-        h('div', { class: 'trophy', 'aria-hidden': 'true', text: won ? '🏆' : '♣♦' }),
+        trophy(won),
         h('h2', { id: 'match-result-h', 'data-testid': 'match-result', 'data-won': String(won) }, won ? t('match.you_won') : t('match.they_won', { name: plainName(v.winner) })),
         h('p', { class: 'muted', text: t(reasonKey, { winner: plainName(v.winner), loser: plainName(loser), target: v.target }) }),
         h('p', { class: 'final-totals', 'data-testid': 'final-totals' }, `${plainName(me)} ${v.totals[me]} : ${v.totals[oppSeat()]} ${plainName(oppSeat())}`),
@@ -917,6 +920,15 @@ export function mount(root, roomId) {
         h('div', { class: 'rematch-row' }, rematch, h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
       ),
     );
+  }
+
+  /** A small inline SVG: a gold cup for the winner, crossed cards for the loser. */
+  function trophy(won) {
+    const box = h('div', { class: 'trophy', 'aria-hidden': 'true' });
+    box.innerHTML = won
+      ? '<svg viewBox="0 0 64 64" width="56" height="56"><path d="M18 8h28v14a14 14 0 0 1-28 0z" fill="#e2b648" stroke="#a57a18" stroke-width="2"/><path d="M18 12H9a9 9 0 0 0 10 13M46 12h9a9 9 0 0 1-10 13" fill="none" stroke="#a57a18" stroke-width="3"/><rect x="29" y="35" width="6" height="10" fill="#c99a2a"/><rect x="20" y="45" width="24" height="7" rx="2" fill="#5b3a1e"/><text x="32" y="25" text-anchor="middle" font-size="13" fill="#c0262d">♥</text></svg>'
+      : '<svg viewBox="0 0 64 64" width="56" height="56"><rect x="14" y="12" width="24" height="34" rx="3" transform="rotate(-14 26 29)" fill="#fdf8ee" stroke="#8a948e" stroke-width="2"/><rect x="26" y="14" width="24" height="34" rx="3" transform="rotate(12 38 31)" fill="#fdf8ee" stroke="#8a948e" stroke-width="2"/><text x="39" y="37" text-anchor="middle" font-size="14" fill="#17191c">♣</text></svg>';
+    return box;
   }
 
   function relang() {
