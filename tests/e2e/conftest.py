@@ -28,8 +28,6 @@ ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
-pytestmark = pytest.mark.browser
-
 
 @pytest.fixture(scope="session")
 def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import expect
 
 from tests.support.services import ServerProcess
@@ -32,7 +33,10 @@ from .helpers import (
     version,
 )
 
+pytestmark = pytest.mark.browser
+
 MAX_PLAYS = 400
+LEGAL = '[data-testid="hand"] button[data-legal="true"]:not([disabled])'
 
 
 def api_get(server: ServerProcess, seat: Seat, path: str) -> Any:
@@ -128,9 +132,9 @@ def test_two_friends_play_a_private_match_with_a_stake(
     try:
         anna.page.goto("/")
         choose_name(anna.page, "Anna")
-        anna.page.screenshot(path=artifacts / "lobby-desktop.png", full_page=True)
+        anna.page.screenshot(path=artifacts / "lobby-desktop.png", full_page=True, animations="disabled")
         link = create_table(anna.page, target=301, stake="0.01", currency="EUR", visibility="private")
-        anna.page.screenshot(path=artifacts / "waiting-desktop.png")
+        anna.page.screenshot(path=artifacts / "waiting-desktop.png", animations="disabled")
 
         # Ben opens the invite link without a player yet: a name first, then the table's options.
         ben.page.goto(link)
@@ -149,8 +153,8 @@ def test_two_friends_play_a_private_match_with_a_stake(
         for _ in range(3):
             for seat in (anna, ben):
                 play_one(seat.page, rng)
-        anna.page.screenshot(path=artifacts / "table-desktop.png")
-        ben.page.screenshot(path=artifacts / "table-phone.png", full_page=True)
+        anna.page.screenshot(path=artifacts / "table-desktop.png", animations="disabled")
+        ben.page.screenshot(path=artifacts / "table-phone.png", full_page=True, animations="disabled")
         no_horizontal_scroll(ben)
 
         plays = play_until_over(anna, ben, rng)
@@ -159,8 +163,8 @@ def test_two_friends_play_a_private_match_with_a_stake(
         # Both see the result; the stake matches the server's record of the match (R6).
         expect(anna.page.get_by_test_id("match-result")).to_be_visible()
         expect(ben.page.get_by_test_id("match-result")).to_be_visible()
-        anna.page.screenshot(path=artifacts / "match-over-desktop.png")
-        ben.page.screenshot(path=artifacts / "match-over-phone.png")
+        anna.page.screenshot(path=artifacts / "match-over-desktop.png", animations="disabled")
+        ben.page.screenshot(path=artifacts / "match-over-phone.png", animations="disabled")
         match_id = anna.states()[-1]["room"]["match_id"]
         detail = api_get(e2e_server, anna, f"/api/matches/{match_id}")
         assert detail["status"] == "finished" and detail["end_reason"] == "target"
@@ -198,8 +202,8 @@ def test_two_friends_play_a_private_match_with_a_stake(
             expect(balance).to_have_count(1)
             sign = Decimal(1) if seat is winner else Decimal(-1)
             assert Decimal(balance.get_attribute("data-amount") or "x") == sign * expected
-        anna.page.screenshot(path=artifacts / "history-desktop.png", full_page=True)
-        ben.page.screenshot(path=artifacts / "history-phone.png", full_page=True)
+        anna.page.screenshot(path=artifacts / "history-desktop.png", full_page=True, animations="disabled")
+        ben.page.screenshot(path=artifacts / "history-phone.png", full_page=True, animations="disabled")
         no_horizontal_scroll(ben)
 
         # One match's score sheet: every deal, ending on the final totals.
@@ -207,7 +211,7 @@ def test_two_friends_play_a_private_match_with_a_stake(
         rows = anna.page.locator('[data-testid^="deal-row-"]')
         expect(rows).to_have_count(len(detail["deals"]))
         expect(anna.page.get_by_test_id("detail-totals")).to_contain_text(str(totals[detail["my_seat"]]))
-        anna.page.screenshot(path=artifacts / "match-detail-desktop.png", full_page=True)
+        anna.page.screenshot(path=artifacts / "match-detail-desktop.png", full_page=True, animations="disabled")
         assert not anna.errors and not ben.errors, anna.errors + ben.errors
     finally:
         anna.context.close()
@@ -245,12 +249,27 @@ def test_reload_and_cut_connection_mid_deal(e2e_server: ServerProcess, browser: 
         ben.context.set_offline(True)
         ben.page.evaluate("() => window.__1001.dropSocket()")
         expect(ben.page.get_by_test_id("reconnecting-overlay")).to_be_visible()
-        ben.page.screenshot(path=artifacts / "reconnecting-phone.png")
+        ben.page.screenshot(path=artifacts / "reconnecting-phone.png", animations="disabled")
         expect(anna.page.get_by_test_id("presence-opponent")).to_have_attribute("data-connected", "false")
         time.sleep(1.5)
         ben.context.set_offline(False)
         expect(ben.page.get_by_test_id("reconnecting-overlay")).to_be_hidden(timeout=15_000)
         expect(anna.page.get_by_test_id("presence-opponent")).to_have_attribute("data-connected", "true")
+        # Keyboard: arrow keys move among the legal cards, Enter plays the focused one.
+        mover = next(s for s in (anna, ben) if s.page.locator(LEGAL).count())
+        legal = mover.page.locator(LEGAL)
+        legal.first.focus()
+        mover.page.keyboard.press("ArrowRight")
+        focused = mover.page.evaluate("document.activeElement.dataset.card")
+        expected_focus = legal.nth(1 if legal.count() > 1 else 0).get_attribute("data-card")
+        assert focused == expected_focus
+        before = version(mover.page)
+        mover.page.keyboard.press("Enter")
+        if mover.page.get_by_test_id("declare-dialog").count():
+            mover.page.keyboard.press("Enter")  # the dialog focuses "Declare …" first
+        expect(mover.page.get_by_test_id("table-page")).not_to_have_attribute("data-version", str(before))
+        assert focused not in hand(mover.page)
+
         played = 0
         for _ in range(4):
             for seat in (anna, ben):

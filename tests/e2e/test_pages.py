@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.support.services import ServerProcess
 
 from .conftest import DESKTOP, PHONE
 from .helpers import choose_name, create_table, open_seat
+
+pytestmark = pytest.mark.browser
 
 
 def test_every_dictionary_has_the_same_keys(e2e_server: ServerProcess, browser: Any) -> None:
@@ -44,7 +47,7 @@ def test_language_switch_is_remembered_and_rules_show_the_rulings(
         for section in range(1, 8):
             expect(page.get_by_test_id(f"rules-r{section}")).to_be_visible()
         expect(page.get_by_test_id("rules-options")).to_contain_text("301")
-        page.screenshot(path=artifacts / "rules-phone.png")
+        page.screenshot(path=artifacts / "rules-phone.png", animations="disabled")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
         page.get_by_test_id("lang-select").select_option("de")
@@ -57,7 +60,7 @@ def test_language_switch_is_remembered_and_rules_show_the_rulings(
         page.get_by_test_id("lang-select").select_option("ru")
         expect(page.get_by_test_id("nav-lobby")).to_have_text("Лобби")
         expect(page.get_by_test_id("rules-rulings")).to_contain_text("Наши решения")
-        page.screenshot(path=artifacts / "rules-phone-ru.png")
+        page.screenshot(path=artifacts / "rules-phone-ru.png", animations="disabled")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.get_by_test_id("lang-select").select_option("en")
         assert not seat.errors, seat.errors
@@ -82,7 +85,7 @@ def test_public_table_is_listed_and_joined_from_the_lobby(
         expect(row).to_be_visible(timeout=10_000)  # the list refreshes every few seconds
         expect(row).to_contain_text("Hosting Hanna")
         expect(row).to_contain_text("by order")
-        guest.page.screenshot(path=artifacts / "lobby-phone.png", full_page=True)
+        guest.page.screenshot(path=artifacts / "lobby-phone.png", full_page=True, animations="disabled")
         assert guest.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         guest.page.get_by_test_id(f"join-{room}").click()
         for seat in (host, guest):

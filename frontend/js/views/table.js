@@ -874,6 +874,7 @@ export function mount(root, roomId) {
   }
 
   function renderMatchPanel() {
+    const wasShown = el.matchPanel.childElementCount > 0;
     if (!matchOver() || !view()) {
       el.matchPanel.replaceChildren();
       return;
@@ -920,6 +921,13 @@ export function mount(root, roomId) {
         h('div', { class: 'rematch-row' }, rematch, h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
       ),
     );
+    if (!wasShown) {
+      // Bring the result into view and announce it (the panel is a dialog over the felt).
+      el.felt.scrollIntoView({ block: 'start', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+      const heading = el.matchPanel.querySelector('h2');
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    }
   }
 
   /** A small inline SVG: a gold cup for the winner, crossed cards for the loser. */
