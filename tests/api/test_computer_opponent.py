@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 
 from tests.support.client import Player, Seat
-from tests.support.services import ServerProcess
+from tests.support.services import ServerProcess, database
 
 
-@pytest.fixture
-def bot_server(sqlite_url: str, tmp_path: Path):
-    process = ServerProcess(sqlite_url, tmp_path / "server.log", BOT_DELAY_S="0")
-    process.start()
-    yield process
-    process.stop()
+@pytest.fixture(scope="module")
+def bot_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("bots")
+    with database("sqlite", folder) as url:
+        process = ServerProcess(url, folder / "server.log", BOT_DELAY_S="0")
+        process.start()
+        yield process
+        process.stop()
     assert not process.errors(), process.log_path.read_text()[-3000:]
 
 

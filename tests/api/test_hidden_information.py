@@ -68,12 +68,12 @@ def _assert_no_leak(seat: Seat, seat_index: int, states: list[MatchState], first
     return checked
 
 
-async def test_r7_no_message_names_a_hidden_card(server: ServerProcess) -> None:
-    store = Store(server.database_url)
+async def test_r7_no_message_names_a_hidden_card(shared_server: ServerProcess) -> None:
+    store = Store(shared_server.database_url)
     try:
         for game in range(4):
             options = {"target": 301, "show_stock_bottom": game % 2 == 1, "open_scores": game == 3}
-            anna, ben = await create_table(server.url, server.ws_url, options)
+            anna, ben = await create_table(shared_server.url, shared_server.ws_url, options)
             await play_moves((anna, ben), random.Random(game))
             states, first_version = _true_states(store, anna.room_id)
             assert states[-1].over

@@ -9,9 +9,9 @@ from tests.support.client import create_table, play_moves
 from tests.support.services import ServerProcess
 
 
-async def test_r5_r6_whole_match_reaches_history_and_ledger(server: ServerProcess) -> None:
+async def test_r5_r6_whole_match_reaches_history_and_ledger(shared_server: ServerProcess) -> None:
     anna, ben = await create_table(
-        server.url, server.ws_url, {"target": 301, "stake_per_point": "0.05", "currency": "EUR"}
+        shared_server.url, shared_server.ws_url, {"target": 301, "stake_per_point": "0.05", "currency": "EUR"}
     )
     moves = await play_moves((anna, ben), random.Random(7))
     assert moves >= 24
@@ -54,9 +54,9 @@ async def test_r5_r6_whole_match_reaches_history_and_ledger(server: ServerProces
     assert Decimal(loser_entry["balance"]["EUR"]) == -expected
 
 
-async def test_r5_full_match_to_1001_on_sqlite(sqlite_server: ServerProcess) -> None:
+async def test_r5_full_match_to_1001(shared_server: ServerProcess) -> None:
     anna, ben = await create_table(
-        sqlite_server.url, sqlite_server.ws_url, {"stake_per_point": "1", "currency": "chips"}
+        shared_server.url, shared_server.ws_url, {"stake_per_point": "1", "currency": "chips"}
     )
     await play_moves((anna, ben), random.Random(11))
     totals = anna.view["totals"]
@@ -65,8 +65,8 @@ async def test_r5_full_match_to_1001_on_sqlite(sqlite_server: ServerProcess) -> 
     assert anna.state["stake"]["amount"] == str(max(0, 1001 - totals[1 - winner]))
 
 
-async def test_rematch_swaps_seats_and_ledger_accumulates(sqlite_server: ServerProcess) -> None:
-    anna, ben = await create_table(sqlite_server.url, sqlite_server.ws_url, {"target": 301, "stake_per_point": "2"})
+async def test_rematch_swaps_seats_and_ledger_accumulates(shared_server: ServerProcess) -> None:
+    anna, ben = await create_table(shared_server.url, shared_server.ws_url, {"target": 301, "stake_per_point": "2"})
     await play_moves((anna, ben), random.Random(3))
     offer = await anna.intent({"type": "rematch", "action": "offer"})
     assert offer["type"] == "state" and offer["room"]["rematch"] == {"offered_by": 0}

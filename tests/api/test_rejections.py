@@ -65,8 +65,8 @@ async def _hunt_wrong_follows(seats: tuple[Seat, Seat], rng: random.Random, seen
         await other.wait_for(lambda m, v=version: m["type"] == "state" and m["version"] > v)
 
 
-async def test_engine_codes_and_stale_version_leave_the_game_unchanged(server: ServerProcess) -> None:
-    anna, ben = await create_table(server.url, server.ws_url, {"target": 1001})
+async def test_engine_codes_and_stale_version_leave_the_game_unchanged(shared_server: ServerProcess) -> None:
+    anna, ben = await create_table(shared_server.url, shared_server.ws_url, {"target": 1001})
     seats = (anna, ben)
     mover = next(s for s in seats if s.my_turn())
     waiter = ben if mover is anna else anna
@@ -93,12 +93,12 @@ async def test_engine_codes_and_stale_version_leave_the_game_unchanged(server: S
         await _hunt_wrong_follows(seats, rng, seen)
         if seen == {"must_follow_suit", "must_beat", "must_trump"}:
             break
-        seats = await create_table(server.url, server.ws_url, {"target": 1001})
+        seats = await create_table(shared_server.url, shared_server.ws_url, {"target": 1001})
     assert seen == {"must_follow_suit", "must_beat", "must_trump"}
 
 
-async def test_match_over_and_rematch_codes(sqlite_server: ServerProcess) -> None:
-    anna, ben = await create_table(sqlite_server.url, sqlite_server.ws_url, {"target": 301})
+async def test_match_over_and_rematch_codes(shared_server: ServerProcess) -> None:
+    anna, ben = await create_table(shared_server.url, shared_server.ws_url, {"target": 301})
     await _refused(anna, {"type": "rematch", "action": "offer"}, "rematch_invalid")
     resign = await anna.intent({"type": "resign"})
     assert resign["view"]["winner"] == 1 and resign["view"]["end_reason"] == "resign"  # R6.2
@@ -115,10 +115,10 @@ async def test_match_over_and_rematch_codes(sqlite_server: ServerProcess) -> Non
     assert any(e["kind"] == "rematch" and e["action"] == "decline" for e in offer["events"])
 
 
-async def test_no_match_before_the_second_player(sqlite_server: ServerProcess) -> None:
-    anna = await Player(sqlite_server.url, "Anna").register()
+async def test_no_match_before_the_second_player(shared_server: ServerProcess) -> None:
+    anna = await Player(shared_server.url, "Anna").register()
     room = await anna.post("/api/rooms", json={})
-    seat = Seat(anna, room["id"], sqlite_server.ws_url)
+    seat = Seat(anna, room["id"], shared_server.ws_url)
     state = await seat.connect()
     assert state["view"] is None and state["room"]["status"] == "open"
     answer = await seat.intent({"type": "play", "card": "AC"})
@@ -142,8 +142,8 @@ BAD_FRAMES = [
 ]
 
 
-async def test_bad_message_is_answered_and_changes_nothing(sqlite_server: ServerProcess) -> None:
-    anna, _ben = await create_table(sqlite_server.url, sqlite_server.ws_url)
+async def test_bad_message_is_answered_and_changes_nothing(shared_server: ServerProcess) -> None:
+    anna, _ben = await create_table(shared_server.url, shared_server.ws_url)
     before = comparable_state(await _current(anna))
     for frame in BAD_FRAMES:
         await anna.send_raw(frame)
@@ -152,8 +152,8 @@ async def test_bad_message_is_answered_and_changes_nothing(sqlite_server: Server
         assert comparable_state(await _current(anna)) == before, frame
 
 
-async def test_binary_and_oversize_frames(sqlite_server: ServerProcess) -> None:
-    anna, _ben = await create_table(sqlite_server.url, sqlite_server.ws_url)
+async def test_binary_and_oversize_frames(shared_server: ServerProcess) -> None:
+    anna, _ben = await create_table(shared_server.url, shared_server.ws_url)
     await anna.send_raw(b"\x00\x01")
     assert (await anna.wait_for(lambda m: m["type"] == "rejected"))["code"] == "bad_message"
     await anna.send_raw(json.dumps({"type": "chat", "id": 1, "version": 1, "text": "x" * 10_000}))
@@ -162,8 +162,8 @@ async def test_binary_and_oversize_frames(sqlite_server: ServerProcess) -> None:
     assert anna.close_code == 1009
 
 
-async def test_resending_a_message_id_never_applies_it_twice(sqlite_server: ServerProcess) -> None:
-    anna, ben = await create_table(sqlite_server.url, sqlite_server.ws_url)
+async def test_resending_a_message_id_never_applies_it_twice(shared_server: ServerProcess) -> None:
+    anna, ben = await create_table(shared_server.url, shared_server.ws_url)
     mover = anna if anna.my_turn() else ben
     message = {"type": "play", "id": 500, "version": mover.state["version"], "card": mover.view["legal"][0]}
     first = await mover.intent(message)
@@ -199,9 +199,9 @@ async def test_rate_limited_then_closed(database_url: str, tmp_path: Any) -> Non
 
 
 @pytest.mark.parametrize("case", ["no_token", "wrong_token", "unknown_room", "not_seated"])
-async def test_handshake_refusals_have_documented_close_codes(sqlite_server: ServerProcess, case: str) -> None:
-    anna, _ben = await create_table(sqlite_server.url, sqlite_server.ws_url)
-    stranger = await Player(sqlite_server.url, "Cleo").register()
+async def test_handshake_refusals_have_documented_close_codes(shared_server: ServerProcess, case: str) -> None:
+    anna, _ben = await create_table(shared_server.url, shared_server.ws_url)
+    stranger = await Player(shared_server.url, "Cleo").register()
     room, token, code = anna.room_id, anna.player.token, 4401
     if case == "no_token":
         token = ""
@@ -211,24 +211,24 @@ async def test_handshake_refusals_have_documented_close_codes(sqlite_server: Ser
         room, code = "r_nope", 4404
     else:
         token, code = stranger.token, 4403
-    async with connect(f"{sqlite_server.ws_url}/ws/rooms/{room}?token={token}") as socket:
+    async with connect(f"{shared_server.ws_url}/ws/rooms/{room}?token={token}") as socket:
         with pytest.raises(Exception):  # noqa: B017 - the server closes; the message type does not matter
             await socket.recv()
         assert socket.close_code == code
 
 
-async def test_wrong_origin_is_refused(sqlite_server: ServerProcess) -> None:
-    anna, _ben = await create_table(sqlite_server.url, sqlite_server.ws_url)
-    url = f"{sqlite_server.ws_url}/ws/rooms/{anna.room_id}?token={anna.player.token}"
+async def test_wrong_origin_is_refused(shared_server: ServerProcess) -> None:
+    anna, _ben = await create_table(shared_server.url, shared_server.ws_url)
+    url = f"{shared_server.ws_url}/ws/rooms/{anna.room_id}?token={anna.player.token}"
     with pytest.raises(Exception):  # noqa: B017 - refused during or right after the handshake
         async with connect(url, origin="http://evil.example") as socket:
             await socket.recv()
-    async with connect(url, origin=sqlite_server.url) as socket:
+    async with connect(url, origin=shared_server.url) as socket:
         assert json.loads(await socket.recv())["type"] == "state"
 
 
-async def test_played_cards_stay_consistent_after_random_rejections(sqlite_server: ServerProcess) -> None:
-    anna, ben = await create_table(sqlite_server.url, sqlite_server.ws_url, {"target": 301})
+async def test_played_cards_stay_consistent_after_random_rejections(shared_server: ServerProcess) -> None:
+    anna, ben = await create_table(shared_server.url, shared_server.ws_url, {"target": 301})
     rng = random.Random(9)
     for _ in range(30):
         seat = anna if anna.my_turn() else ben

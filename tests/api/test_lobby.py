@@ -1,0 +1,125 @@
+"""REST: players, the lobby, invites, joining races and leaving (on SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from tests.support.client import Player
+from tests.support.services import ServerProcess
+
+
+async def test_players_and_who_am_i(shared_server: ServerProcess) -> None:
+    async with httpx.AsyncClient(base_url=shared_server.url) as http:
+        created = await http.post("/api/players", json={"name": "  Anna  "})
+        assert created.status_code == 201
+        body = created.json()
+        assert body["name"] == "Anna" and len(body["token"]) >= 43
+        me = await http.get("/api/me", headers={"Authorization": f"Bearer {body['token']}"})
+        assert me.json() == {"id": body["id"], "name": "Anna"}
+    async with httpx.AsyncClient(base_url=shared_server.url, cookies={"token": body["token"]}) as http:
+        assert (await http.get("/api/me")).status_code == 200
+    async with httpx.AsyncClient(base_url=shared_server.url) as http:
+        assert (await http.get("/api/me")).status_code == 401
+        assert (await http.get("/api/me", headers={"Authorization": "Bearer nope"})).status_code == 401
+        for bad in ["", "   ", "x" * 25, "tab\there", None, 5]:
+            answer = await http.post("/api/players", json={"name": bad})
+            assert answer.status_code == 422, bad
+        assert (await http.post("/api/players", json={"name": "Ann", "admin": True})).status_code == 422
+        assert (await http.post("/api/players", content=b"{not json")).status_code == 422
+
+
+async def test_public_and_private_tables_in_the_lobby(shared_server: ServerProcess) -> None:
+    anna = await Player(shared_server.url, "Anna").register()
+    ben = await Player(shared_server.url, "Ben").register()
+    public = await anna.post("/api/rooms", json={"target": 501, "stake_per_point": "0.01", "currency": "EUR"})
+    private = await anna.post("/api/rooms", json={"visibility": "private", "declaration_scoring": "by_order"})
+    assert public["players"][0]["name"] == "Anna" and public["players"][1] is None
+    assert public["options"]["stake_per_point"] == "0.01" and public["options"]["target"] == 501
+
+    listed = await ben.get("/api/rooms")
+    ids = [room["id"] for room in listed]
+    assert public["id"] in ids and private["id"] not in ids
+    assert all(room["invite_code"] is None for room in listed)  # only seated players see invite codes
+
+    assert (await ben.request("GET", f"/api/rooms/{private['id']}")).status_code == 404
+    assert (await ben.request("POST", f"/api/rooms/{private['id']}/join")).status_code == 404
+    invite = await ben.get(f"/api/invites/{private['invite_code']}")
+    assert invite["id"] == private["id"] and invite["options"]["declaration_scoring"] == "by_order"
+    joined = await ben.post(f"/api/invites/{private['invite_code']}/join")
+    assert joined["status"] == "playing" and joined["players"][1]["name"] == "Ben"
+    assert (await ben.request("GET", "/api/invites/nope")).status_code == 404
+
+    mine = await anna.get("/api/rooms/mine")
+    assert {room["id"] for room in mine} == {public["id"], private["id"]}
+
+
+async def test_table_options_are_validated(shared_server: ServerProcess) -> None:
+    anna = await Player(shared_server.url, "Anna").register()
+    for bad in [
+        {"target": 1000},
+        {"declaration_scoring": "by_mood"},
+        {"stake_per_point": "-1"},
+        {"stake_per_point": "abc"},
+        {"currency": ""},
+        {"visibility": "secret"},
+        {"reconnect_grace_s": 1},
+        {"unknown": 1},
+    ]:
+        answer = await anna.request("POST", "/api/rooms", json=bad)
+        assert answer.status_code == 422, bad
+    assert (await httpx.AsyncClient(base_url=shared_server.url).post("/api/rooms", json={})).status_code == 401
+
+
+async def test_two_players_racing_for_one_seat_get_one_seat_and_one_clear_error(shared_server: ServerProcess) -> None:
+    anna = await Player(shared_server.url, "Anna").register()
+    racers = [await Player(shared_server.url, f"Racer {i}").register() for i in range(6)]
+    room = await anna.post("/api/rooms", json={})
+    answers = await asyncio.gather(*(r.request("POST", f"/api/rooms/{room['id']}/join") for r in racers))
+    codes = sorted(a.status_code for a in answers)
+    assert codes == [200] + [409] * 5
+    assert {a.json()["detail"]["code"] for a in answers if a.status_code == 409} == {"room_full"}
+    seated = (await anna.get(f"/api/rooms/{room['id']}"))["players"][1]["id"]
+    assert seated in {r.id for r in racers}
+
+
+async def test_join_own_table_and_leave(shared_server: ServerProcess) -> None:
+    anna = await Player(shared_server.url, "Anna").register()
+    ben = await Player(shared_server.url, "Ben").register()
+    room = await anna.post("/api/rooms", json={})
+    own = await anna.request("POST", f"/api/rooms/{room['id']}/join")
+    assert own.status_code == 409 and own.json()["detail"]["code"] == "already_seated"
+    assert (await ben.request("POST", f"/api/rooms/{room['id']}/leave")).status_code == 403
+    assert (await anna.request("POST", f"/api/rooms/{room['id']}/leave")).status_code == 204
+    assert room["id"] not in [r["id"] for r in await ben.get("/api/rooms")]
+    assert (await ben.request("POST", f"/api/rooms/{room['id']}/join")).status_code == 404
+
+    started = await anna.post("/api/rooms", json={})
+    await ben.post(f"/api/rooms/{started['id']}/join")
+    late = await anna.request("POST", f"/api/rooms/{started['id']}/leave")
+    assert late.status_code == 409 and late.json()["detail"]["code"] == "room_started"
+
+
+async def test_history_is_private_and_paged(shared_server: ServerProcess) -> None:
+    anna = await Player(shared_server.url, "Anna").register()
+    ben = await Player(shared_server.url, "Ben").register()
+    cleo = await Player(shared_server.url, "Cleo").register()
+    room = await anna.post("/api/rooms", json={})
+    joined = await ben.post(f"/api/rooms/{room['id']}/join")
+    page = await anna.get("/api/matches?limit=5")
+    assert page["total"] == 1 and page["items"][0]["status"] == "playing"
+    match_id = joined["match_id"]
+    assert (await cleo.request("GET", f"/api/matches/{match_id}")).status_code == 404
+    assert (await cleo.get("/api/matches"))["total"] == 0
+    assert (await anna.request("GET", "/api/matches?limit=0")).status_code == 422
+    assert (await anna.request("GET", "/api/matches?offset=-1")).status_code == 422
+    assert (await anna.get(f"/api/matches/{match_id}"))["deals"] == []  # nothing of a live deal is shown
+
+
+async def test_health_and_the_client_are_served(shared_server: ServerProcess) -> None:
+    async with httpx.AsyncClient(base_url=shared_server.url) as http:
+        assert (await http.get("/api/health")).json() == {"status": "ok", "database": "ok"}
+        page = await http.get("/")
+        assert page.status_code == 200 and "<html" in page.text.lower()
+        assert (await http.get("/openapi.json")).json()["info"]["title"] == "1001 online"
