@@ -116,12 +116,20 @@ export function mount(root, roomId) {
     onStatus(status, detail) {
       connStatus = status;
       if (status === 'fatal') fatal = detail;
-      if (status !== 'open') clearPending();
+      if (status !== 'open') {
+        clearPending();
+        // While our own socket is down, our own presence dot says so too.
+        const mine = player(mySeat());
+        if (mine && mine.connected && view()) {
+          mine.connected = false;
+          renderSeats();
+          renderScore();
+        }
+      }
       renderConnection();
       if (status === 'fatal' || status === 'replaced') renderAll();
     },
   });
-  socket.start();
 
   function onMessage(m) {
     if (!m || typeof m !== 'object') return;
@@ -946,6 +954,7 @@ export function mount(root, roomId) {
   }
 
   renderAll();
+  socket.start(); // last: its status callback uses the helpers defined above
   return {
     relang,
     destroy() {
