@@ -171,6 +171,9 @@ export default {
   'table.use_here': 'In diesem Fenster spielen',
   'table.can_declare': 'Du kannst diese Hochzeit ansagen',
   'table.seat_held': 'abwesend — Platz frei gehalten {time}',
+  'table.leave_hint': 'Wer den Tisch während der Partie länger als {time} verlässt, verliert sie (R6.2).',
+  'time.minutes': '{n} Min.',
+  'time.seconds': '{n} s',
   'table.choose_name_again': 'Namen wählen',
 
   'reject.not_your_turn': 'Du bist nicht an der Reihe.',

@@ -171,6 +171,9 @@ export default {
   'table.use_here': 'Play in this window',
   'table.can_declare': 'You may declare this marriage',
   'table.seat_held': 'away — seat held {time}',
+  'table.leave_hint': 'If you leave this table during the match for longer than {time}, you lose it (R6.2).',
+  'time.minutes': '{n} min',
+  'time.seconds': '{n} s',
   'table.choose_name_again': 'Choose a name',
 
   'reject.not_your_turn': 'It is not your turn.',

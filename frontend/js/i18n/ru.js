@@ -171,6 +171,9 @@ export default {
   'table.use_here': 'Играть в этом окне',
   'table.can_declare': 'Можно объявить этот марьяж',
   'table.seat_held': 'отошёл — место держится {time}',
+  'table.leave_hint': 'Если покинуть стол во время партии дольше чем на {time}, партия будет проиграна (R6.2).',
+  'time.minutes': '{n} мин',
+  'time.seconds': '{n} с',
   'table.choose_name_again': 'Выбрать имя',
 
   'reject.not_your_turn': 'Сейчас не ваш ход.',

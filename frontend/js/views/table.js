@@ -748,7 +748,14 @@ export function mount(root, roomId) {
     setChildren(el.actions, 
       canResign ? h('button', { type: 'button', class: 'btn ghost danger-text', 'data-testid': 'resign', text: t('resign.button'), onclick: openResign }) : null,
       h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'table-to-lobby', text: t('common.back_to_lobby') }),
+      canResign ? h('p', { class: 'leave-hint', 'data-testid': 'leave-hint', text: t('table.leave_hint', { time: graceSpan() }) }) : null,
     );
+  }
+
+  /** R6.2: how long this table holds an absent seat, in words ("2 min", "45 s"). */
+  function graceSpan() {
+    const seconds = Number((room() && room().options && room().options.reconnect_grace_s) || 120);
+    return seconds >= 60 ? t('time.minutes', { n: Math.round(seconds / 60) }) : t('time.seconds', { n: seconds });
   }
 
   function renderSheet() {
