@@ -614,6 +614,8 @@ export function mount(root, roomId) {
     // A trick just taken: show it for a moment, then sweep it to the winner's side.
     const won = events.find((e) => e.kind === 'trick_won');
     if (won) showGhost(won);
+    // A new lead already on the table: the previous trick sweeps away at once.
+    else if ((trick.cards || []).length) for (const ghost of el.ghostLayer.children) ghost.classList.add('sweep');
 
     const last = d.last_trick;
     setChildren(el.lastTrick, 
