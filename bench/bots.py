@@ -1,6 +1,7 @@
 """Bot strength: whole matches between every pair of bot levels, with fixed seeds.
 
     python bench/bots.py [--matches 40] [--workers 2] [--seed 1001] [--levels easy,medium,hard]
+                         [--target 1001] [--declaration-scoring by_suit] [--show-stock-bottom] [--deck-size 24]
 
 For every pairing of two levels, ``--matches`` matches to the table target (1001 by
 default) are played through the engine's match API (``new_match`` / ``match.apply``);
@@ -45,6 +46,12 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _stats(samples: list[float]) -> str:
+    """Mean, p95 and max of sorted durations, in milliseconds, as table cells."""
+    p95 = samples[min(len(samples) - 1, math.ceil(0.95 * len(samples)) - 1)]
+    return f"{1000 * statistics.mean(samples):.2f} | {1000 * p95:.2f} | {1000 * samples[-1]:.1f}"
+
+
 def play_match(job: tuple[str, str, int, int, dict]) -> dict:
     """One match: ``levels[0]`` in seat 0. Returns the winner's level and decision times."""
     level0, level1, match_seed, rng_seed, rules_dict = job
@@ -53,15 +60,17 @@ def play_match(job: tuple[str, str, int, int, dict]) -> dict:
     bots = (bot_for(level0), bot_for(level1))
     rngs = (random.Random(f"{rng_seed}:0"), random.Random(f"{rng_seed}:1"))
     times: dict[str, list[float]] = {level0: [], level1: []}
+    cpu: dict[str, list[float]] = {level0: [], level1: []}
     match = new_match(rules, match_seed)
     deals = 0
     while not match.over:
         deal = match.deal
         seat = deal.turn
         knowledge = observe(deal, seat, match.totals)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         play = bots[seat].choose(knowledge, rngs[seat])
         times[levels[seat]].append(time.perf_counter() - start)
+        cpu[levels[seat]].append(time.process_time() - start_cpu)
         number = match.deal_number
         match, _ = match_apply(match, seat, play)
         if match.deal_number != number or match.over:
@@ -72,6 +81,7 @@ def play_match(job: tuple[str, str, int, int, dict]) -> dict:
         "totals": match.totals,
         "deals": deals,
         "times": times,
+        "cpu": cpu,
     }
 
 
@@ -84,12 +94,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=int, default=1001, choices=(1001, 501, 301))
     parser.add_argument("--declaration-scoring", default="by_suit", choices=("by_suit", "by_order"))
     parser.add_argument("--show-stock-bottom", action="store_true")
+    parser.add_argument("--deck-size", type=int, default=24, choices=(24, 32), help="32: variant V1")
     args = parser.parse_args(argv)
 
     rules = Rules(
         target=args.target,
         declaration_scoring=args.declaration_scoring,
         show_stock_bottom=args.show_stock_bottom,
+        deck_size=args.deck_size,
     )
     levels = args.levels.split(",")
     for level in levels:
@@ -129,17 +141,14 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     print()
-    print("| level | decisions | mean ms | p95 ms | max ms |")
-    print("|---|---|---|---|---|")
+    print("| level | decisions | wall mean ms | wall p95 ms | wall max ms | CPU mean ms | CPU p95 ms | CPU max ms |")
+    print("|---|---|---|---|---|---|---|---|")
     for level in levels:
-        samples = sorted(t for r in results for t in r["times"].get(level, []))
-        if not samples:
+        wall = sorted(t for r in results for t in r["times"].get(level, []))
+        used = sorted(t for r in results for t in r["cpu"].get(level, []))
+        if not wall:
             continue
-        p95 = samples[min(len(samples) - 1, math.ceil(0.95 * len(samples)) - 1)]
-        print(
-            f"| {level} | {len(samples)} | {1000 * statistics.mean(samples):.2f} | "
-            f"{1000 * p95:.2f} | {1000 * samples[-1]:.1f} |"
-        )
+        print(f"| {level} | {len(wall)} | {_stats(wall)} | {_stats(used)} |")
     print()
     print(f"elapsed_seconds={elapsed:.0f}")
     return 0

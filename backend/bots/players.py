@@ -86,14 +86,16 @@ class MediumBot:
 class HardBot:
     """Determinized Monte Carlo in phase 1, exact search in phase 2.
 
-    ``playouts`` is the number of simulated deals spread over the legal plays of one
-    phase-1 decision (at least ``min_worlds`` sampled worlds each).
+    A phase-1 decision samples ``worlds`` guesses of the hidden cards and plays each
+    legal play out in each of them, where ``worlds`` spends a budget of ``plies``
+    simulated card plays (so a decision costs about the same early or late in the deal,
+    and in the 32-card variant), but never fewer than ``min_worlds``.
     """
 
     level = "hard"
 
-    def __init__(self, playouts: int = 900, min_worlds: int = 24) -> None:
-        self.playouts = playouts
+    def __init__(self, plies: int = 20_000, min_worlds: int = 24) -> None:
+        self.plies = plies
         self.min_worlds = min_worlds
 
     def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Play:
@@ -144,7 +146,8 @@ class HardBot:
         return opp, stock
 
     def _monte_carlo(self, k: SeatKnowledge, plays: list[Play], rng: random.Random) -> Play:
-        worlds = max(self.min_worlds, self.playouts // len(plays))
+        remaining = k.hand.bit_count() + k.opponent_count + k.stock_count + len(k.trick)
+        worlds = max(self.min_worlds, self.plies // (len(plays) * remaining))
         by_suit = k.rules.declaration_scoring == "by_suit"
         me = k.seat
         sign = 1 if me == 0 else -1

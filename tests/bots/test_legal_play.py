@@ -36,7 +36,7 @@ def test_r4_easy_and_medium_play_only_legal_cards(rules: Rules) -> None:
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=RULE_IDS)
 def test_r4_hard_plays_only_legal_cards(rules: Rules) -> None:
-    _play_deals(HardBot(playouts=60, min_worlds=4), rules, 12, seed=2)  # a light budget: many positions
+    _play_deals(HardBot(plies=1200, min_worlds=4), rules, 12, seed=2)  # a light budget: many positions
     _play_deals(HardBot(), rules, 1, seed=3)  # the real budget
 
 
