@@ -17,7 +17,8 @@ from .deal import (
     new_deal,
 )
 from .errors import ILLEGAL_CODES, IllegalAction
-from .match import MatchState, Resign, new_match, replay, stake_owed
+from .match import MatchState, Resign, new_match, stake_owed
+from .match import replay as replay_match  # not `replay`: that name is the replay CLI module
 from .rules import Rules
 from .shuffle import new_seed
 from .view import deal_view, events_for_seat, seat_view
@@ -48,7 +49,7 @@ __all__ = [
     "new_deal",
     "new_match",
     "new_seed",
-    "replay",
+    "replay_match",
     "seat_view",
     "stake_owed",
 ]

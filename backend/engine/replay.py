@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import json
 import sys
-import types
 from typing import Any, TextIO
 
 from .cards import CARD_NAMES, SUITS, cards_in, deck_mask, names
 from .deal import NO_TRUMP, DealState, Play, apply, deal_from_hands, deal_result, declarable_suits, legal_mask, new_deal
 from .errors import IllegalAction
-from .match import replay as match_replay
 from .rules import Rules
 
 EXIT_OK = 0
@@ -190,21 +188,6 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
         return EXIT_MALFORMED
     print(json.dumps(out), file=stdout)
     return status
-
-
-class _CallableModule(types.ModuleType):
-    """Keeps ``backend.engine.replay`` — the match replay function the package exports — callable.
-
-    Importing this module sets the package attribute ``replay`` to the module, which would shadow
-    ``match.replay``; calling the module forwards to that function, so both uses keep working.
-    """
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return match_replay(*args, **kwargs)
-
-
-if __name__ != "__main__":
-    sys.modules[__name__].__class__ = _CallableModule
 
 
 if __name__ == "__main__":
