@@ -165,7 +165,7 @@ def deal_from_hands(
     seed: int | None = None,
 ) -> DealState:
     """A deal with explicit hands and stock (``stock[0]`` on top), checked to partition the pack."""
-    if dealer not in (0, 1):
+    if type(dealer) is not int or dealer not in (0, 1):
         raise ValueError("dealer must be seat 0 or 1")
     if len(hands) != 2:
         raise ValueError("two hands are needed")
