@@ -101,6 +101,7 @@ class SyncSeat:
         self.token = token
         self.state: dict[str, Any] | None = None
         self.next_id = 1
+        self.markers = 0
 
     @classmethod
     def open(cls, ws_url: str, room_id: str, token: str) -> SyncSeat:
@@ -143,17 +144,24 @@ class SyncSeat:
                 return got
 
     def hello(self) -> dict[str, Any]:
-        """The current state. Anything queued before it (broadcasts, chat, presence) is skipped."""
-        self.send({"type": "hello"})
-        return self.receive_until(lambda m: m["type"] == "state" and m["reply_to"] is None)
+        """The current state: the last state that arrives before the answer to a marker sent after the hello.
 
-    def fresh_state(self) -> dict[str, Any]:
-        """Drain, then ask: the state answering our hello, not an older broadcast still in flight."""
-        self.drain()
-        marker = {"type": "chat", "id": self._take_id(), "version": 0, "text": "sync"}
-        self.send(marker)  # answered in order: everything before it has arrived once the echo is here
-        self.receive_until(lambda m: m["type"] == "chat" and m["reply_to"] == marker["id"])
-        return self.hello()
+        The marker is a frame of an unknown type with a negative id: the server refuses it as
+        ``bad_message`` with that id, remembers nothing and tells nobody else. Whatever was queued
+        before (broadcasts, chat, presence, an extra state after ``stale_version``) is skipped.
+        """
+        self.send({"type": "hello"})
+        self.markers -= 1
+        marker = self.markers
+        self.send({"type": "sync", "id": marker})
+        state = None
+        while True:
+            message = self.receive()
+            if message["type"] == "rejected" and message["id"] == marker:
+                assert state is not None, "no state answered the hello"
+                return state
+            if message["type"] == "state":
+                state = message
 
     def _take_id(self) -> int:
         value = self.next_id
