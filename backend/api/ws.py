@@ -160,7 +160,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
 def _message_id(text: str) -> int | None:
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # deeply nested arrays exhaust the parser's stack
         return None
     value = data.get("id") if isinstance(data, dict) else None
     return value if type(value) is int else None

@@ -477,11 +477,6 @@ def test_frame_size_limit_is_exact(sqlite_server: ServerProcess) -> None:
     table.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: ws._message_id catches only ValueError; json.loads raises RecursionError on ~1000 nested "
-    "arrays (a 2 KB frame), the socket handler dies with a traceback and closes with 1000, no rejected",
-)
 def test_deeply_nested_json_is_refused_like_any_bad_message(sqlite_url: str, tmp_path: Path) -> None:
     server = ServerProcess(sqlite_url, tmp_path / "nested.log")
     server.start()
