@@ -1,0 +1,513 @@
+"""Load benchmark: many rooms of two scripted socket clients playing legal moves at a set pace.
+
+    python bench/load.py --rooms 300 --seconds 60 --think 1.0 [--client-procs 2] [--warmup 5]
+                         [--target 1001] [--database sqlite|postgres] [--no-echo] [--json out.json]
+
+It starts its own uvicorn server (the real app, SQLite in a temporary folder by default, the
+production rate limit, uvicorn's default WebSocket ping interval), registers 2 × rooms players
+and sets up the rooms concurrently over REST, then opens two sockets per room from
+``--client-procs`` client processes. Every room plays legal moves — the seat on turn waits
+``think`` × U(0.5, 1.5) seconds, sends its intent and times the round trip to the state that
+answers it — for ``--seconds`` after ``--warmup``. A finished match is followed by a rematch.
+
+Printed: moves per second, the p50/p90/p99/max round trip from intent to new state, errors by
+kind, the server's memory (RSS from /proc) per room and its CPU use, and the client processes'
+CPU use (when a client process nears 100 % of a core, the figures measure the clients, not the
+server). Then the same client pattern runs against bench/echo_app.py, a bare uvicorn WebSocket
+app answering with messages as large as the real states, and the ratio of the two is printed.
+Traffic stays on the loopback interface, and the run is bounded in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing as mp
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run from a checkout, uninstalled
+
+import httpx  # noqa: E402
+
+from tests.support.services import ServerProcess, database, free_port  # noqa: E402
+
+TICK = os.sysconf("SC_CLK_TCK")
+ANSWER_TIMEOUT = 10.0
+
+
+# ------------------------------------------------------------------ the machine
+
+
+def raise_open_files() -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+# ------------------------------------------------------------------ setting the rooms up (REST)
+
+
+async def setup_rooms(base_url: str, rooms: int, target: int, concurrency: int = 32) -> list[dict[str, Any]]:
+    """2 × rooms players, rooms tables, every table joined: all concurrently, ``concurrency`` at a time."""
+    gate = asyncio.Semaphore(concurrency)
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) as http:
+
+        async def call(method: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            async with gate:
+                answer = await http.request(method, path, headers=headers, **kwargs)
+            answer.raise_for_status()
+            return answer.json()
+
+        async def table(i: int) -> dict[str, Any]:
+            anna, ben = await asyncio.gather(
+                call("POST", "/api/players", json={"name": f"A{i}"}),
+                call("POST", "/api/players", json={"name": f"B{i}"}),
+            )
+            room = await call("POST", "/api/rooms", anna["token"], json={"target": target})
+            await call("POST", f"/api/rooms/{room['id']}/join", ben["token"])
+            return {"room_id": room["id"], "tokens": [anna["token"], ben["token"]]}
+
+        return list(await asyncio.gather(*(table(i) for i in range(rooms))))
+
+
+# ------------------------------------------------------------------ the client processes
+
+
+@dataclass
+class Stats:
+    rtts: list[float] = field(default_factory=list)  # seconds, measured window only
+    sent: int = 0
+    answered: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    received_bytes: int = 0
+    received_states: int = 0
+
+
+class Conn:
+    """One socket: keeps the latest state and hands answers to whoever waits for their id."""
+
+    def __init__(self, socket: Any, stats: Stats) -> None:
+        self.socket = socket
+        self.stats = stats
+        self.state: dict[str, Any] | None = None
+        self.changed = asyncio.Event()
+        self.waiters: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.closed = False
+
+    async def read(self) -> None:
+        try:
+            async for raw in self.socket:
+                message = json.loads(raw)
+                kind = message.get("type")
+                if kind == "state":
+                    self.stats.received_bytes += len(raw)
+                    self.stats.received_states += 1
+                    self.state = message
+                    self.changed.set()
+                    key = message.get("reply_to")
+                elif kind == "rejected":
+                    key = message.get("id")
+                else:
+                    continue
+                waiter = self.waiters.pop(key, None) if key is not None else None
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(message)
+        except Exception:
+            pass
+        finally:
+            self.closed = True
+            self.changed.set()
+            for waiter in self.waiters.values():
+                if not waiter.done():
+                    waiter.set_exception(ConnectionError("socket closed"))
+
+    async def ask(self, message: dict[str, Any]) -> tuple[dict[str, Any], float]:
+        waiter: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiters[message["id"]] = waiter
+        started = time.perf_counter()
+        await self.socket.send(json.dumps(message, separators=(",", ":")))
+        answer = await asyncio.wait_for(waiter, ANSWER_TIMEOUT)
+        return answer, time.perf_counter() - started
+
+    async def until(self, predicate: Any) -> None:
+        deadline = time.monotonic() + ANSWER_TIMEOUT
+        while not predicate():
+            if self.closed:
+                raise ConnectionError("socket closed")
+            self.changed.clear()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("no state")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), remaining)
+
+
+async def play_room(
+    conns: list[Conn], mode: str, think: float, start: float, measure_from: float, stop: float, rng: random.Random
+) -> None:
+    """One room: the seat on turn thinks, then moves; rematch after a finished match."""
+    stats = conns[0].stats
+    next_id = 1
+    turn = 0  # echo mode: the seats simply take turns
+    await asyncio.sleep(max(0.0, start - time.monotonic()) + rng.uniform(0, think))
+    while time.monotonic() < stop:
+        if mode == "echo":
+            mover, message = turn, {"type": "play", "id": next_id, "version": 0, "card": "AC", "declare": False}
+            turn = 1 - turn
+        else:
+            newest = max(c.state["version"] for c in conns if c.state)
+            ready = [c.state for c in conns if c.state and c.state["version"] == newest]
+            if len(ready) < 2:
+                for conn in conns:
+                    await conn.until(lambda c=conn, v=newest: c.state["version"] >= v)
+                continue
+            view = ready[0]["view"]
+            if view is not None and view["winner"] is not None:  # a rematch: seat 0 offers, seat 1 accepts
+                offer = ready[0]["room"]["rematch"] is None
+                mover = 0 if offer else 1
+                message = {
+                    "type": "rematch",
+                    "id": next_id,
+                    "version": newest,
+                    "action": "offer" if offer else "accept",
+                }
+            else:
+                movers = [i for i, c in enumerate(conns) if c.state["view"] and c.state["view"]["legal"]]
+                if len(movers) != 1:
+                    stats.errors["no seat on turn"] += 1
+                    return
+                mover = movers[0]
+                own = conns[mover].state["view"]
+                card = rng.choice(own["legal"])
+                declare = card[0] in "KQ" and card[1] in own["declarable"]
+                message = {"type": "play", "id": next_id, "version": newest, "card": card, "declare": declare}
+        next_id += 1
+        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        if time.monotonic() >= stop:
+            return
+        try:
+            stats.sent += 1
+            sent_at = time.monotonic()
+            answer, rtt = await conns[mover].ask(message)
+        except TimeoutError:
+            stats.errors["timeout"] += 1
+            return
+        except (ConnectionError, OSError, Exception) as error:
+            stats.errors[f"socket: {type(error).__name__}"] += 1
+            return
+        if answer["type"] != "state":
+            stats.errors[f"rejected: {answer.get('code')}"] += 1
+            return
+        stats.answered += 1
+        if sent_at >= measure_from:
+            stats.rtts.append(rtt)
+        if mode == "game":
+            other = conns[1 - mover]
+            try:
+                await other.until(lambda c=other, v=answer["version"]: c.state["version"] >= v)
+            except (TimeoutError, ConnectionError):
+                stats.errors["broadcast missing"] += 1
+                return
+
+
+async def client_run(
+    ws_url: str, rooms: list[dict[str, Any]], mode: str, think: float, warmup: float, seconds: float, sync: Any
+) -> dict[str, Any]:
+    from websockets.asyncio.client import connect
+
+    stats = Stats()
+    gate = asyncio.Semaphore(64)
+    readers: list[asyncio.Task[None]] = []
+
+    async def open_conn(room: dict[str, Any], seat: int) -> Conn:
+        url = f"{ws_url}/ws/rooms/{room['room_id']}?token={room['tokens'][seat]}"
+        async with gate:
+            for attempt in range(5):
+                try:
+                    socket = await connect(url, compression=None, max_size=2**20, open_timeout=30)
+                    break
+                except OSError:
+                    if attempt == 4:
+                        raise
+                    await asyncio.sleep(0.2 * (attempt + 1))
+        conn = Conn(socket, stats)
+        readers.append(asyncio.create_task(conn.read()))
+        if mode == "game":
+            await conn.until(lambda: conn.state is not None)
+        return conn
+
+    async def open_room(room: dict[str, Any]) -> list[Conn]:
+        return [await open_conn(room, 0), await open_conn(room, 1)]
+
+    tables = await asyncio.gather(*(open_room(room) for room in rooms))
+    # every client process has connected, then the parent sets the clock; the loop keeps serving pings meanwhile
+    await asyncio.to_thread(sync["connected"].wait, 900)
+    await asyncio.to_thread(sync["go"].wait, 60)
+    start = sync["start_at"].value
+    measure_from, stop = start + warmup, start + warmup + seconds
+    cpu_before = time.process_time()
+    rng = random.Random(os.getpid())
+    await asyncio.gather(
+        *(play_room(conns, mode, think, start, measure_from, stop, random.Random(rng.random())) for conns in tables)
+    )
+    cpu = time.process_time() - cpu_before
+    for conns in tables:
+        for conn in conns:
+            with contextlib.suppress(Exception):
+                await conn.socket.close()
+    for reader in readers:
+        reader.cancel()
+    return {
+        "rtts": stats.rtts,
+        "sent": stats.sent,
+        "answered": stats.answered,
+        "errors": dict(stats.errors),
+        "received_bytes": stats.received_bytes,
+        "received_states": stats.received_states,
+        "cpu_seconds": cpu,
+        "wall_seconds": warmup + seconds,
+    }
+
+
+def client_process(args: tuple[Any, ...]) -> None:
+    ws_url, rooms, mode, think, warmup, seconds, sync, results = args
+    raise_open_files()
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    try:
+        results.put(asyncio.run(client_run(ws_url, rooms, mode, think, warmup, seconds, sync)))
+    except Exception as error:  # reported, never hidden
+        results.put({"fatal": f"{type(error).__name__}: {error}"})
+
+
+# ------------------------------------------------------------------ one run against one server
+
+
+def run_clients(
+    ws_url: str, rooms: list[dict[str, Any]], mode: str, args: argparse.Namespace, server_pid: int
+) -> dict[str, Any]:
+    context = mp.get_context("spawn")
+    procs = max(1, min(args.client_procs, len(rooms)))
+    sync = {"connected": context.Barrier(procs + 1), "go": context.Barrier(procs + 1), "start_at": context.Value("d")}
+    results = context.Queue()
+    slices = [rooms[i::procs] for i in range(procs)]
+    workers = [
+        context.Process(
+            target=client_process,
+            args=((ws_url, part, mode, args.think, args.warmup, args.seconds, sync, results),),
+        )
+        for part in slices
+    ]
+    connect_started = time.monotonic()
+    for worker in workers:
+        worker.start()
+    sync["connected"].wait(timeout=900)  # all sockets open
+    connect_seconds = time.monotonic() - connect_started
+    rss_connected = rss_kb(server_pid)
+    start = time.monotonic() + 0.5
+    sync["start_at"].value = start
+    sync["go"].wait(timeout=60)
+    rss_peak = rss_connected
+    cpu_at_measure = None
+    deadline = start + args.warmup + args.seconds
+    while time.monotonic() < deadline + 0.2:
+        if cpu_at_measure is None and time.monotonic() >= start + args.warmup:
+            cpu_at_measure = (cpu_seconds(server_pid), time.monotonic())
+        rss_peak = max(rss_peak, rss_kb(server_pid))
+        time.sleep(0.25)
+    server_cpu = (cpu_seconds(server_pid) - cpu_at_measure[0]) / (time.monotonic() - cpu_at_measure[1])
+    outputs = [results.get(timeout=120) for _ in workers]
+    for worker in workers:
+        worker.join(timeout=30)
+    fatal = [o["fatal"] for o in outputs if "fatal" in o]
+    if fatal:
+        raise SystemExit(f"a client process failed: {fatal}")
+    rtts = [r for o in outputs for r in o["rtts"]]
+    errors: Counter[str] = Counter()
+    for output in outputs:
+        errors.update(output["errors"])
+    states = sum(o["received_states"] for o in outputs)
+    return {
+        "mode": mode,
+        "rooms": len(rooms),
+        "sockets": 2 * len(rooms),
+        "client_procs": procs,
+        "connect_seconds": round(connect_seconds, 1),
+        "measured_seconds": args.seconds,
+        "moves": len(rtts),
+        "moves_per_s": round(len(rtts) / args.seconds, 1),
+        "sent": sum(o["sent"] for o in outputs),
+        "answered": sum(o["answered"] for o in outputs),
+        "errors": dict(errors),
+        "p50_ms": round(percentile(rtts, 50) * 1000, 2),
+        "p90_ms": round(percentile(rtts, 90) * 1000, 2),
+        "p99_ms": round(percentile(rtts, 99) * 1000, 2),
+        "max_ms": round(max(rtts) * 1000, 2) if rtts else None,
+        "mean_ms": round(statistics.fmean(rtts) * 1000, 2) if rtts else None,
+        "state_bytes": round(sum(o["received_bytes"] for o in outputs) / states) if states else 0,
+        "server_rss_connected_kb": rss_connected,
+        "server_rss_peak_kb": rss_peak,
+        "server_cpu_pct": round(100 * server_cpu, 1),
+        "client_cpu_pct": [round(100 * o["cpu_seconds"] / o["wall_seconds"], 1) for o in outputs],
+    }
+
+
+def game_run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    kind = args.database
+    with database(kind, folder) as url:
+        server = ServerProcess(url, folder / "server.log", RATE_LIMIT_INTENTS="30")  # the production limit
+        server.start()
+        try:
+            assert server.process is not None
+            pid = server.process.pid
+            rss_idle = rss_kb(pid)
+            started = time.monotonic()
+            rooms = asyncio.run(setup_rooms(server.url, args.rooms, args.target))
+            setup_seconds = time.monotonic() - started
+            rss_rooms = rss_kb(pid)
+            result = run_clients(server.ws_url, rooms, "game", args, pid)
+            result |= {
+                "database": kind,
+                "setup_seconds": round(setup_seconds, 1),
+                "registrations_per_s": round(2 * args.rooms / setup_seconds, 1),
+                "server_rss_idle_kb": rss_idle,
+                "server_rss_rooms_kb": rss_rooms,
+                "server_kb_per_room": round((result["server_rss_peak_kb"] - rss_idle) / args.rooms, 1),
+            }
+        finally:
+            server.stop()
+        log = (folder / "server.log").read_text(errors="replace")
+        result["server_log_errors"] = sum(1 for line in log.splitlines() if "Traceback" in line or "ERROR" in line)
+        return result
+
+
+def echo_run(args: argparse.Namespace, folder: Path, pad: int) -> dict[str, Any]:
+    port = free_port()
+    command = [
+        sys.executable, "-m", "uvicorn", "echo_app:app", "--app-dir", str(ROOT / "bench"),
+        "--host", "127.0.0.1", "--port", str(port),
+        "--ws-per-message-deflate", "false", "--ws-max-size", "65536", "--log-level", "warning",
+    ]  # fmt: skip
+    log = (folder / "echo.log").open("ab")
+    process = subprocess.Popen(command, env={**os.environ, "ECHO_PAD_BYTES": str(pad)}, stdout=log, stderr=log)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise SystemExit("the echo app did not start") from None
+                time.sleep(0.05)
+        rooms = [{"room_id": f"r{i}", "tokens": ["-", "-"]} for i in range(args.rooms)]
+        rss_idle = rss_kb(process.pid)
+        result = run_clients(f"ws://127.0.0.1:{port}", rooms, "echo", args, process.pid)
+        result |= {
+            "pad_bytes": pad,
+            "server_kb_per_room": round((result["server_rss_peak_kb"] - rss_idle) / args.rooms, 1),
+        }
+        return result
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+# ------------------------------------------------------------------ report
+
+
+def show(result: dict[str, Any]) -> None:
+    name = "1001 server" if result["mode"] == "game" else "echo floor "
+    print(
+        f"{name}: {result['rooms']} rooms / {result['sockets']} sockets, {result['client_procs']} client procs | "
+        f"{result['moves_per_s']} moves/s | round trip p50 {result['p50_ms']} ms, p90 {result['p90_ms']} ms, "
+        f"p99 {result['p99_ms']} ms, max {result['max_ms']} ms | errors {sum(result['errors'].values())} "
+        f"{result['errors'] or ''}"
+    )
+    print(
+        f"             server RSS peak {result['server_rss_peak_kb'] / 1024:.0f} MiB, "
+        f"{result['server_kb_per_room']} KiB per room | server CPU {result['server_cpu_pct']} % of a core | "
+        f"client CPU {result['client_cpu_pct']} % | state {result['state_bytes']} bytes"
+        + (f" | setup {result['setup_seconds']} s" if "setup_seconds" in result else "")
+        + f" | sockets opened in {result['connect_seconds']} s"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds (after the warm-up)")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a seat waits before it moves")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring")
+    parser.add_argument("--client-procs", type=int, default=2)
+    parser.add_argument("--target", type=int, default=1001, choices=(301, 501, 1001))
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--no-echo", action="store_true", help="skip the echo-app baseline")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    limit = raise_open_files()
+    if limit < 4 * args.rooms + 100:
+        raise SystemExit(f"the open-file limit is {limit}: too low for {args.rooms} rooms")
+    print(f"load: {args.rooms} rooms, think {args.think} s, {args.warmup} s warm-up + {args.seconds} s measured, "
+          f"{args.client_procs} client processes, {os.cpu_count()} CPUs, load average before the run "
+          f"{os.getloadavg()[0]:.2f} (other busy processes distort every figure)")  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="load1001-") as tmp:
+        folder = Path(tmp)
+        game = game_run(args, folder)
+        show(game)
+        report: dict[str, Any] = {"game": game, "loadavg_before": os.getloadavg()[0]}
+        if not args.no_echo:
+            echo = echo_run(args, folder, pad=max(100, game["state_bytes"]))
+            show(echo)
+            report["echo"] = echo
+            report["ratio_p50"] = round(game["p50_ms"] / echo["p50_ms"], 2)
+            report["ratio_p99"] = round(game["p99_ms"] / echo["p99_ms"], 2)
+            print(f"1001 server / echo floor: p50 × {report['ratio_p50']}, p99 × {report['ratio_p99']}")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+    ok = not game["errors"] and not game["server_log_errors"]
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

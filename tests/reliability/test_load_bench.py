@@ -1,0 +1,24 @@
+"""bench/load.py keeps working: a tiny run against the real server and the echo app, with no errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_load_bench_smoke(tmp_path: Path) -> None:
+    out = tmp_path / "load.json"
+    command = [sys.executable, "bench/load.py", "--rooms", "4", "--seconds", "2", "--warmup", "1"]
+    command += ["--think", "0.2", "--client-procs", "1", "--target", "301", "--json", str(out)]
+    finished = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    report = json.loads(out.read_text())
+    game, echo = report["game"], report["echo"]
+    assert game["errors"] == {} and game["server_log_errors"] == 0 and echo["errors"] == {}
+    assert game["moves"] > 10 and echo["moves"] > 10
+    assert game["p99_ms"] > 0 and report["ratio_p99"] > 0
+    assert game["server_kb_per_room"] > 0
