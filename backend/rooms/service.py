@@ -215,6 +215,9 @@ class RoomService:
         room.stake = None
         room.rematch_offer = None
         room.replies.clear()
+        for seat in (0, 1):  # a player who is not here when the match starts is already being waited for
+            if not room.connected(seat) and room.connected(1 - seat):
+                self._start_grace(room, seat)
 
     # ------------------------------------------------------------ connections
 
@@ -235,6 +238,11 @@ class RoomService:
         if room.connections.get(player_id) is not outbox:
             return  # an older socket that was replaced
         del room.connections[player_id]
+        if not room.connections and room.status in ("finished", "closed") and room.rematch_offer is None:
+            # Nothing can happen here without a socket: free the memory; the room reloads from
+            # the database if anybody comes back. Open and live rooms stay, so that one room
+            # never has two copies in memory.
+            self._rooms.pop(room.id, None)
         seat = room.seat_of(player_id)
         if seat is not None:
             # The clock runs only while somebody waits: if both are away, nobody forfeits.
@@ -508,9 +516,6 @@ class RoomService:
         room.names = [room.names[1], room.names[0]]
         room.status = "playing"
         self._start_match(room, match)
-        for seat in (0, 1):
-            if not room.connected(seat) and room.connected(1 - seat):
-                self._start_grace(room, seat)
 
     # ------------------------------------------------------------ telling the seats
 
