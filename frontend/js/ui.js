@@ -78,23 +78,48 @@ export function nameForm(onDone) {
   return form;
 }
 
+export const BOT_LEVELS = ['easy', 'medium', 'hard'];
+
+/** "Computer (hard)" in the current language. */
+export function botName(level) {
+  return t('bot.name', { level: BOT_LEVELS.includes(level) ? t(`bot.level.${level}`) : String(level) });
+}
+
+/** A player's display name: the computer is named by its level, translated. */
+export function playerName(player) {
+  if (!player) return '?';
+  return player.bot_level ? botName(player.bot_level) : player.name || '?';
+}
+
+/** R6.2 grace in words: "2 min", "45 s". */
+export function durationText(seconds) {
+  const s = Number(seconds) || 0;
+  return s >= 60 ? t('time.minutes', { n: Math.round(s / 60) }) : t('time.seconds', { n: s });
+}
+
 /** "1001 points · by suit · stake 0.01 EUR" as a list of labelled chips. */
 export function optionsSummary(options = {}) {
   const chips = [
-    [t('opt.target'), String(options.target ?? 1001)],
-    [t('opt.scoring'), t(`opt.scoring.${options.declaration_scoring || 'by_suit'}`)],
-    [t('opt.stock_bottom'), options.show_stock_bottom ? t('common.yes') : t('common.no')],
+    options.bot_level ? [t('opt.opponent'), botName(options.bot_level), 'opponent'] : null,
+    [t('opt.target'), String(options.target ?? 1001), 'target'],
+    [t('opt.scoring'), t(`opt.scoring.${options.declaration_scoring || 'by_suit'}`), 'scoring'],
+    [t('opt.deck'), options.deck_size === 32 ? t('opt.deck.short.32') : t('opt.deck.short.24'), 'deck'],
+    // Yes/no options only when on: their absence says "no" without filling the panel.
+    options.show_stock_bottom ? [t('opt.stock_bottom'), t('common.yes'), 'stock-bottom'] : null,
+    options.open_scores ? [t('opt.open_scores'), t('common.yes'), 'open-scores'] : null,
     [
       t('opt.stake'),
       isZeroAmount(options.stake_per_point)
         ? t('opt.stake.friendly')
         : t('opt.stake.per_point', { amount: money(options.stake_per_point, options.currency) }),
+      'stake',
     ],
-  ];
+    [t('opt.grace.short'), durationText(options.reconnect_grace_s ?? 120), 'grace'],
+  ].filter(Boolean);
   return h(
     'dl',
     { class: 'options-summary', 'data-testid': 'options-summary' },
-    chips.map(([k, v]) => h('div', { class: 'opt-chip' }, h('dt', { text: k }), h('dd', { text: v }))),
+    chips.map(([k, v, id]) => h('div', { class: 'opt-chip', 'data-opt': id }, h('dt', { text: k }), h('dd', { text: v }))),
   );
 }
 
@@ -141,7 +166,7 @@ export function modal({ title, body, actions, testid, dismissable = true, onClos
   const close = () => {
     backdrop.remove();
     document.removeEventListener('keydown', onKey);
-    if (previous && previous.isConnected) previous.focus();
+    if (previous && previous.isConnected) previous.focus({ preventScroll: true }); // the page stays where it is
     if (onClose) onClose();
   };
   const onKey = (event) => {

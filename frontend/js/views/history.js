@@ -4,7 +4,7 @@ import { h, setChildren } from '../dom.js';
 import { formatDate, t } from '../i18n.js';
 import { SUIT_SYMBOL } from '../cards.js';
 import { getPlayer } from '../session.js';
-import { apiErrorText, isZeroAmount, loading, money, nameForm } from '../ui.js';
+import { apiErrorText, botName, isZeroAmount, loading, money, nameForm, optionsSummary, playerName } from '../ui.js';
 
 // ---------------------------------------------------------------- normalising server data
 
@@ -32,13 +32,15 @@ export function normaliseMatch(m, meId) {
   return {
     id: m.id || m.match_id,
     seat,
-    opponentName: typeof opp === 'string' ? opp : opp.name || pick(m, 'opponent_name') || '?',
+    opponentName: typeof opp === 'string' ? opp : opp.bot_level ? playerName(opp) : opp.name || pick(m, 'opponent_name') || '?',
+    opponentBot: (typeof opp === 'object' && opp.bot_level) || null,
     totals,
     winner: winner === undefined ? null : winner,
     status: pick(m, 'status') || (winner === undefined || winner === null ? 'playing' : 'finished'),
     endReason: pick(m, 'end_reason', 'reason'),
     date: pick(m, 'finished_at', 'ended_at', 'started_at', 'created_at'),
     target: pick(m, 'target') || options.target,
+    options,
     stake: pick(m, 'stake', 'settlement') || null,
     deals: pick(m, 'deals', 'history') || [],
   };
@@ -130,7 +132,7 @@ export function mountList(root) {
                 'tr',
                 { 'data-testid': `match-row-${m.id}` },
                 h('td', {}, h('a', { href: `#/history/${encodeURIComponent(m.id)}`, 'data-testid': `match-link-${m.id}`, text: formatDate(m.date) || t('history.open') })),
-                h('td', { text: m.opponentName }),
+                h('td', { 'data-testid': 'match-row-opponent', 'data-bot': m.opponentBot }, m.opponentName),
                 h('td', {}, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'match-row-result', text: res.text })),
                 h('td', { class: 'num', text: `${m.totals[m.seat]} : ${m.totals[1 - m.seat]}` }),
                 h('td', { 'data-testid': 'match-row-stake', text: m.status === 'finished' ? stakeLine(m.stake, m.seat, m.opponentName, me.id) : '—' }),
@@ -158,7 +160,8 @@ export function mountList(root) {
         { class: 'ledger-list' },
         rows.map((row) => {
           const opp = pick(row, 'opponent') || {};
-          const name = typeof opp === 'string' ? opp : opp.name || pick(row, 'opponent_name', 'name') || '?';
+          const botLevel = pick(row, 'opponent_bot_level') || (typeof opp === 'object' && opp.bot_level) || null;
+          const name = botLevel ? botName(botLevel) : typeof opp === 'string' ? opp : opp.name || pick(row, 'opponent_name', 'name') || '?';
           const oppId = (typeof opp === 'object' && opp.id) || pick(row, 'opponent_id') || name;
           const played = pick(row, 'played', 'matches', 'matches_played') ?? 0;
           const won = pick(row, 'won', 'wins', 'matches_won') ?? 0;
@@ -167,7 +170,7 @@ export function mountList(root) {
           return h(
             'li',
             { class: 'ledger-row', 'data-testid': `ledger-${oppId}` },
-            h('strong', { class: 'ledger-name', text: name }),
+            h('strong', { class: 'ledger-name', 'data-testid': 'ledger-name', 'data-bot': botLevel }, name),
             h('span', { class: 'muted', text: t('history.played_won', { played, won }) }),
             h(
               'span',
@@ -244,6 +247,7 @@ export function mountMatch(root, matchId) {
       h('p', {}, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'detail-result', text: res.text }), ' ', m.endReason ? t(`history.reason.${m.endReason}`) : ''),
       h('p', { class: 'final-totals', 'data-testid': 'detail-totals' }, `${myName} ${m.totals[seat]} : ${m.totals[opp]} ${m.opponentName}`, m.target ? ` (${t('table.target', { n: m.target })})` : ''),
       h('p', { 'data-testid': 'detail-stake' }, m.status === 'finished' ? stakeLine(m.stake, seat, m.opponentName, me.id) : t('history.in_progress')),
+      Object.keys(m.options).length ? optionsSummary(m.options) : null,
       h('h2', { text: t('history.deals') }),
       m.deals.length
         ? h(

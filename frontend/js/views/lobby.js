@@ -3,14 +3,31 @@ import { api, asList } from '../api.js';
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
 import { getPlayer } from '../session.js';
-import { apiErrorText, inviteBox, loading, nameForm, optionsSummary } from '../ui.js';
+import { apiErrorText, BOT_LEVELS, durationText, inviteBox, loading, nameForm, optionsSummary, playerName } from '../ui.js';
 
 const REFRESH_MS = 4000;
+// R6.2: how long a dropped player's seat is held (the server accepts 5–3600 s).
+const GRACE_CHOICES = [60, 120, 300, 600];
+const FORM_DEFAULTS = {
+  opponent: 'human',
+  level: 'medium',
+  target: '1001',
+  scoring: 'by_suit',
+  deck: '24',
+  bottom: false,
+  openScores: false,
+  grace: '120',
+  stake: '0',
+  currency: 'EUR',
+  visibility: 'private',
+  advanced: false,
+};
+// The last choices, kept while the page lives (a language change or a visit to another page).
+let lastForm = {};
 
 export function mount(root) {
   let timer = null;
   let destroyed = false;
-  let formState = null; // keep the form's values across a language change
 
   function render() {
     root.replaceChildren();
@@ -73,7 +90,7 @@ export function mount(root) {
         { class: 'room-list' },
         rooms.map((room) => {
           const other = (room.players || []).find((p) => p && p.id !== me.id);
-          const label = other ? t('lobby.vs', { name: other.name }) : t('lobby.waiting_for_opponent');
+          const label = other ? t('lobby.vs', { name: playerName(other) }) : t('lobby.waiting_for_opponent');
           const isOpen = room.status === 'open';
           return h(
             'li',
@@ -163,76 +180,162 @@ export function mount(root) {
   }
 
   function createForm() {
-    const s = formState || { target: '1001', scoring: 'by_suit', bottom: false, stake: '0', currency: 'EUR', visibility: 'private' };
-    const select = (id, testid, value, options) =>
-      h(
-        'select',
-        { id, 'data-testid': testid },
-        options.map(([v, label]) => h('option', { value: v, selected: v === value, text: label })),
-      );
-    const target = select('opt-target', 'opt-target', s.target, [
+    const s = { ...FORM_DEFAULTS, ...lastForm };
+    const option = (value, label, selected) => h('option', { value, selected: value === selected, text: label });
+    const select = (id, value, options) => h('select', { id, 'data-testid': id }, options.map(([v, label]) => option(v, label, value)));
+    const field = (id, label, control, help, extra = {}) =>
+      h('div', { class: 'field', ...extra }, h('label', { for: id, class: 'field-label', text: label }), control, help ? h('p', { class: 'help', id: `${id}-help`, text: help }) : null);
+    const check = (id, testid, checked, label) => {
+      const input = h('input', { type: 'checkbox', id, 'data-testid': testid, checked });
+      return [input, h('div', { class: 'field check' }, input, h('label', { for: id, text: label }))];
+    };
+
+    // Who plays: a friend (invite link or public table) or the computer at a level.
+    const radio = (value) =>
+      h('input', { type: 'radio', name: 'opponent', id: `opt-opponent-${value}`, value, 'data-testid': `opt-opponent-${value}`, checked: s.opponent === value });
+    const human = radio('human');
+    const computer = radio('computer');
+    const opponent = h(
+      'fieldset',
+      { class: 'field segmented', 'data-testid': 'opt-opponent' },
+      h('legend', { class: 'field-label', text: t('opt.opponent') }),
+      h('div', { class: 'segments' }, h('label', { for: 'opt-opponent-human' }, human, h('span', { text: t('opt.opponent.human') })), h('label', { for: 'opt-opponent-computer' }, computer, h('span', { text: t('opt.opponent.computer') }))),
+    );
+    const level = select('opt-bot-level', s.level, BOT_LEVELS.map((l) => [l, t(`opt.bot_level.${l}`)]));
+    const levelField = field('opt-bot-level', t('opt.bot_level'), level, t('opt.computer.help'), { 'data-testid': 'bot-level-field' });
+
+    const target = select('opt-target', s.target, [
       ['1001', t('opt.target.1001')],
       ['501', t('opt.target.501')],
       ['301', t('opt.target.301')],
     ]);
-    const scoring = select('opt-scoring', 'opt-scoring', s.scoring, [
-      ['by_suit', t('opt.scoring.by_suit.long')],
-      ['by_order', t('opt.scoring.by_order.long')],
-    ]);
-    const bottom = h('input', { type: 'checkbox', id: 'opt-bottom', 'data-testid': 'opt-stock-bottom', checked: s.bottom });
-    const stake = h('input', { type: 'text', id: 'opt-stake', 'data-testid': 'opt-stake', inputmode: 'decimal', value: s.stake, maxlength: 20, autocomplete: 'off' });
+    const stake = h('input', { type: 'text', id: 'opt-stake', 'data-testid': 'opt-stake', inputmode: 'decimal', value: s.stake, maxlength: 20, autocomplete: 'off', 'aria-describedby': 'stake-help' });
     const currency = h('input', { type: 'text', id: 'opt-currency', 'data-testid': 'opt-currency', value: s.currency, maxlength: 12, autocomplete: 'off' });
-    const visibility = select('opt-visibility', 'opt-visibility', s.visibility, [
+    const stakeHelp = h('p', { class: 'help', id: 'stake-help', 'data-testid': 'stake-help' });
+    const visibility = select('opt-visibility', s.visibility, [
       ['private', t('opt.visibility.private')],
       ['public', t('opt.visibility.public')],
     ]);
+    const visibilityField = field('opt-visibility', t('opt.visibility'), visibility, t('opt.visibility.help'));
+
+    // Advanced options, folded away so that the form stays simple.
+    const scoring = select('opt-scoring', s.scoring, [
+      ['by_suit', t('opt.scoring.by_suit.long')],
+      ['by_order', t('opt.scoring.by_order.long')],
+    ]);
+    const deck = select('opt-deck', s.deck, [
+      ['24', t('opt.deck.24')],
+      ['32', t('opt.deck.32')],
+    ]);
+    const [bottom, bottomField] = check('opt-bottom', 'opt-stock-bottom', s.bottom, t('opt.stock_bottom.long'));
+    const [openScores, openScoresField] = check('opt-open-scores', 'opt-open-scores', s.openScores, t('opt.open_scores.long'));
+    const grace = select('opt-grace', s.grace, GRACE_CHOICES.map((sec) => [String(sec), durationText(sec)]));
+    const advanced = h(
+      'details',
+      { class: 'advanced', 'data-testid': 'opt-advanced', open: s.advanced },
+      h('summary', { 'data-testid': 'opt-advanced-toggle', text: t('opt.advanced') }),
+      h(
+        'div',
+        { class: 'advanced-body' },
+        field('opt-scoring', t('opt.scoring'), scoring, t('opt.scoring.help')),
+        field('opt-deck', t('opt.deck'), deck, t('opt.deck.help')),
+        bottomField,
+        openScoresField,
+        field('opt-grace', t('opt.grace'), grace, t('opt.grace.help')),
+      ),
+    );
+
     const error = h('p', { class: 'form-error', role: 'alert', 'data-testid': 'create-error' });
-    const submit = h('button', { type: 'submit', class: 'btn primary big', 'data-testid': 'create-table', text: t('lobby.create') });
-    const field = (id, label, control, help) =>
-      h('div', { class: 'field' }, h('label', { for: id, class: 'field-label', text: label }), control, help ? h('p', { class: 'help', text: help }) : null);
+    const submit = h('button', { type: 'submit', class: 'btn primary big', 'data-testid': 'create-table' });
     const form = h(
       'form',
       { class: 'card-panel create-form', 'data-testid': 'create-form', 'aria-labelledby': 'create-h' },
       h('h2', { id: 'create-h', text: t('lobby.new_table') }),
+      opponent,
+      levelField,
       field('opt-target', t('opt.target'), target),
-      field('opt-scoring', t('opt.scoring'), scoring, t('opt.scoring.help')),
-      h('div', { class: 'field check' }, bottom, h('label', { for: 'opt-bottom', text: t('opt.stock_bottom.long') })),
       h('div', { class: 'field-row' }, field('opt-stake', t('opt.stake_per_point'), stake), field('opt-currency', t('opt.currency'), currency)),
-      h('p', { class: 'help', text: t('opt.stake.help') }),
-      field('opt-visibility', t('opt.visibility'), visibility, t('opt.visibility.help')),
+      stakeHelp,
+      visibilityField,
+      advanced,
       submit,
       error,
     );
+    const vsComputer = () => computer.checked;
+    let humanStake = s.stake; // what the stake field says whenever a friend is the opponent
+    stake.addEventListener('input', () => {
+      humanStake = stake.value;
+    });
+    // Against the computer: no stake (the server refuses one) and no visibility (always private).
+    const sync = () => {
+      const bot = vsComputer();
+      form.dataset.opponent = bot ? 'computer' : 'human';
+      levelField.hidden = !bot;
+      visibilityField.hidden = bot;
+      stake.disabled = bot;
+      currency.disabled = bot;
+      stake.value = bot ? '0' : humanStake;
+      stakeHelp.textContent = bot ? t('opt.stake.computer') : t('opt.stake.help');
+      submit.textContent = bot ? t('lobby.create.computer') : t('lobby.create');
+    };
     const save = () => {
-      formState = { target: target.value, scoring: scoring.value, bottom: bottom.checked, stake: stake.value, currency: currency.value, visibility: visibility.value };
+      lastForm = {
+        opponent: vsComputer() ? 'computer' : 'human',
+        level: level.value,
+        target: target.value,
+        scoring: scoring.value,
+        deck: deck.value,
+        bottom: bottom.checked,
+        openScores: openScores.checked,
+        grace: grace.value,
+        stake: humanStake,
+        currency: currency.value,
+        visibility: visibility.value,
+        advanced: advanced.open,
+      };
     };
     form.addEventListener('input', save);
-    form.addEventListener('change', save);
+    form.addEventListener('change', () => {
+      save();
+      sync();
+    });
+    advanced.addEventListener('toggle', save);
+    sync();
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      const stakeText = stake.value.trim().replace(',', '.') || '0';
-      if (!/^\d{1,12}(\.\d{1,8})?$/.test(stakeText)) {
-        error.textContent = t('opt.stake.invalid');
-        stake.focus();
-        return;
-      }
-      const cur = currency.value.trim();
-      if (!cur || cur.length > 12) {
-        error.textContent = t('opt.currency.invalid');
-        currency.focus();
-        return;
+      const bot = vsComputer();
+      const body = {
+        opponent: bot ? 'computer' : 'human',
+        target: Number(target.value),
+        declaration_scoring: scoring.value,
+        show_stock_bottom: bottom.checked,
+        open_scores: openScores.checked,
+        deck_size: Number(deck.value),
+        reconnect_grace_s: Number(grace.value),
+      };
+      if (bot) {
+        body.bot_level = level.value;
+        body.stake_per_point = '0';
+      } else {
+        const stakeText = stake.value.trim().replace(',', '.') || '0';
+        if (!/^\d{1,12}(\.\d{1,6})?$/.test(stakeText)) {
+          error.textContent = t('opt.stake.invalid');
+          stake.focus();
+          return;
+        }
+        const cur = currency.value.trim();
+        if (!cur || cur.length > 12) {
+          error.textContent = t('opt.currency.invalid');
+          currency.focus();
+          return;
+        }
+        Object.assign(body, { stake_per_point: stakeText, currency: cur, visibility: visibility.value });
       }
       error.textContent = '';
       submit.disabled = true;
       try {
-        const room = await api.createRoom({
-          target: Number(target.value),
-          declaration_scoring: scoring.value,
-          show_stock_bottom: bottom.checked,
-          stake_per_point: stakeText,
-          currency: cur,
-          visibility: visibility.value,
-        });
+        const room = await api.createRoom(body);
+        // Against the computer the match is already playing: straight to the table.
         location.hash = `#/table/${encodeURIComponent(room.id)}`;
       } catch (err) {
         error.textContent = err.status === 422 ? t('lobby.create.invalid') : apiErrorText(err);

@@ -10,9 +10,11 @@ const SECTIONS = [
   ['r5', ['1', '2']],
   ['r6', ['1', '2']],
   ['r7', ['1', '2']],
+  ['v1', ['1', '2', '3']],
 ];
 const RULINGS = ['r4_1', 'r5_1', 'r6_1', 'r6_2'];
-const OPTIONS = ['target', 'scoring', 'stock_bottom', 'stake', 'visibility'];
+const OPTIONS = ['target', 'scoring', 'deck', 'stock_bottom', 'open_scores', 'stake', 'visibility', 'grace'];
+const LEVELS = ['easy', 'medium', 'hard'];
 
 export function mount(root) {
   function render() {
@@ -25,6 +27,7 @@ export function mount(root) {
         SECTIONS.map(([id]) => h('li', {}, h('a', { href: `#/rules`, 'data-target': id, text: t(`rules.${id}.title`) }))),
         h('li', {}, h('a', { href: '#/rules', 'data-target': 'rulings', text: t('rules.rulings.title') })),
         h('li', {}, h('a', { href: '#/rules', 'data-target': 'options', text: t('rules.options.title') })),
+        h('li', {}, h('a', { href: '#/rules', 'data-target': 'computer', text: t('rules.computer.title') })),
       ),
     );
     toc.addEventListener('click', (event) => {
@@ -65,8 +68,20 @@ export function mount(root) {
           h(
             'dl',
             {},
-            OPTIONS.map((id) => [h('dt', { text: t(`rules.option.${id}.title`) }), h('dd', { text: t(`rules.option.${id}`) })]),
+            OPTIONS.map((id) => [h('dt', { 'data-option': id, text: t(`rules.option.${id}.title`) }), h('dd', { text: t(`rules.option.${id}`) })]),
           ),
+        ),
+        h(
+          'section',
+          { class: 'card-panel rule', id: 'rules-computer', 'data-testid': 'rules-computer' },
+          h('h2', { text: t('rules.computer.title') }),
+          h('p', { text: t('rules.computer.intro') }),
+          h(
+            'dl',
+            {},
+            LEVELS.map((id) => [h('dt', { 'data-level': id, text: t(`rules.computer.${id}.title`) }), h('dd', { text: t(`rules.computer.${id}`) })]),
+          ),
+          h('p', { class: 'muted', text: t('rules.computer.fair') }),
         ),
       ),
     );
