@@ -1,11 +1,11 @@
 // The card table: one socket, full per-seat views from the server, intents back.
 import { api } from '../api.js';
 import { cardBack, cardEl, cardName, declarationPoints, rankOf, sortHand, suitBadge, suitName, suitOf, SUIT_SYMBOL } from '../cards.js';
-import { h, prefersReducedMotion, setChildren } from '../dom.js';
+import { h, prefersReducedMotion, setChildren, svg } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { clearPlayer, getPlayer, nextMessageId } from '../session.js';
 import { RoomSocket } from '../socket.js';
-import { apiErrorText, inviteBox, isZeroAmount, loading, modal, money, nameForm, optionsSummary, toast } from '../ui.js';
+import { apiErrorText, durationText, inviteBox, isZeroAmount, loading, modal, money, nameForm, optionsSummary, playerName, toast } from '../ui.js';
 
 const REJECT_CODES = new Set([
   'not_your_turn',
@@ -50,8 +50,8 @@ export function mount(root, roomId) {
   let prevDealNumber = null;
   let inviteCode = null;
   let openPoll = null;
-  let summary = null; // {event, declarations}
-  let summaryDialog = null;
+  let summary = null; // {event, declarations}: the last deal that ended
+  let summaryOpen = false; // its panel stays beside the cards until the player plays on or closes it
   let declareDialog = null;
   let resignDialog = null;
   let stakeFallback = null;
@@ -73,6 +73,8 @@ export function mount(root, roomId) {
   el.centre = h('div', { class: 'felt-centre' }, el.stock, el.trick, el.lastTrick);
   el.feltMessage = h('div', { class: 'felt-message' });
   el.matchPanel = h('div', { class: 'match-panel-slot' });
+  el.summary = h('div', { class: 'deal-summary-slot' }); // on the felt (phones, tablets)
+  el.summarySide = h('div', { class: 'deal-summary-slot side' }); // beside it (wide screens)
   el.felt = h(
     'section',
     { class: 'felt', 'data-testid': 'felt' },
@@ -81,6 +83,7 @@ export function mount(root, roomId) {
     el.feltMessage,
     el.status,
     h('div', { class: 'felt-bottom' }, el.meInfo, el.hand),
+    el.summary,
     el.matchPanel,
   );
   el.score = h('section', { class: 'side-panel scoreboard', 'data-testid': 'scoreboard' });
@@ -94,7 +97,7 @@ export function mount(root, roomId) {
   el.chatTitle = h('h2', { id: 'chat-h' });
   el.chatForm = h('form', { class: 'chat-form' }, el.chatInput, el.chatSend);
   el.chat = h('section', { class: 'side-panel chat', 'data-testid': 'chat', 'aria-labelledby': 'chat-h' }, el.chatTitle, el.chatLog, el.chatForm, el.chatCount);
-  el.side = h('aside', { class: 'table-side' }, el.score, el.info, el.actions, el.chat, el.sheet);
+  el.side = h('aside', { class: 'table-side' }, el.summarySide, el.score, el.info, el.actions, el.chat, el.sheet);
   el.overlay = h('div', { class: 'reconnecting-overlay', 'data-testid': 'reconnecting-overlay', role: 'alert', hidden: true });
   el.errorSlot = h('div', { class: 'error-slot' });
   el.page = h('div', { class: 'table-page', 'data-testid': 'table-page', 'data-room': roomId }, el.errorSlot, el.felt, el.side, el.overlay);
@@ -157,9 +160,13 @@ export function mount(root, roomId) {
   function nameOf(seat) {
     const p = player(seat);
     if (!p) return t('table.nobody');
-    return seat === mySeat() ? t('table.you_named', { name: p.name }) : p.name;
+    return seat === mySeat() ? t('table.you_named', { name: playerName(p) }) : playerName(p);
   }
-  const plainName = (seat) => (player(seat) ? player(seat).name : t('table.nobody'));
+  const plainName = (seat) => (player(seat) ? playerName(player(seat)) : t('table.nobody'));
+  /** For narrow columns: the computer is just "Computer" (its level is shown elsewhere). */
+  const shortName = (seat) => (isBot(seat) ? t('bot.short') : plainName(seat));
+  const isBot = (seat) => Boolean(player(seat) && player(seat).bot_level);
+  const vsBot = () => isBot(oppSeat());
   const matchOver = () => Boolean(view() && view().winner !== null && view().winner !== undefined) || (room() && room().status === 'finished');
   const myTurn = () => Boolean(deal() && deal().turn === mySeat() && !matchOver());
 
@@ -176,6 +183,7 @@ export function mount(root, roomId) {
     const hadMatch = before && before.room && before.room.match_id;
     if (events.some((e) => e.kind === 'match_started') || (hadMatch && m.room && m.room.match_id !== hadMatch)) {
       closeSummary();
+      summary = null;
       stakeFallback = null;
       prevHand = null;
     }
@@ -183,11 +191,11 @@ export function mount(root, roomId) {
     if (dealOver) {
       const record = (view() && (view().history || []).find((r) => r.number === dealOver.number)) || null;
       summary = { event: dealOver, declarations: record ? record.declarations : [] };
+      summaryOpen = !events.some((e) => e.kind === 'match_over');
     }
     if (m.room && m.room.status === 'open') startOpenPoll();
     else stopOpenPoll();
     renderAll(events);
-    if (dealOver && !events.some((e) => e.kind === 'match_over')) openSummary();
     if (matchOver() && !m.stake && !stakeFallback) loadStakeFallback();
   }
 
@@ -278,7 +286,7 @@ export function mount(root, roomId) {
       openDeclare(code);
       return;
     }
-    sendIntent({ type: 'play', card: code, declare: false });
+    if (sendIntent({ type: 'play', card: code, declare: false })) closeSummary();
   }
 
   function openDeclare(code) {
@@ -289,7 +297,7 @@ export function mount(root, roomId) {
     const choose = (declare) => () => {
       declareDialog.close();
       declareDialog = null;
-      sendIntent({ type: 'play', card: code, declare });
+      if (sendIntent({ type: 'play', card: code, declare })) closeSummary();
     };
     declareDialog = modal({
       title: t('declare.title'),
@@ -372,7 +380,9 @@ export function mount(root, roomId) {
     renderInfo();
     renderActions();
     renderSheet();
+    renderSummary();
     renderMatchPanel();
+    el.chat.hidden = vsBot(); // nobody to talk to
     document.title = myTurn() ? `● ${t('table.your_turn')} — ${t('app.title')}` : t('app.title');
   }
 
@@ -441,6 +451,28 @@ export function mount(root, roomId) {
   function presenceDot(seat, prefix = 'presence') {
     const p = player(seat);
     const on = Boolean(p && p.connected);
+    if (p && p.bot_level) {
+      // The computer is always there: a small chip icon instead of a presence light.
+      const icon = h('span', {
+        class: 'bot-badge',
+        'data-testid': `${prefix}-${seat === mySeat() ? 'me' : 'opponent'}`,
+        'data-connected': 'true',
+        'data-bot': p.bot_level,
+        role: 'img',
+        'aria-label': t('bot.label'),
+        title: t('bot.label'),
+      });
+      icon.appendChild(
+        svg(
+          'svg',
+          { viewBox: '0 0 16 16', width: 14, height: 14, 'aria-hidden': 'true' },
+          svg('rect', { x: 3, y: 3, width: 10, height: 10, rx: 2, fill: 'none', stroke: 'currentColor', 'stroke-width': 1.6 }),
+          svg('rect', { x: 6, y: 6, width: 4, height: 4, fill: 'currentColor' }),
+          svg('path', { d: 'M6 1v2M10 1v2M6 13v2M10 13v2M1 6h2M1 10h2M13 6h2M13 10h2', stroke: 'currentColor', 'stroke-width': 1.4 }),
+        ),
+      );
+      return icon;
+    }
     return h('span', {
       class: `presence ${on ? 'on' : 'off'}`,
       'data-testid': `${prefix}-${seat === mySeat() ? 'me' : 'opponent'}`,
@@ -460,9 +492,13 @@ export function mount(root, roomId) {
       h('span', { class: 'seat-name', 'data-testid': 'opponent-name', text: plainName(opp) }),
       d && d.dealer === opp ? h('span', { class: 'dealer-chip', title: t('table.dealer'), text: t('table.dealer_short') }) : null,
       d ? h('span', { class: 'count-chip', 'data-testid': 'opponent-count', text: tn('table.cards_count', count) }) : null,
+      // open_scores (R7): the opponent's card points of this deal are public at this table.
+      d && d.card_points
+        ? h('span', { class: 'count-chip points', 'data-testid': 'opponent-card-points', 'data-points': String(d.card_points[opp]), text: t('table.my_card_points', { n: d.card_points[opp] }) })
+        : null,
       (() => {
         const p = player(opp);
-        if (!p || p.connected || !p.grace_deadline || matchOver()) return null;
+        if (!p || p.bot_level || p.connected || !p.grace_deadline || matchOver()) return null;
         return h('span', { class: 'count-chip away', 'data-testid': 'grace-countdown', text: graceText(p.grace_deadline) });
       })(),
     );
@@ -512,6 +548,8 @@ export function mount(root, roomId) {
     el.oppHand.replaceChildren();
     el.status.replaceChildren();
     el.matchPanel.replaceChildren();
+    el.summary.replaceChildren();
+    el.summarySide.replaceChildren();
     el.info.replaceChildren();
     el.sheet.replaceChildren();
     const r = room();
@@ -709,7 +747,7 @@ export function mount(root, roomId) {
       cls += ' mine';
       const lead = d.trick && d.trick.cards && d.trick.cards[0];
       text = lead ? t('table.your_turn_answer', { card: cardName(lead) }) : t('table.your_turn_lead');
-    } else text = t('table.their_turn', { name: plainName(oppSeat()) });
+    } else text = t(vsBot() ? 'table.bot_thinking' : 'table.their_turn', { name: plainName(oppSeat()) });
     el.status.className = cls;
     el.status.dataset.myTurn = String(myTurn());
     const phase = d.phase === 2 ? h('span', { class: 'phase-chip', 'data-testid': 'phase', 'data-phase': '2', text: t('table.phase2') }) : h('span', { class: 'phase-chip', 'data-testid': 'phase', 'data-phase': '1', text: t('table.phase1') });
@@ -756,8 +794,7 @@ export function mount(root, roomId) {
 
   /** R6.2: how long this table holds an absent seat, in words ("2 min", "45 s"). */
   function graceSpan() {
-    const seconds = Number((room() && room().options && room().options.reconnect_grace_s) || 120);
-    return seconds >= 60 ? t('time.minutes', { n: Math.round(seconds / 60) }) : t('time.seconds', { n: seconds });
+    return durationText((room() && room().options && room().options.reconnect_grace_s) || 120);
   }
 
   function renderSheet() {
@@ -774,7 +811,7 @@ export function mount(root, roomId) {
       h(
         'table',
         { class: 'sheet' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: plainName(me) }), h('th', { scope: 'col', text: plainName(opp) }))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: shortName(me) }), h('th', { scope: 'col', text: shortName(opp) }))),
         h(
           'tbody',
           {},
@@ -814,54 +851,89 @@ export function mount(root, roomId) {
   }
 
   // ------------------------------------------------------------------ deal & match end
+  /** A deal's result as one small table: a row per player, cards · marriages · deal · total. */
   function summaryTable(event, declarations) {
     const me = mySeat();
     const opp = oppSeat();
     const declText = (seat) => {
       const list = (declarations || []).filter((x) => x.seat === seat);
       if (!list.length) return '—';
-      return list.map((x) => `${SUIT_SYMBOL[x.suit]} ${x.points}`).join(', ');
+      return list.map((x) => `${SUIT_SYMBOL[x.suit]}${x.points}`).join(' ');
     };
-    const row = (label, a, b, testid) => h('tr', { 'data-testid': testid }, h('th', { scope: 'row', text: label }), h('td', { text: String(a) }), h('td', { text: String(b) }));
     const voided = [me, opp].filter((s) => (declarations || []).some((x) => x.seat === s) && event.declaration_points[s] === 0);
+    const row = (seat) =>
+      h(
+        'tr',
+        { 'data-testid': seat === me ? 'summary-row-me' : 'summary-row-opponent' },
+        h('th', { scope: 'row', class: 'who', title: plainName(seat), text: shortName(seat) }),
+        h('td', { 'data-testid': 'summary-card-points', text: String(event.card_points[seat]) }),
+        h('td', { class: voided.includes(seat) ? 'voided' : '', 'data-testid': 'summary-declarations', text: declText(seat) }),
+        h('td', { class: 'gain', 'data-testid': 'summary-score', text: `+${event.score[seat]}` }),
+        h('td', { class: 'tot', 'data-testid': 'summary-total', text: String(event.totals[seat]) }),
+      );
     return h(
       'div',
       { class: 'summary' },
       h(
         'table',
         { class: 'summary-table' },
-        h('thead', {}, h('tr', {}, h('td', {}), h('th', { scope: 'col', text: plainName(me) }), h('th', { scope: 'col', text: plainName(opp) }))),
         h(
-          'tbody',
+          'thead',
           {},
-          row(t('summary.card_points'), event.card_points[me], event.card_points[opp], 'summary-card-points'),
-          row(t('summary.declared'), declText(me), declText(opp), 'summary-declared'),
-          row(t('summary.declaration_points'), event.declaration_points[me], event.declaration_points[opp], 'summary-declaration-points'),
-          row(t('summary.score'), event.score[me], event.score[opp], 'summary-score'),
-          row(t('summary.totals'), event.totals[me], event.totals[opp], 'summary-totals'),
+          h('tr', {}, h('td', {}), [t('history.col.cards'), t('history.col.decl'), t('history.col.deal'), t('history.col.total')].map((x) => h('th', { scope: 'col', text: x }))),
         ),
+        h('tbody', {}, row(me), row(opp)),
       ),
-      voided.map((s) => h('p', { class: 'muted small', text: t('summary.voided', { name: plainName(s) }) })),
+      voided.map((seat) => h('p', { class: 'muted small voided-note', text: t('summary.voided', { name: plainName(seat) }) })),
     );
   }
 
-  function openSummary() {
-    if (!summary) return;
-    closeSummary();
+  /** The last deal's result beside the cards: it blocks nothing and goes when the player plays on. */
+  function renderSummary(force = false) {
+    const slot = wideScreen.matches ? el.summarySide : el.summary;
+    const other = slot === el.summary ? el.summarySide : el.summary;
+    other.replaceChildren();
+    if (!summary || !summaryOpen || matchOver()) {
+      slot.replaceChildren();
+      return;
+    }
     const { event, declarations } = summary;
-    summaryDialog = modal({
-      title: t('summary.title', { n: event.number + 1 }),
-      testid: 'deal-summary',
-      body: summaryTable(event, declarations),
-      actions: [h('button', { type: 'button', class: 'btn primary', 'data-testid': 'deal-summary-close', text: t('summary.continue'), onclick: () => closeSummary() })],
-      onClose: () => (summaryDialog = null),
-    });
+    const shown = slot.firstElementChild;
+    if (!force && shown && shown.dataset.deal === String(event.number) && shown.dataset.match === String(room().match_id)) return; // as it is: no new slide-in
+    const title = t('summary.title', { n: event.number + 1 });
+    setChildren(
+      slot,
+      h(
+        'section',
+        { class: 'deal-summary', 'data-testid': 'deal-summary', 'data-deal': String(event.number), 'data-match': String(room().match_id), role: 'status', 'aria-label': title },
+        h(
+          'div',
+          { class: 'deal-summary-head' },
+          h('h2', { text: title }),
+          h('button', { type: 'button', class: 'icon-btn', 'data-testid': 'deal-summary-close', 'aria-label': t('summary.close'), title: t('summary.close'), text: '×', onclick: closeSummary }),
+        ),
+        summaryTable(event, declarations),
+      ),
+    );
   }
 
   function closeSummary() {
-    if (summaryDialog) summaryDialog.close();
-    summaryDialog = null;
+    summaryOpen = false;
+    el.summary.replaceChildren();
+    el.summarySide.replaceChildren();
   }
+
+  // Wide screens show the side column next to the felt: the summary goes there (as in style.css).
+  const wideScreen = window.matchMedia('(min-width: 981px)');
+  const onWidth = () => {
+    if (view()) renderSummary(true);
+  };
+  wideScreen.addEventListener('change', onWidth);
+
+  function onKey(event) {
+    if (event.key === 'Escape' && summaryOpen && !document.querySelector('.backdrop')) closeSummary();
+  }
+  document.addEventListener('keydown', onKey);
 
   async function loadStakeFallback() {
     const r = room();
@@ -910,8 +982,11 @@ export function mount(root, roomId) {
     const offer = r.rematch;
     const rematch = [];
     const act = (action) => () => sendIntent({ type: 'rematch', action });
-    if (!offer) rematch.push(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-offer', text: t('rematch.offer'), onclick: act('offer') }));
-    else if (offer.offered_by === me) {
+    if (!offer) rematch.push(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-offer', text: vsBot() ? t('rematch.play_again') : t('rematch.offer'), onclick: act('offer') }));
+    else if (offer.offered_by === me && vsBot()) {
+      // The computer accepts at once: the next state starts the new match.
+      rematch.push(h('p', { 'data-testid': 'rematch-status', text: t('rematch.starting') }));
+    } else if (offer.offered_by === me) {
       rematch.push(
         h('p', { 'data-testid': 'rematch-status', text: t('rematch.waiting', { name: plainName(oppSeat()) }) }),
         h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-withdraw', text: t('rematch.withdraw'), onclick: act('withdraw') }),
@@ -958,8 +1033,10 @@ export function mount(root, roomId) {
 
   function relang() {
     if (fatal || connStatus === 'replaced') renderFatal();
-    else renderAll();
-    if (summaryDialog) openSummary();
+    else {
+      renderAll();
+      if (view()) renderSummary(true);
+    }
   }
 
   renderAll();
@@ -972,7 +1049,8 @@ export function mount(root, roomId) {
       socket.stop();
       stopOpenPoll();
       clearPending();
-      closeSummary();
+      document.removeEventListener('keydown', onKey);
+      wideScreen.removeEventListener('change', onWidth);
       if (declareDialog) declareDialog.close();
       if (resignDialog) resignDialog.close();
       document.title = t('app.title');
