@@ -34,7 +34,8 @@ def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
     """One server for the whole browser suite (each test creates its own players and tables)."""
     tmp = tmp_path_factory.mktemp("e2e")
     with database("sqlite", tmp) as url:
-        server = ServerProcess(url, tmp / "server.log")
+        # The computer opponent waits 0.6 s before each card so that people can follow; tests need not.
+        server = ServerProcess(url, tmp / "server.log", BOT_DELAY_S="0.2")
         server.start()
         try:
             yield server

@@ -62,6 +62,31 @@ def choose_name(page: Page, name: str) -> None:
     expect(page.get_by_test_id("name-form")).to_have_count(0)
 
 
+def set_advanced(
+    page: Page,
+    *,
+    scoring: str | None = None,
+    stock_bottom: bool | None = None,
+    open_scores: bool | None = None,
+    deck_size: int | None = None,
+    grace_s: int | None = None,
+) -> None:
+    """Unfold "More options" in the lobby form and set the options given."""
+    details = page.get_by_test_id("opt-advanced")
+    if details.get_attribute("open") is None:
+        page.get_by_test_id("opt-advanced-toggle").click()
+    if scoring is not None:
+        page.get_by_test_id("opt-scoring").select_option(scoring)
+    if stock_bottom is not None:
+        page.get_by_test_id("opt-stock-bottom").set_checked(stock_bottom)
+    if open_scores is not None:
+        page.get_by_test_id("opt-open-scores").set_checked(open_scores)
+    if deck_size is not None:
+        page.get_by_test_id("opt-deck").select_option(str(deck_size))
+    if grace_s is not None:
+        page.get_by_test_id("opt-grace").select_option(str(grace_s))
+
+
 def create_table(
     page: Page,
     *,
@@ -74,17 +99,24 @@ def create_table(
 ) -> str:
     """Fill the lobby form, create the table and return the invite link shown while waiting."""
     page.goto("/#/")
+    page.get_by_test_id("opt-opponent-human").check()
     page.get_by_test_id("opt-target").select_option(str(target))
-    page.get_by_test_id("opt-scoring").select_option(scoring)
-    page.get_by_test_id("opt-stock-bottom").set_checked(stock_bottom)
     page.get_by_test_id("opt-stake").fill(stake)
     page.get_by_test_id("opt-currency").fill(currency)
     page.get_by_test_id("opt-visibility").select_option(visibility)
+    set_advanced(page, scoring=scoring, stock_bottom=stock_bottom)
     page.get_by_test_id("create-table").click()
     expect(page.get_by_test_id("waiting-panel")).to_be_visible()
     link = page.get_by_test_id("invite-link")
     expect(link).to_have_value(re.compile(r"/#/invite/"))
     return link.input_value()
+
+
+def choose_computer(page: Page, level: str, *, target: int = 301) -> None:
+    """In the lobby form: the computer as opponent at ``level``; the stake is then locked at 0."""
+    page.get_by_test_id("opt-opponent-computer").check()
+    page.get_by_test_id("opt-bot-level").select_option(level)
+    page.get_by_test_id("opt-target").select_option(str(target))
 
 
 def join_by_invite(page: Page, link: str, name: str | None = None) -> None:
@@ -142,9 +174,10 @@ def match_over(page: Page) -> bool:
     return page.get_by_test_id("match-over").count() > 0
 
 
-def play_one(page: Page, rng: random.Random) -> str | None:
-    """If this seat may play, click a highlighted card (declaring when offered); return it."""
-    close_summary(page)
+def play_one(page: Page, rng: random.Random, *, scoring: str = "by_suit") -> str | None:
+    """If this seat may play, click a highlighted card (declaring when offered); return it.
+
+    The summary of a deal just over stays on the felt meanwhile: it must not be in the way."""
     legal = page.locator('[data-testid="hand"] button[data-legal="true"]:not([disabled])')
     count = legal.count()
     if count == 0:
@@ -159,8 +192,13 @@ def play_one(page: Page, rng: random.Random) -> str | None:
         return None  # the hand re-rendered under the click; the caller simply tries again
     dialog = page.get_by_test_id("declare-dialog")
     if dialog.count():
-        # R3 by_suit: "Declare ♥ (60)" names the suit and its points.
-        expect(page.get_by_test_id("declare-yes")).to_have_text(DECLARE_TEXT[card[1]])
+        # R3: "Declare ♥ (60)" names the suit and its points (by_order: 40, 60, 80, 100 in turn).
+        expected = (
+            DECLARE_TEXT[card[1]]
+            if scoring == "by_suit"
+            else re.compile(DECLARE_TEXT[card[1]][:9] + r" \((40|60|80|100)\)$")
+        )
+        expect(page.get_by_test_id("declare-yes")).to_have_text(expected)
         page.get_by_test_id("declare-yes").click()
     page.wait_for_function(
         "v => Number(document.querySelector('[data-testid=table-page]').dataset.version) > v",

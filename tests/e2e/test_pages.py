@@ -47,12 +47,20 @@ def test_language_switch_is_remembered_and_rules_show_the_rulings(
         for section in range(1, 8):
             expect(page.get_by_test_id(f"rules-r{section}")).to_be_visible()
         expect(page.get_by_test_id("rules-options")).to_contain_text("301")
+        # The 32-card variant, open card points, the held seat and the computer's levels, in plain words.
+        expect(page.get_by_test_id("rules-v1")).to_contain_text("6 cards")
+        for option in ("24 or 32 cards", "Open card points", "Seat held after a dropped connection"):
+            expect(page.get_by_test_id("rules-options")).to_contain_text(option)
+        for level in ("Easy", "Medium", "Hard"):
+            expect(page.get_by_test_id("rules-computer").locator(f"dt[data-level={level.lower()}]")).to_have_text(level)
         page.screenshot(path=artifacts / "rules-phone.png", animations="disabled")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
         page.get_by_test_id("lang-select").select_option("de")
         expect(page.get_by_test_id("nav-history")).to_have_text("Verlauf")
         expect(page.get_by_test_id("rules-r4")).to_contain_text("Farbe bekennen")
+        expect(page.get_by_test_id("rules-v1")).to_contain_text("Acht und eine Sieben")
+        expect(page.get_by_test_id("rules-computer")).to_contain_text("Schwer")
         page.reload()
         expect(page.get_by_test_id("nav-rules")).to_have_text("Regeln")
         assert page.evaluate("document.documentElement.lang") == "de"
@@ -60,6 +68,8 @@ def test_language_switch_is_remembered_and_rules_show_the_rulings(
         page.get_by_test_id("lang-select").select_option("ru")
         expect(page.get_by_test_id("nav-lobby")).to_have_text("Лобби")
         expect(page.get_by_test_id("rules-rulings")).to_contain_text("Наши решения")
+        expect(page.get_by_test_id("rules-options")).to_contain_text("Открытые очки")
+        expect(page.get_by_test_id("rules-computer")).to_contain_text("Сложный")
         page.screenshot(path=artifacts / "rules-phone-ru.png", animations="disabled")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.get_by_test_id("lang-select").select_option("en")
