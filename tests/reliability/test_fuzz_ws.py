@@ -41,6 +41,8 @@ from .helpers import (
     sync_table,
 )
 
+pytestmark = pytest.mark.slow
+
 FUZZ = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -315,7 +317,7 @@ def junk_frame(draw: st.DrawFn, version: int, next_id: int) -> str | bytes:
 # ------------------------------------------------------------------ the tests
 
 
-@settings(FUZZ, max_examples=450)
+@settings(FUZZ, max_examples=500)
 @given(data=st.data())
 def test_junk_frames_are_refused_and_change_nothing(harness: Harness, data: st.DataObject) -> None:
     seat = data.draw(st.integers(0, 1), label="seat")
@@ -448,7 +450,7 @@ def game(harness: Harness) -> GameFuzz:
     return GameFuzz(harness)
 
 
-@settings(FUZZ, max_examples=300)
+@settings(FUZZ, max_examples=400)
 @given(data=st.data())
 def test_game_intents_get_the_documented_answer(game: GameFuzz, data: st.DataObject) -> None:
     for _ in range(data.draw(st.integers(1, 4), label="intents")):

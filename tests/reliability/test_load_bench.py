@@ -7,12 +7,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_load_bench_smoke(tmp_path: Path) -> None:
     out = tmp_path / "load.json"
-    command = [sys.executable, "bench/load.py", "--rooms", "4", "--seconds", "2", "--warmup", "1"]
+    command = [sys.executable, "bench/load.py", "--rooms", "4", "--seconds", "1.5", "--warmup", "0.5"]
     command += ["--think", "0.2", "--client-procs", "1", "--target", "301", "--json", str(out)]
     finished = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stdout + finished.stderr

@@ -9,10 +9,14 @@ import random
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.support.client import create_table, play_moves
 from tests.support.services import ServerProcess
 
 from .helpers import Database, check_action_log, log_problems
+
+pytestmark = pytest.mark.slow
 
 TABLES = 30
 

@@ -25,7 +25,9 @@ from .helpers import SyncSeat, auth, log_problems, register
 schemathesis = pytest.importorskip("schemathesis", reason="pip install schemathesis (the dev extras)")
 from schemathesis.generation.modes import GenerationMode  # noqa: E402
 
-EXAMPLES = 50
+pytestmark = pytest.mark.slow
+
+EXAMPLES = 40
 REAL_IDS = ("room_id", "code", "match_id")
 
 

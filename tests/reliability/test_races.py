@@ -18,7 +18,7 @@ from tests.support.services import ServerProcess
 
 from .helpers import Database, SyncTable, auth, check_action_log, comparable, register, sync_table
 
-ROUNDS = 40
+ROUNDS = 30
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +60,10 @@ def test_duplicate_and_competing_intents_from_one_seat(module_sqlite_server: Ser
         assert len(db.actions(match_id)) == actions + 1
         assert db.room_version(table.room["id"]) == version + 1
         after = mover.hello()
-        assert after["version"] == version + 1 and legal[0] not in after["view"]["deal"]["hand"]
-        assert legal[-1] in after["view"]["deal"]["hand"] or legal[-1] == legal[0]
+        assert after["version"] == version + 1
+        if after["view"]["deal_number"] == before["view"]["deal_number"]:  # (a new deal brings new cards)
+            assert legal[0] not in after["view"]["deal"]["hand"]
+            assert legal[-1] in after["view"]["deal"]["hand"] or legal[-1] == legal[0]
         seen = waiter.receive_until(lambda m: m["type"] == "state" and m["reply_to"] is None)
         assert seen["version"] == version + 1
         if after["view"]["winner"] is not None:
@@ -117,7 +119,7 @@ async def test_leave_racing_a_join_ends_one_way_or_the_other(module_sqlite_serve
     url = module_sqlite_server.url
     results = {"closed": 0, "playing": 0}
     async with httpx.AsyncClient(base_url=url, timeout=10) as http:
-        for _ in range(12):
+        for _ in range(ROUNDS // 3):
             anna = register(url, "Anna")
             joiners = [register(url, f"J{i}") for i in range(3)]
             room = (await http.post("/api/rooms", json={}, headers=auth(anna["token"]))).json()
@@ -136,4 +138,4 @@ async def test_leave_racing_a_join_ends_one_way_or_the_other(module_sqlite_serve
                 assert seen["players"][1]["id"] == wins[0].json()["players"][1]["id"]
                 assert seen["match_id"] and len(db.actions(seen["match_id"])) == 0
             results[seen["status"]] += 1
-    assert sum(results.values()) == 12, results
+    assert sum(results.values()) == ROUNDS // 3, results
