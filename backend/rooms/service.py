@@ -449,7 +449,7 @@ class RoomService:
                 events.append({"kind": "match_started", "match_id": room.match_id})
             self._publish(room, events, reply_to=(player_id, msg_id))
             bot = room.bot_seat
-            if action == "offer" and bot is not None:
+            if action == "offer" and bot is not None and await self._busy_elsewhere(room) is None:
                 await self._change_rematch(room, bot, "accept")  # the computer always plays again
                 self._publish(
                     room,
