@@ -29,7 +29,7 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the whole browser suite (each test creates its own players and tables)."""
     tmp = tmp_path_factory.mktemp("e2e")
@@ -43,8 +43,10 @@ def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
             server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
+    """Package-scoped: Playwright's sync API keeps an event loop running in this thread while it is
+    open, which would break every asyncio test collected after the browser suite."""
     if not Path(CHROMIUM).exists():
         missing_service(f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)")
     try:
