@@ -14,16 +14,15 @@ from typing import Any
 
 import httpx
 import pytest
+import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
+from schemathesis.generation.modes import GenerationMode
 
 from tests.support.services import ServerProcess, database
 
 from .helpers import SyncSeat, auth, log_problems, register
-
-schemathesis = pytest.importorskip("schemathesis", reason="pip install schemathesis (the dev extras)")
-from schemathesis.generation.modes import GenerationMode  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
