@@ -39,6 +39,7 @@ from .options import TableOptions
 from .room import LiveRoom, Outbox
 
 log = logging.getLogger(__name__)
+UNKNOWN_CARD = -1  # stands for a card name that names no card; the engine refuses it as not held
 T = TypeVar("T")
 
 
@@ -301,14 +302,20 @@ class RoomService:
         try:
             action: Play | Resign = Play(card(card_name), declare)
         except ValueError:
-            action = Play(-1, declare)  # the engine answers card_not_held
-        await self._game_action(room, player_id, msg_id, version, action)
+            action = Play(UNKNOWN_CARD, declare)  # the engine answers card_not_held
+        await self._game_action(room, player_id, msg_id, version, action, card_name)
 
     async def resign(self, room: LiveRoom, player_id: str, msg_id: int, version: int) -> None:
         await self._game_action(room, player_id, msg_id, version, Resign("resign"))
 
     async def _game_action(
-        self, room: LiveRoom, player_id: str, msg_id: int, version: int, action: Play | Resign
+        self,
+        room: LiveRoom,
+        player_id: str,
+        msg_id: int,
+        version: int,
+        action: Play | Resign,
+        card_name: str | None = None,
     ) -> None:
         async with room.lock:
             if self._answered_before(room, player_id, msg_id):
@@ -322,7 +329,10 @@ class RoomService:
             try:
                 after, events = match_rules.apply(room.match, seat, action)
             except IllegalAction as illegal:
-                self._reject(room, player_id, msg_id, illegal.code, illegal.message)
+                message = illegal.message
+                if isinstance(action, Play) and action.card == UNKNOWN_CARD:
+                    message = f"{card_name!r} is not a card"
+                self._reject(room, player_id, msg_id, illegal.code, message)
                 return
             if not await self._commit(room, player_id, msg_id, seat, action, after, events):
                 return
@@ -590,6 +600,8 @@ class RoomService:
                 outbox.send(room.state_message(player_id, [], msg_id))
         else:
             self._send(room, player_id, answer)
+            if answer.get("code") == "stale_version":
+                self.send_state(room, player_id)  # as the first time: the current state follows
         return True
 
     def _reject(
