@@ -10,17 +10,28 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Engine, func, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .engine import make_engine, make_sessionmaker
 from .models import Action, Base, Deal, Match, Player, Room, Settlement, utcnow
+
+# Built once: constructing statements costs more than running them on the per-move hot path.
+_INSERT_ACTION = insert(Action)
+_ADVANCE_VERSION = (
+    update(Room)
+    .where(Room.id == bindparam("room"), Room.version == bindparam("expected"))
+    .values(version=bindparam("next"), updated_at=bindparam("now"))
+)
 
 
 class VersionConflict(Exception):
@@ -99,6 +110,16 @@ class Store:
     def __init__(self, url: str) -> None:
         self.engine: Engine = make_engine(url)
         self._sessions: sessionmaker[Session] = make_sessionmaker(self.engine)
+        sqlite = self.engine.dialect.name == "sqlite"
+        self._write_lock: AbstractContextManager[Any] = threading.Lock() if sqlite else nullcontext()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Session]:
+        """A write transaction. On SQLite, writers queue on a lock in this process instead of
+        spinning in SQLite's busy handler, which sleeps in growing steps and makes the slowest
+        commits far slower than they need to be."""
+        with self._write_lock, self._sessions.begin() as session:
+            yield session
 
     def create_all(self) -> None:
         """For tests and tools; the server itself relies on Alembic migrations."""
@@ -117,7 +138,7 @@ class Store:
     def create_player(self, name: str) -> tuple[Player, str]:
         token = secrets.token_urlsafe(32)  # 32 random bytes; only the hash is stored
         player = Player(id=new_id("p"), name=name, token_hash=hash_token(token), created_at=utcnow())
-        with self._sessions.begin() as session:
+        with self._transaction() as session:
             session.add(player)
         return player, token
 
@@ -135,7 +156,7 @@ class Store:
             created_at=utcnow(),
         )
         try:
-            with self._sessions.begin() as session:
+            with self._transaction() as session:
                 session.add(bot)
         except IntegrityError:  # another process created it first
             with self._sessions() as session:
@@ -168,7 +189,7 @@ class Store:
             created_at=now,
             updated_at=now,
         )
-        with self._sessions.begin() as session:
+        with self._transaction() as session:
             session.add(room)
         return room
 
@@ -208,7 +229,7 @@ class Store:
 
     def join_room(self, room_id: str, player_id: str, match: NewMatch) -> bool:
         """Take seat 1 and start the match, atomically: of two racing joiners one wins."""
-        with self._sessions.begin() as session:
+        with self._transaction() as session:
             taken = session.execute(
                 update(Room)
                 .where(
@@ -225,7 +246,7 @@ class Store:
         return True
 
     def close_room(self, room_id: str, player_id: str) -> bool:
-        with self._sessions.begin() as session:
+        with self._transaction() as session:
             closed = session.execute(
                 update(Room)
                 .where(Room.id == room_id, Room.status == "open", Room.seat0_id == player_id)
@@ -235,11 +256,11 @@ class Store:
 
     def bump_version(self, room_id: str, expected_version: int) -> None:
         """Advance a room's version for a change kept outside the match log (rematch offers)."""
-        with self._sessions.begin() as session:
+        with self._transaction() as session:
             self._advance(session, room_id, expected_version)
 
     def start_rematch(self, room_id: str, expected_version: int, match: NewMatch) -> None:
-        with self._sessions.begin() as session:
+        with self._transaction() as session:
             self._advance(
                 session,
                 room_id,
@@ -266,26 +287,28 @@ class Store:
         totals: tuple[int, int],
     ) -> None:
         """Write one accepted action (and what it finished) in one transaction, before any broadcast."""
-        with self._sessions.begin() as session:
+        # Core statements on a plain connection, not the ORM: this is the hot path of every move.
+        with self._write_lock, self.engine.begin() as session:
             room_values: dict[str, Any] = {"status": "finished"} if end else {}
             self._advance(session, room_id, expected_version, **room_values)
-            session.add(
-                Action(
-                    match_id=match_id,
-                    seq=seq,
-                    seat=action.seat,
-                    kind=action.kind,
-                    card=action.card,
-                    declare=action.declare,
-                    reason=action.reason,
-                    room_version=expected_version + 1,
-                    client_msg_id=client_msg_id,
-                    created_at=utcnow(),
-                )
+            session.execute(
+                _INSERT_ACTION,
+                {
+                    "match_id": match_id,
+                    "seq": seq,
+                    "seat": action.seat,
+                    "kind": action.kind,
+                    "card": action.card,
+                    "declare": action.declare,
+                    "reason": action.reason,
+                    "room_version": expected_version + 1,
+                    "client_msg_id": client_msg_id,
+                    "created_at": utcnow(),
+                },
             )
             for deal in deals:
-                session.add(
-                    Deal(
+                session.execute(
+                    insert(Deal).values(
                         match_id=match_id,
                         number=deal.number,
                         dealer=deal.dealer,
@@ -309,8 +332,8 @@ class Store:
                     "end_reason": end.reason,
                     "finished_at": utcnow(),
                 }
-                session.add(
-                    Settlement(
+                session.execute(
+                    insert(Settlement).values(
                         match_id=match_id,
                         winner_id=end.winner_id,
                         loser_id=end.loser_id,
@@ -397,12 +420,19 @@ class Store:
     # ------------------------------------------------------------ helpers
 
     @staticmethod
-    def _advance(session: Session, room_id: str, expected_version: int, **values: Any) -> None:
-        advanced = session.execute(
-            update(Room)
-            .where(Room.id == room_id, Room.version == expected_version)
-            .values(version=expected_version + 1, updated_at=utcnow(), **values)
-        )
+    def _advance(session: Session | Connection, room_id: str, expected_version: int, **values: Any) -> None:
+        if values:
+            statement = (
+                update(Room)
+                .where(Room.id == room_id, Room.version == expected_version)
+                .values(version=expected_version + 1, updated_at=utcnow(), **values)
+            )
+            advanced = session.execute(statement)
+        else:  # the common case, with a statement built once
+            advanced = session.execute(
+                _ADVANCE_VERSION,
+                {"room": room_id, "expected": expected_version, "next": expected_version + 1, "now": utcnow()},
+            )
         if advanced.rowcount != 1:
             raise VersionConflict(f"room {room_id} is no longer at version {expected_version}")
 

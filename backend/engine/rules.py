@@ -7,7 +7,7 @@ the deal packets).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 DeclarationScoring = Literal["by_suit", "by_order"]
@@ -71,7 +71,14 @@ class Rules:
         return BY_ORDER_POINTS[nth]
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Spelled out: this runs for every message the server sends, and asdict() deep-copies.
+        return {
+            "declaration_scoring": self.declaration_scoring,
+            "show_stock_bottom": self.show_stock_bottom,
+            "target": self.target,
+            "open_scores": self.open_scores,
+            "deck_size": self.deck_size,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> Rules:

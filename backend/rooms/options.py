@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from backend.engine import Rules
@@ -18,6 +19,10 @@ class TableOptions:
     bot_level: str | None = None  # play against the computer at this level (seat 1 at first)
 
     def to_json(self) -> dict[str, Any]:
+        return dict(self._json)  # a copy: callers may not change the cached one
+
+    @cached_property
+    def _json(self) -> dict[str, Any]:
         return {
             **self.rules.to_dict(),
             "stake_per_point": str(self.stake_per_point),
