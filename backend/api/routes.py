@@ -100,14 +100,17 @@ async def get_room(room_id: str, player: CurrentPlayer, rooms: RoomsDep) -> dict
     return room.summary(for_player=player.id)
 
 
-@router.post("/rooms/{room_id}/join", tags=["rooms"])
-async def join_room(room_id: str, player: CurrentPlayer, rooms: RoomsDep) -> dict[str, Any]:
-    room = await _visible_room(rooms, room_id, player)
+async def _join(rooms: RoomsDep, room: LiveRoom, player: Player) -> dict[str, Any]:
     try:
         await rooms.join(room, player.id)
     except RoomError as error:
         raise _room_error(error) from error
     return room.summary(for_player=player.id)
+
+
+@router.post("/rooms/{room_id}/join", tags=["rooms"])
+async def join_room(room_id: str, player: CurrentPlayer, rooms: RoomsDep) -> dict[str, Any]:
+    return await _join(rooms, await _visible_room(rooms, room_id, player), player)
 
 
 async def _room_by_invite(store: StoreDep, rooms: RoomsDep, code: str) -> LiveRoom:
@@ -126,12 +129,7 @@ async def get_invite(code: str, player: CurrentPlayer, store: StoreDep, rooms: R
 
 @router.post("/invites/{code}/join", tags=["rooms"])
 async def join_by_invite(code: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> dict[str, Any]:
-    room = await _room_by_invite(store, rooms, code)
-    try:
-        await rooms.join(room, player.id)
-    except RoomError as error:
-        raise _room_error(error) from error
-    return room.summary(for_player=player.id)
+    return await _join(rooms, await _room_by_invite(store, rooms, code), player)
 
 
 @router.post("/rooms/{room_id}/leave", status_code=204, tags=["rooms"])

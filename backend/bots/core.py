@@ -49,6 +49,11 @@ def follower_wins(lead: int, follow: int, trump: int) -> bool:
     return follow >> 3 == trump
 
 
+def cards_list(mask: int) -> list[int]:
+    """The cards of a mask as a list (the hot loops of the bots want a list, not a generator)."""
+    return list(cards_in(mask))
+
+
 def lowest_bit_card(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 

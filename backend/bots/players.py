@@ -22,7 +22,7 @@ from backend.engine.cards import CARD_POINTS
 from backend.engine.deal import Play
 from backend.engine.rules import BY_ORDER_POINTS, BY_SUIT_POINTS
 
-from .core import legal_plays
+from .core import cards_list, legal_plays
 from .knowledge import SeatKnowledge
 from .policy import DECLARE, choose_follow, choose_lead
 from .sim import play_out
@@ -134,7 +134,7 @@ class HardBot:
         """
         known = k.known_opponent_cards
         bottom = k.stock_bottom
-        free = [c for c in _cards(k.unseen & ~known) if c != bottom]
+        free = [c for c in cards_list(k.unseen & ~known) if c != bottom]
         rng.shuffle(free)
         need = k.opponent_count - known.bit_count()
         opp = known
@@ -166,15 +166,6 @@ class HardBot:
                 )
         best = max(range(len(plays)), key=lambda i: totals[i])
         return plays[best]
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _play_then_out(

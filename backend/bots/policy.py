@@ -15,20 +15,11 @@ from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUIT_MASK
 from backend.engine.deal import NO_TRUMP
 from backend.engine.rules import BY_SUIT_POINTS
 
-from .core import follow_mask, follower_wins
+from .core import cards_list, follow_mask, follower_wins
 
 DECLARE = 32
 CP = CARD_POINTS
 _KQ = tuple(1 << (8 * s + KING) | 1 << (8 * s + QUEEN) for s in range(4))
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _throw_cost(c: int, hand: int, trump: int, declared: int, unseen: int) -> int:
@@ -70,7 +61,7 @@ def choose_lead(hand: int, trump: int, declared: int, stock_n: int, unseen: int,
     if best_suit >= 0:
         return 8 * best_suit + QUEEN | DECLARE  # lead the queen: the king stays to win later
 
-    cards = _cards(hand)
+    cards = cards_list(hand)
     if not stock_n:
         # Phase 2: cash a sure winner, the one with most points; count trumps — draw the
         # opponent's trumps with a master trump while we hold more of them.
@@ -101,7 +92,7 @@ def choose_lead(hand: int, trump: int, declared: int, stock_n: int, unseen: int,
 def choose_follow(hand: int, lead: int, trump: int, declared: int, stock_n: int, unseen: int) -> int:
     """The answer to ``lead``: take valuable tricks cheaply, else throw the cheapest card."""
     legal = hand if stock_n else follow_mask(hand, lead, trump, False)
-    cards = _cards(legal)
+    cards = cards_list(legal)
     if len(cards) == 1:
         return cards[0]
     lead_pts = CP[lead]

@@ -176,14 +176,7 @@ class RoomService:
                 raise RoomError(409, code, "this table is no longer open")
             creator = room.seat_ids[0]
             assert creator is not None
-            seed = new_seed()
-            match = NewMatch(
-                id=new_id("m"),
-                options=room.options.to_json(),
-                seed=seed,
-                first_dealer=match_rules.first_dealer(seed),
-                seat_ids=(creator, player_id),
-            )
+            match = _new_match(room, (creator, player_id))
             if not await self._db(self.store.join_room, room.id, player_id, match):
                 # Another process took the seat first: our copy of the room is stale.
                 self._rooms.pop(room.id, None)
@@ -512,14 +505,7 @@ class RoomService:
         """Same options, seats swapped."""
         first, second = room.seat_ids
         assert first is not None and second is not None
-        seed = new_seed()
-        match = NewMatch(
-            id=new_id("m"),
-            options=room.options.to_json(),
-            seed=seed,
-            first_dealer=match_rules.first_dealer(seed),
-            seat_ids=(second, first),
-        )
+        match = _new_match(room, (second, first))
         await self._db(self.store.start_rematch, room.id, room.version, match)
         room.version += 1
         room.seat_ids = [second, first]
@@ -619,6 +605,18 @@ class RoomService:
         outbox = room.connections.get(player_id)
         if outbox is not None and message is not None:
             outbox.send(message)
+
+
+def _new_match(room: LiveRoom, seat_ids: tuple[str, str]) -> NewMatch:
+    """A match for the room's options with a fresh seed from the secure source (R2)."""
+    seed = new_seed()
+    return NewMatch(
+        id=new_id("m"),
+        options=room.options.to_json(),
+        seed=seed,
+        first_dealer=match_rules.first_dealer(seed),
+        seat_ids=seat_ids,
+    )
 
 
 def _rematch_problem(room: LiveRoom, seat: int, action: str) -> str | None:
