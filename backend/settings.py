@@ -26,7 +26,6 @@ class Settings(BaseSettings):
     max_frame_bytes: int = Field(default=4096, description="Largest WebSocket frame accepted")
     rate_limit_intents: int = Field(default=30, description="Intents allowed per rate window per socket")
     rate_limit_window_s: float = Field(default=10.0, description="The rate window in seconds")
-    reconnect_grace_s: float = Field(default=120.0, description="Default seconds a dropped seat is held (R6.2)")
     bot_workers: int = Field(default=1, description="Worker processes in which computer opponents think")
     bot_delay_s: float = Field(default=0.6, description="Pause before the computer plays, so people can follow")
     rematch_timeout_s: float = Field(default=120.0, description="Seconds before an unanswered rematch offer lapses")
