@@ -243,33 +243,20 @@ async def run_chaos(server: ServerProcess, db: Database, *, tables: int, kills: 
     return report
 
 
-async def test_sigkill_and_crash_after_commit_on_sqlite(sqlite_url: str, tmp_path: Path) -> None:
-    server = ServerProcess(sqlite_url, tmp_path / "server.log")
-    db = Database(sqlite_url)
-    try:
-        report = await run_chaos(server, db, tables=4, kills=16, seed=random.randrange(10**6))
-    finally:
-        server.stop()
-        db.dispose()
-    print(f"chaos sqlite: {report}")
-    assert report["crash"] == report["sigkill"] == 8
-    assert not log_problems(server.log_path.read_text(errors="replace"))
-
-
-@pytest.fixture
-def postgres_url(tmp_path: Path):
-    with database("postgres", tmp_path) as url:
-        yield url
-
-
-@pytest.mark.postgres
-async def test_sigkill_and_crash_after_commit_on_postgres(postgres_url: str, tmp_path: Path) -> None:
-    server = ServerProcess(postgres_url, tmp_path / "server.log")
-    db = Database(postgres_url)
-    try:
-        report = await run_chaos(server, db, tables=2, kills=6, seed=random.randrange(10**6))
-    finally:
-        server.stop()
-        db.dispose()
-    print(f"chaos postgres: {report}")
+@pytest.mark.parametrize(
+    ("kind", "tables", "kills"),
+    [("sqlite", 4, 16), pytest.param("postgres", 2, 6, marks=pytest.mark.postgres)],
+)
+async def test_sigkill_and_crash_after_commit(kind: str, tables: int, kills: int, tmp_path: Path) -> None:
+    with database(kind, tmp_path) as url:
+        server = ServerProcess(url, tmp_path / "server.log")
+        db = Database(url)
+        seed = random.randrange(10**6)
+        try:
+            report = await run_chaos(server, db, tables=tables, kills=kills, seed=seed)
+        finally:
+            server.stop()
+            db.dispose()
+    print(f"chaos {kind} (seed {seed}): {report}")
+    assert report["crash"] == report["sigkill"] == kills // 2
     assert not log_problems(server.log_path.read_text(errors="replace"))
