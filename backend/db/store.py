@@ -99,6 +99,21 @@ class MatchEnd:
     amount: Decimal
 
 
+@dataclass(frozen=True)
+class ActionWrite:
+    """One accepted action and what it finished: a deal, the match and its stake."""
+
+    room_id: str
+    expected_version: int
+    match_id: str
+    seq: int
+    action: ActionRecord
+    client_msg_id: int | None
+    deals: list[DealRow]
+    end: MatchEnd | None
+    totals: tuple[int, int]
+
+
 @dataclass
 class StoredMatch:
     room: Room
@@ -274,78 +289,95 @@ class Store:
 
     # ------------------------------------------------------------ the action log
 
-    def commit_action(
-        self,
-        room_id: str,
-        expected_version: int,
-        match_id: str,
-        seq: int,
-        action: ActionRecord,
-        client_msg_id: int | None,
-        deals: list[DealRow],
-        end: MatchEnd | None,
-        totals: tuple[int, int],
-    ) -> None:
-        """Write one accepted action (and what it finished) in one transaction, before any broadcast."""
+    def commit_actions(self, writes: list[ActionWrite]) -> list[Exception | None]:
+        """Store accepted actions, each before any seat hears of it (group commit).
+
+        All of ``writes`` go in one transaction; if any fails (another process advanced a room),
+        each is retried in a transaction of its own, so one conflict never costs the others.
+        Returns, per write, None once it is stored or the exception that refused it.
+        """
+        try:
+            with self._write_lock, self.engine.begin() as connection:
+                for write in writes:
+                    self._write_action(connection, write)
+            return [None] * len(writes)
+        except Exception:
+            if len(writes) == 1:
+                raise
+        outcomes: list[Exception | None] = []
+        for write in writes:
+            try:
+                with self._write_lock, self.engine.begin() as connection:
+                    self._write_action(connection, write)
+                outcomes.append(None)
+            except Exception as error:
+                outcomes.append(error)
+        return outcomes
+
+    def commit_action(self, write: ActionWrite) -> None:
+        """Store one accepted action (and what it finished) in one transaction."""
+        with self._write_lock, self.engine.begin() as connection:
+            self._write_action(connection, write)
+
+    def _write_action(self, connection: Connection, write: ActionWrite) -> None:
         # Core statements on a plain connection, not the ORM: this is the hot path of every move.
-        with self._write_lock, self.engine.begin() as session:
-            room_values: dict[str, Any] = {"status": "finished"} if end else {}
-            self._advance(session, room_id, expected_version, **room_values)
-            session.execute(
-                _INSERT_ACTION,
-                {
-                    "match_id": match_id,
-                    "seq": seq,
-                    "seat": action.seat,
-                    "kind": action.kind,
-                    "card": action.card,
-                    "declare": action.declare,
-                    "reason": action.reason,
-                    "room_version": expected_version + 1,
-                    "client_msg_id": client_msg_id,
-                    "created_at": utcnow(),
-                },
+        room_values: dict[str, Any] = {"status": "finished"} if write.end else {}
+        self._advance(connection, write.room_id, write.expected_version, **room_values)
+        connection.execute(
+            _INSERT_ACTION,
+            {
+                "match_id": write.match_id,
+                "seq": write.seq,
+                "seat": write.action.seat,
+                "kind": write.action.kind,
+                "card": write.action.card,
+                "declare": write.action.declare,
+                "reason": write.action.reason,
+                "room_version": write.expected_version + 1,
+                "client_msg_id": write.client_msg_id,
+                "created_at": utcnow(),
+            },
+        )
+        for deal in write.deals:
+            connection.execute(
+                insert(Deal).values(
+                    match_id=write.match_id,
+                    number=deal.number,
+                    dealer=deal.dealer,
+                    seed=str(deal.seed),
+                    card_points0=deal.card_points[0],
+                    card_points1=deal.card_points[1],
+                    declaration_points0=deal.declaration_points[0],
+                    declaration_points1=deal.declaration_points[1],
+                    score0=deal.score[0],
+                    score1=deal.score[1],
+                    total0=deal.totals[0],
+                    total1=deal.totals[1],
+                    declarations=deal.declarations,
+                )
             )
-            for deal in deals:
-                session.execute(
-                    insert(Deal).values(
-                        match_id=match_id,
-                        number=deal.number,
-                        dealer=deal.dealer,
-                        seed=str(deal.seed),
-                        card_points0=deal.card_points[0],
-                        card_points1=deal.card_points[1],
-                        declaration_points0=deal.declaration_points[0],
-                        declaration_points1=deal.declaration_points[1],
-                        score0=deal.score[0],
-                        score1=deal.score[1],
-                        total0=deal.totals[0],
-                        total1=deal.totals[1],
-                        declarations=deal.declarations,
-                    )
+        match_values: dict[str, Any] = {"total0": write.totals[0], "total1": write.totals[1]}
+        if write.end:
+            match_values |= {
+                "status": "finished",
+                "winner_seat": write.end.winner_seat,
+                "end_reason": write.end.reason,
+                "finished_at": utcnow(),
+            }
+            connection.execute(
+                insert(Settlement).values(
+                    match_id=write.match_id,
+                    winner_id=write.end.winner_id,
+                    loser_id=write.end.loser_id,
+                    points_short=write.end.points_short,
+                    stake_per_point=str(write.end.stake_per_point),
+                    currency=write.end.currency,
+                    amount=str(write.end.amount),
+                    created_at=utcnow(),
                 )
-            match_values: dict[str, Any] = {"total0": totals[0], "total1": totals[1]}
-            if end:
-                match_values |= {
-                    "status": "finished",
-                    "winner_seat": end.winner_seat,
-                    "end_reason": end.reason,
-                    "finished_at": utcnow(),
-                }
-                session.execute(
-                    insert(Settlement).values(
-                        match_id=match_id,
-                        winner_id=end.winner_id,
-                        loser_id=end.loser_id,
-                        points_short=end.points_short,
-                        stake_per_point=str(end.stake_per_point),
-                        currency=end.currency,
-                        amount=str(end.amount),
-                        created_at=utcnow(),
-                    )
-                )
-            if deals or end:
-                session.execute(update(Match).where(Match.id == match_id).values(**match_values))
+            )
+        if write.deals or write.end:
+            connection.execute(update(Match).where(Match.id == write.match_id).values(**match_values))
 
     def load_room(self, room_id: str) -> StoredMatch | None:
         """A room with its current match and that match's whole action log, for a rebuild."""

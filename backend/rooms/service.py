@@ -16,8 +16,9 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any, TypeVar
 
+from backend.db.group_commit import GroupCommitter
 from backend.db.models import Room
-from backend.db.store import ActionRecord, DealRow, MatchEnd, NewMatch, Store, VersionConflict, new_id
+from backend.db.store import ActionRecord, ActionWrite, DealRow, MatchEnd, NewMatch, Store, VersionConflict, new_id
 from backend.engine import (
     IllegalAction,
     MatchState,
@@ -68,6 +69,7 @@ class RoomService:
         crash_after_commits: int | None = None,
     ) -> None:
         self.store = store
+        self._writer = GroupCommitter(store)
         self._bots = bots or BotRunner()
         self._bot_delay_s = bot_delay_s
         self._rematch_timeout_s = rematch_timeout_s
@@ -166,6 +168,7 @@ class RoomService:
 
     def shutdown(self) -> None:
         self._bots.shutdown()
+        self._writer.close()
 
     async def join(self, room: LiveRoom, player_id: str) -> LiveRoom:
         async with room.lock:
@@ -363,17 +366,18 @@ class RoomService:
         else:
             record = ActionRecord(seat=seat, kind="resign", reason=action.reason)
         try:
-            await self._db(
-                self.store.commit_action,
-                room.id,
-                room.version,
-                room.match_id,
-                room.seq + 1,
-                record,
-                msg_id,
-                deals,
-                end,
-                after.totals,
+            await self._writer.commit(
+                ActionWrite(
+                    room_id=room.id,
+                    expected_version=room.version,
+                    match_id=room.match_id,
+                    seq=room.seq + 1,
+                    action=record,
+                    client_msg_id=msg_id,
+                    deals=deals,
+                    end=end,
+                    totals=after.totals,
+                )
             )
         except VersionConflict:
             self._rooms.pop(room.id, None)  # another process moved on: reload on next use
