@@ -1,0 +1,96 @@
+"""The repository on a real SQLite file and PostgreSQL: migrations, compare-and-swap, group commit."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from decimal import Decimal
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from backend.db.group_commit import GroupCommitter
+from backend.db.models import Base
+from backend.db.store import ActionRecord, ActionWrite, MatchEnd, NewMatch, Store, VersionConflict
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    store = Store(database_url)
+    yield store
+    store.dispose()
+
+
+def _room_with_match(store: Store) -> tuple[str, str]:
+    anna, _ = store.create_player("Anna")
+    ben, _ = store.create_player("Ben")
+    room = store.create_room(anna.id, {"target": 301}, "public")
+    match = NewMatch(id=f"m_{room.id}", options={"target": 301}, seed=7, first_dealer=0, seat_ids=(anna.id, ben.id))
+    assert store.join_room(room.id, ben.id, match)
+    return room.id, match.id
+
+
+def _play(room_id: str, match_id: str, version: int, seq: int) -> ActionWrite:
+    return ActionWrite(
+        room_id=room_id,
+        expected_version=version,
+        match_id=match_id,
+        seq=seq,
+        action=ActionRecord(seat=seq % 2, kind="play", card="AC"),
+        client_msg_id=seq,
+        deals=[],
+        end=None,
+        totals=(0, 0),
+    )
+
+
+def test_migrations_match_the_models(store: Store) -> None:
+    with store.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    assert differences == []
+
+
+def test_a_stale_version_is_refused_and_writes_nothing(store: Store) -> None:
+    room_id, match_id = _room_with_match(store)  # joining moved the room to version 1
+    store.commit_action(_play(room_id, match_id, 1, 1))
+    with pytest.raises(VersionConflict):
+        store.commit_action(_play(room_id, match_id, 1, 2))
+    stored = store.load_room(room_id)
+    assert stored is not None and stored.room.version == 2 and [a.seq for a in stored.actions] == [1]
+
+
+def test_group_commit_stores_a_batch_and_isolates_a_conflict(store: Store) -> None:
+    rooms = [_room_with_match(store) for _ in range(3)]
+    writes = [_play(room_id, match_id, 1, 1) for room_id, match_id in rooms]
+    writes[1] = _play(*rooms[1], 5, 1)  # made against a version the room never had
+    outcomes = store.commit_actions(writes)
+    assert outcomes[0] is None and outcomes[2] is None and isinstance(outcomes[1], VersionConflict)
+    versions = [store.load_room(room_id).room.version for room_id, _ in rooms]  # type: ignore[union-attr]
+    assert versions == [2, 1, 2]
+
+
+async def test_group_committer_answers_every_caller(store: Store) -> None:
+    rooms = [_room_with_match(store) for _ in range(20)]
+    committer = GroupCommitter(store)
+    try:
+        await asyncio.gather(*(committer.commit(_play(room_id, match_id, 1, 1)) for room_id, match_id in rooms))
+        with pytest.raises(VersionConflict):
+            await committer.commit(_play(*rooms[0], 1, 2))
+    finally:
+        committer.close()
+    assert all(store.load_room(room_id).room.version == 2 for room_id, _ in rooms)  # type: ignore[union-attr]
+
+
+def test_r6_1_settlements_and_the_ledger_are_exact(store: Store) -> None:
+    room_id, match_id = _room_with_match(store)
+    stored = store.load_room(room_id)
+    assert stored is not None and stored.match is not None
+    winner, loser = stored.match.seat0_id, stored.match.seat1_id
+    amount = Decimal("0.1") * 3  # 0.30000000000000004 as a binary float
+    end = MatchEnd(1, "resign", (0, 0), winner, loser, 3, Decimal("0.1"), "EUR", amount)
+    store.commit_action(ActionWrite(room_id, 1, match_id, 1, ActionRecord(seat=1, kind="resign"), 1, [], end, (0, 0)))
+    [entry] = store.ledger(winner)
+    assert entry["balance"] == {"EUR": "0.3"} and entry["won"] == 1
+    [entry] = store.ledger(loser)
+    assert entry["balance"] == {"EUR": "-0.3"} and entry["won"] == 0
