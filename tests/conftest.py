@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.services import ServerProcess, database
+from tests.support.services import ServerProcess, database, serving
 
 DATABASES = ["sqlite", "postgres"]
 
@@ -45,6 +45,5 @@ def sqlite_server(sqlite_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
 @pytest.fixture(scope="module", params=DATABASES)
 def shared_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server per test module and database, for tests that only add their own players and tables."""
-    folder = tmp_path_factory.mktemp(request.param)
-    with database(request.param, folder) as url:
-        yield from _serve(url, folder)
+    with serving(request.param, tmp_path_factory.mktemp(request.param)) as process:
+        yield process

@@ -314,11 +314,6 @@ class Store:
                 outcomes.append(error)
         return outcomes
 
-    def commit_action(self, write: ActionWrite) -> None:
-        """Store one accepted action (and what it finished) in one transaction."""
-        with self._write_lock, self.engine.begin() as connection:
-            self._write_action(connection, write)
-
     def _write_action(self, connection: Connection, write: ActionWrite) -> None:
         # Core statements on a plain connection, not the ORM: this is the hot path of every move.
         room_values: dict[str, Any] = {"status": "finished"} if write.end else {}

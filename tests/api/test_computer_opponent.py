@@ -9,18 +9,13 @@ from collections.abc import Iterator
 import pytest
 
 from tests.support.client import Player, Seat
-from tests.support.services import ServerProcess, database
+from tests.support.services import ServerProcess, serving
 
 
 @pytest.fixture(scope="module")
 def bot_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("bots")
-    with database("sqlite", folder) as url:
-        process = ServerProcess(url, folder / "server.log", BOT_DELAY_S="0")
-        process.start()
+    with serving("sqlite", tmp_path_factory.mktemp("bots"), BOT_DELAY_S="0") as process:
         yield process
-        process.stop()
-    assert not process.errors(), process.log_path.read_text()[-3000:]
 
 
 async def _play_against_the_computer(seat: Seat, rng: random.Random, timeout: float = 120) -> None:

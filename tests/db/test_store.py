@@ -53,9 +53,9 @@ def test_migrations_match_the_models(store: Store) -> None:
 
 def test_a_stale_version_is_refused_and_writes_nothing(store: Store) -> None:
     room_id, match_id = _room_with_match(store)  # joining moved the room to version 1
-    store.commit_action(_play(room_id, match_id, 1, 1))
+    store.commit_actions([_play(room_id, match_id, 1, 1)])
     with pytest.raises(VersionConflict):
-        store.commit_action(_play(room_id, match_id, 1, 2))
+        store.commit_actions([_play(room_id, match_id, 1, 2)])
     stored = store.load_room(room_id)
     assert stored is not None and stored.room.version == 2 and [a.seq for a in stored.actions] == [1]
 
@@ -89,7 +89,9 @@ def test_r6_1_settlements_and_the_ledger_are_exact(store: Store) -> None:
     winner, loser = stored.match.seat0_id, stored.match.seat1_id
     amount = Decimal("0.1") * 3  # 0.30000000000000004 as a binary float
     end = MatchEnd(1, "resign", (0, 0), winner, loser, 3, Decimal("0.1"), "EUR", amount)
-    store.commit_action(ActionWrite(room_id, 1, match_id, 1, ActionRecord(seat=1, kind="resign"), 1, [], end, (0, 0)))
+    store.commit_actions(
+        [ActionWrite(room_id, 1, match_id, 1, ActionRecord(seat=1, kind="resign"), 1, [], end, (0, 0))]
+    )
     [entry] = store.ledger(winner)
     assert entry["balance"] == {"EUR": "0.3"} and entry["won"] == 1
     [entry] = store.ledger(loser)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.services import ServerProcess, database, missing_service
+from tests.support.services import ServerProcess, missing_service, serving
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -32,15 +32,9 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture(scope="package")
 def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the whole browser suite (each test creates its own players and tables)."""
-    tmp = tmp_path_factory.mktemp("e2e")
-    with database("sqlite", tmp) as url:
-        # The computer opponent waits 0.6 s before each card so that people can follow; tests need not.
-        server = ServerProcess(url, tmp / "server.log", BOT_DELAY_S="0.2")
-        server.start()
-        try:
-            yield server
-        finally:
-            server.stop()
+    # The computer opponent waits 0.6 s before each card so that people can follow; tests need not.
+    with serving("sqlite", tmp_path_factory.mktemp("e2e"), BOT_DELAY_S="0.2") as server:
+        yield server
 
 
 @pytest.fixture(scope="package")

@@ -255,10 +255,3 @@ def check_action_log(db: Database, match_id: str) -> list[Any]:
     ids = [(row.seat, row.client_msg_id) for row in rows if row.client_msg_id is not None]
     assert len(ids) == len(set(ids)), f"a message id was applied twice in {match_id}"
     return rows
-
-
-SERVER_LOG_PROBLEMS = ("Traceback", "ERROR", "database is locked", "Exception")
-
-
-def log_problems(text: str) -> list[str]:
-    return [line for line in text.splitlines() if any(word in line for word in SERVER_LOG_PROBLEMS)]

@@ -36,7 +36,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 from tests.support.client import Player, Seat, create_table
 from tests.support.services import ServerProcess, database
 
-from .helpers import Database, check_action_log, log_problems
+from .helpers import Database, check_action_log
 
 pytestmark = pytest.mark.slow
 
@@ -259,4 +259,4 @@ async def test_sigkill_and_crash_after_commit(kind: str, tables: int, kills: int
             db.dispose()
     print(f"chaos {kind} (seed {seed}): {report}")
     assert report["crash"] == report["sigkill"] == kills // 2
-    assert not log_problems(server.log_path.read_text(errors="replace"))
+    assert not server.errors()

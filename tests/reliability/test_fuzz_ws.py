@@ -37,7 +37,6 @@ from .helpers import (
     SyncTable,
     check_action_log,
     comparable,
-    log_problems,
     sync_table,
 )
 
@@ -224,7 +223,7 @@ def harness(sqlite_server: ServerProcess, sqlite_url: str) -> Iterator[Harness]:
     for match_id in fuzz.matches:
         check_action_log(db, match_id)
     db.dispose()
-    assert not log_problems(Path(sqlite_server.log_path).read_text())
+    assert not sqlite_server.errors()
     print(f"frames={fuzz.frames} accepted={fuzz.accepted} codes={fuzz.codes}")
 
 
@@ -491,7 +490,7 @@ def test_deeply_nested_json_is_refused_like_any_bad_message(sqlite_url: str, tmp
             answer = seat.receive_until(lambda m: m["type"] == "rejected", timeout=5)
             assert answer["code"] == "bad_message"
             assert seat.hello()["type"] == "state"
-        assert not log_problems(server.log_path.read_text())
+        assert not server.errors()
         table.close()
     finally:
         server.stop()

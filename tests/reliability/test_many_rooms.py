@@ -14,7 +14,7 @@ import pytest
 from tests.support.client import create_table, play_moves
 from tests.support.services import ServerProcess
 
-from .helpers import Database, check_action_log, log_problems
+from .helpers import Database, check_action_log
 
 pytestmark = pytest.mark.slow
 
@@ -49,4 +49,4 @@ async def test_thirty_tables_playing_at_once_on_sqlite(sqlite_url: str, tmp_path
         db.dispose()
     log = server.log_path.read_text(errors="replace")
     assert "database is locked" not in log
-    assert not log_problems(log), log[-3000:]
+    assert not server.errors(), log[-3000:]

@@ -9,7 +9,6 @@ The examples per operation are bounded so the whole run stays well under a minut
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,9 +19,9 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis.generation.modes import GenerationMode
 
-from tests.support.services import ServerProcess, database
+from tests.support.services import ServerProcess, serving
 
-from .helpers import SyncSeat, auth, log_problems, register
+from .helpers import SyncSeat, auth, register
 
 pytestmark = pytest.mark.slow
 
@@ -32,12 +31,8 @@ REAL_IDS = ("room_id", "code", "match_id")
 
 @pytest.fixture(scope="module")
 def api_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("openapi")
-    with database("sqlite", folder) as url:
-        process = ServerProcess(url, folder / "server.log")
-        process.start()
+    with serving("sqlite", tmp_path_factory.mktemp("openapi")) as process:
         yield process
-        process.stop()
 
 
 def _owned_things(server: ServerProcess) -> tuple[dict[str, str], dict[str, str]]:
@@ -110,5 +105,5 @@ def test_no_operation_answers_5xx(api_server: ServerProcess) -> None:
     print(f"schemathesis: {len(operations)} operations, {calls} calls; no negative cases for {skipped}")
     assert not failures, "\n".join(failures[:20])
     assert calls >= 10 * len(operations)  # operations without inputs have only a few distinct cases
-    problems = log_problems(Path(api_server.log_path).read_text(errors="replace"))
+    problems = api_server.errors()
     assert not problems, "\n".join(problems[:20])

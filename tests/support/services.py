@@ -80,6 +80,9 @@ def database(kind: str, tmp_path: Path) -> Iterator[str]:
         yield url
 
 
+SERVER_LOG_PROBLEMS = ("Traceback", "ERROR", "database is locked", "Exception")
+
+
 class ServerProcess:
     """uvicorn serving the real app in a child process, on a fixed port so it can be restarted."""
 
@@ -123,9 +126,9 @@ class ServerProcess:
         raise RuntimeError(f"the server did not start:\n{self.log_path.read_text()[-3000:]}")
 
     def errors(self) -> list[str]:
-        """Tracebacks and error lines the server logged: a healthy run logs none."""
+        """Tracebacks, errors and lock timeouts the server logged: a healthy run logs none."""
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-        return [line for line in text.splitlines() if "Traceback" in line or line.startswith("ERROR")]
+        return [line for line in text.splitlines() if any(word in line for word in SERVER_LOG_PROBLEMS)]
 
     def kill(self) -> None:
         """SIGKILL: no shutdown handler runs, exactly like a crash."""
@@ -140,3 +143,17 @@ class ServerProcess:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@contextmanager
+def serving(kind: str, folder: Path, **env: str) -> Iterator[ServerProcess]:
+    """A server on a fresh, migrated database of ``kind``; it must log no error while it runs."""
+    with database(kind, folder) as url:
+        process = ServerProcess(url, folder / "server.log", **env)
+        process.start()
+        try:
+            yield process
+        finally:
+            process.stop()
+        problems = process.errors()
+        assert not problems, "\n".join(problems[:20])
