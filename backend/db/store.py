@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .engine import make_engine, make_sessionmaker
-from .models import Action, Base, Deal, Match, Player, Room, Settlement, utcnow
+from .models import Action, Deal, Match, Player, Room, Settlement, utcnow
 
 # Built once: constructing statements costs more than running them on the per-move hot path.
 _INSERT_ACTION = insert(Action)
@@ -135,10 +135,6 @@ class Store:
         commits far slower than they need to be."""
         with self._write_lock, self._sessions.begin() as session:
             yield session
-
-    def create_all(self) -> None:
-        """For tests and tools; the server itself relies on Alembic migrations."""
-        Base.metadata.create_all(self.engine)
 
     def dispose(self) -> None:
         self.engine.dispose()
