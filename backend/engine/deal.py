@@ -23,7 +23,7 @@ from .cards import (
     deck_mask,
     mask_of,
 )
-from .errors import IllegalAction
+from .errors import IllegalAction, IllegalCode
 from .rules import Rules
 from .shuffle import shuffled
 
@@ -265,16 +265,16 @@ def legal_actions(state: DealState, seat: int) -> list[Play]:
 
 def _refusal(state: DealState, seat: int, play: Play) -> IllegalAction | None:
     if state.turn is None:
-        return IllegalAction("deal_over", "the deal is over")
+        return IllegalAction(IllegalCode.DEAL_OVER, "the deal is over")
     if seat != state.turn:
-        return IllegalAction("not_your_turn", f"it is seat {state.turn}'s turn")
+        return IllegalAction(IllegalCode.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn")
     card = play.card
     if not (type(card) is int and 0 <= card < 32 and state.hands[seat] >> card & 1):
         shown = CARD_NAMES[card] if type(card) is int and 0 <= card < 32 else repr(card)
-        return IllegalAction("card_not_held", f"{shown} is not in your hand")
+        return IllegalAction(IllegalCode.CARD_NOT_HELD, f"{shown} is not in your hand")
     if play.declare:
         if state.trick:
-            return IllegalAction("cannot_declare", "only the player on lead may declare (R3)")
+            return IllegalAction(IllegalCode.CANNOT_DECLARE, "only the player on lead may declare (R3)")
         suit, rank = card >> 3, card & 7
         if rank not in (KING, QUEEN) or suit not in declarable_suits(state, seat):
             return IllegalAction(
@@ -287,9 +287,9 @@ def _refusal(state: DealState, seat: int, play: Play) -> IllegalAction | None:
         led_suit = lead >> 3
         if state.hands[seat] & SUIT_MASK[led_suit]:
             if card >> 3 != led_suit:
-                return IllegalAction("must_follow_suit", f"you must follow {SUITS[led_suit]} (R4)")
-            return IllegalAction("must_beat", f"you must beat {CARD_NAMES[lead]} (R4)")
-        return IllegalAction("must_trump", f"you must play a trump, {SUITS[state.trump]} (R4)")
+                return IllegalAction(IllegalCode.MUST_FOLLOW_SUIT, f"you must follow {SUITS[led_suit]} (R4)")
+            return IllegalAction(IllegalCode.MUST_BEAT, f"you must beat {CARD_NAMES[lead]} (R4)")
+        return IllegalAction(IllegalCode.MUST_TRUMP, f"you must play a trump, {SUITS[state.trump]} (R4)")
     return None
 
 

@@ -13,7 +13,7 @@ from typing import Literal
 
 from . import deal as deal_rules
 from .deal import DealState, Event, Play
-from .errors import IllegalAction
+from .errors import IllegalAction, IllegalCode
 from .rules import Rules
 from .shuffle import derive
 
@@ -99,9 +99,9 @@ def match_winner(totals: tuple[int, int], target: int) -> int | None:
 def apply(match: MatchState, seat: int, action: Action) -> tuple[MatchState, list[Event]]:
     """Apply one action of ``seat``; raises ``IllegalAction`` and changes nothing if refused."""
     if match.over:
-        raise IllegalAction("match_over", "the match is over")
+        raise IllegalAction(IllegalCode.MATCH_OVER, "the match is over")
     if seat not in (0, 1):
-        raise IllegalAction("not_your_turn", f"there is no seat {seat}")
+        raise IllegalAction(IllegalCode.NOT_YOUR_TURN, f"there is no seat {seat}")
     if isinstance(action, Resign):
         return _end(match, 1 - seat, action.reason), [
             {"kind": "match_over", "winner": 1 - seat, "reason": action.reason, "totals": list(match.totals)}
