@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench migrate clean
+.PHONY: run test lint codegen bench migrate clean
 
 $(BIN)/activate: pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "need $(PYTHON) (set PYTHON=python3 to use another)"; exit 1; }
@@ -22,11 +22,19 @@ run: migrate
 
 test: $(BIN)/activate
 	$(BIN)/ruff check backend tests bench migrations
+	$(BIN)/ruff format --check backend tests bench migrations
+	$(BIN)/mypy --strict backend
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(BIN)/activate
 	$(BIN)/ruff check backend tests bench migrations
 	$(BIN)/ruff format --check backend tests bench migrations
+	$(BIN)/mypy --strict backend
+	$(BIN)/python -m backend.api.codegen --check
+
+# The client's frontend/js/generated/protocol.js, from the server's codes and RoomCreate.
+codegen: $(BIN)/activate
+	$(BIN)/python -m backend.api.codegen
 
 bench: $(BIN)/activate
 	$(BIN)/python bench/engine_bench.py

@@ -214,8 +214,8 @@ async def play_room(
                     return
                 mover = movers[0]
                 own = conns[mover].state["view"]
-                card = rng.choice(own["legal"])
-                declare = card[0] in "KQ" and card[1] in own["declarable"]
+                chosen = rng.choice(own["legal"])
+                card, declare = chosen["card"], chosen["declare"] is not None
                 message = {"type": "play", "id": next_id, "version": newest, "card": card, "declare": declare}
         next_id += 1
         await asyncio.sleep(think * rng.uniform(0.5, 1.5))

@@ -11,28 +11,33 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from backend.db.store import Store
-from backend.rooms.bots import BotRunner
-from backend.rooms.service import RoomService
+from backend.rooms.adapters import LocalBus, SystemClock
+from backend.rooms.bots import ProcessBotRunner
+from backend.rooms.service import Rooms, RoomTiming
+from backend.rooms.sql_store import SqlRoomStore
 from backend.settings import Settings, get_settings
 
 from . import routes, ws
+from .logging import install_secret_filter
 
 log = logging.getLogger("backend")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    install_secret_filter()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
         app.state.store = store
-        app.state.rooms = RoomService(
+        app.state.rooms = Rooms(
             store,
-            bots=BotRunner(settings.bot_workers),
-            bot_delay_s=settings.bot_delay_s,
-            rematch_timeout_s=settings.rematch_timeout_s,
-            crash_after_commits=settings.crash_after_commits,
+            SqlRoomStore(store, crash_after_commits=settings.crash_after_commits),
+            bus=LocalBus(),
+            clock=SystemClock(),
+            bots=ProcessBotRunner(settings.bot_workers),
+            timing=RoomTiming(bot_delay_s=settings.bot_delay_s, rematch_timeout_s=settings.rematch_timeout_s),
         )
         rebuilt = await app.state.rooms.rebuild_live_rooms()
         log.info("rebuilt %d live room(s) from the action log", rebuilt)

@@ -16,7 +16,6 @@ class TransportCode(StrEnum):
     BAD_MESSAGE = "bad_message"  # not JSON, an unknown type, a field of the wrong shape
     RATE_LIMITED = "rate_limited"  # too many messages on one socket
     UNAUTHORIZED = "unauthorized"  # a missing or wrong player token or socket ticket
-    ROOM_NOT_FOUND = "room_not_found"
     MATCH_NOT_FOUND = "match_not_found"
     DATABASE_UNAVAILABLE = "database_unavailable"
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import Annotated, cast
 
 from fastapi import Depends, HTTPException, Request
 
 from backend.db.models import Player
 from backend.db.store import Store
-from backend.rooms.service import RoomService
+from backend.rooms.service import Rooms
+
+from .codes import TransportCode
 
 
 def api_error(status: int, code: str, message: str) -> HTTPException:
@@ -17,11 +19,11 @@ def api_error(status: int, code: str, message: str) -> HTTPException:
 
 
 def get_store(request: Request) -> Store:
-    return request.app.state.store
+    return cast(Store, request.app.state.store)
 
 
-def get_rooms(request: Request) -> RoomService:
-    return request.app.state.rooms
+def get_rooms(request: Request) -> Rooms:
+    return cast(Rooms, request.app.state.rooms)
 
 
 def token_from(authorization: str | None, cookie: str | None) -> str | None:
@@ -42,10 +44,10 @@ async def current_player(request: Request, store: Annotated[Store, Depends(get_s
     token = token_from(request.headers.get("authorization"), request.cookies.get("token"))
     player = await player_for_token(store, token)
     if player is None:
-        raise api_error(401, "unauthorized", "a valid player token is needed")
+        raise api_error(401, TransportCode.UNAUTHORIZED, "a valid player token is needed")
     return player
 
 
 CurrentPlayer = Annotated[Player, Depends(current_player)]
 StoreDep = Annotated[Store, Depends(get_store)]
-RoomsDep = Annotated[RoomService, Depends(get_rooms)]
+RoomsDep = Annotated[Rooms, Depends(get_rooms)]

@@ -3,64 +3,108 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
+from datetime import timedelta
 from decimal import Decimal
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
 from backend.db.models import Match, Player, Settlement
-from backend.db.store import decimal_text
+from backend.db.store import RoomRecord, decimal_text
 from backend.engine import Rules
+from backend.rooms.codes import RoomCode
+from backend.rooms.messages import RoomOut
+from backend.rooms.model import RoomState
+from backend.rooms.observer import room_out
 from backend.rooms.options import TableOptions
-from backend.rooms.room import LiveRoom
-from backend.rooms.service import RoomError
+from backend.rooms.service import RoomRefused, Rooms
+from backend.rooms.sql_store import record_state
 
+from .codes import TransportCode
 from .deps import CurrentPlayer, RoomsDep, StoreDep, api_error
-from .schemas import Page, PlayerCreate, PlayerCreated, PlayerOut, RoomCreate
+from .schemas import (
+    Health,
+    LedgerEntry,
+    MatchDetail,
+    Page,
+    PlayerCreate,
+    PlayerCreated,
+    PlayerOut,
+    RoomCreate,
+    SocketTicket,
+)
 
 router = APIRouter(prefix="/api")
+TICKET_TTL = timedelta(seconds=30)
+
+# How a room's refusal is answered over HTTP: the rooms layer knows no status codes.
+ROOM_STATUS: dict[str, int] = {
+    RoomCode.ROOM_NOT_FOUND: 404,
+    RoomCode.NOT_SEATED: 403,
+    RoomCode.SERVER_ERROR: 503,
+}
 
 
-@router.get("/health", tags=["health"])
-async def health(store: StoreDep) -> dict[str, str]:
+def _refused(error: RoomRefused) -> Exception:
+    return api_error(ROOM_STATUS.get(error.code, 409), error.code, error.message)
+
+
+@router.get("/health", response_model=Health, tags=["health"])
+async def health(store: StoreDep) -> Health:
     try:
         await asyncio.to_thread(store.ping)
     except Exception as error:
-        raise api_error(503, "database_unavailable", str(error)) from error
-    return {"status": "ok", "database": "ok"}
+        raise api_error(503, TransportCode.DATABASE_UNAVAILABLE, str(error)) from error
+    return Health(status="ok", database="ok")
 
 
 # ------------------------------------------------------------------ players
 
 
 @router.post("/players", status_code=201, response_model=PlayerCreated, tags=["players"])
-async def create_player(body: PlayerCreate, store: StoreDep) -> dict[str, str]:
+async def create_player(body: PlayerCreate, store: StoreDep) -> PlayerCreated:
     player, token = await asyncio.to_thread(store.create_player, body.name)
-    return {"id": player.id, "name": player.name, "token": token}
+    return PlayerCreated(id=player.id, name=player.name, token=token)
 
 
 @router.get("/me", response_model=PlayerOut, tags=["players"])
-async def me(player: CurrentPlayer) -> dict[str, str]:
-    return {"id": player.id, "name": player.name}
+async def me(player: CurrentPlayer) -> PlayerOut:
+    return PlayerOut(id=player.id, name=player.name)
+
+
+@router.post("/socket-ticket", status_code=201, response_model=SocketTicket, tags=["players"])
+async def socket_ticket(player: CurrentPlayer, store: StoreDep) -> SocketTicket:
+    """A one-time ticket that opens one WebSocket within 30 s: ``/ws/rooms/{id}?ticket=…``.
+
+    Browsers cannot set headers on a WebSocket; the ticket keeps the long-lived token out of URLs."""
+    ticket = await asyncio.to_thread(store.issue_ticket, player.id, TICKET_TTL)
+    return SocketTicket(ticket=ticket, expires_in=int(TICKET_TTL.total_seconds()))
 
 
 # ------------------------------------------------------------------ rooms
 
 
-def _room_error(error: RoomError) -> Exception:
-    return api_error(error.status, error.code, error.message)
+def _summary(rooms: Rooms, record: RoomRecord, player: Player | None) -> RoomOut:
+    """A room as the database and the bus know it: no room needs to be in memory for this."""
+    state = replace(record_state(record), present=rooms.bus.present(record.room.id))
+    return room_out(state, None if player is None else player.id)
 
 
-async def _visible_room(rooms: RoomsDep, room_id: str, player: Player | None) -> LiveRoom:
-    room = await rooms.room(room_id)
-    seated = room is not None and player is not None and room.seat_of(player.id) is not None
-    if room is None or (room.visibility == "private" and not seated) or (room.status == "closed" and not seated):
-        raise api_error(404, "room_not_found", f"no table {room_id!r}")
-    return room
+def _visible(state: RoomState, player: Player | None) -> bool:
+    seated = player is not None and state.seat_of(player.id) is not None
+    return seated or (state.visibility == "public" and state.status != "closed")
 
 
-@router.post("/rooms", status_code=201, tags=["rooms"])
-async def create_room(body: RoomCreate, player: CurrentPlayer, rooms: RoomsDep) -> dict[str, Any]:
+async def _visible_record(store: StoreDep, room_id: str, player: Player | None) -> RoomRecord:
+    record = await asyncio.to_thread(store.room_record, room_id) if len(room_id) <= 40 else None
+    if record is None or not _visible(record_state(record), player):
+        raise api_error(404, RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}")
+    return record
+
+
+@router.post("/rooms", status_code=201, response_model=RoomOut, tags=["rooms"])
+async def create_room(body: RoomCreate, player: CurrentPlayer, rooms: RoomsDep) -> RoomOut:
     rules = Rules(
         declaration_scoring=body.declaration_scoring,
         show_stock_bottom=body.show_stock_bottom,
@@ -76,69 +120,69 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, rooms: RoomsDep) 
         bot_level=body.bot_level if body.opponent == "computer" else None,
     )
     visibility = "private" if options.bot_level else body.visibility  # nobody else can join a computer game
-    room = await rooms.create_room(player.id, options, visibility)
-    return room.summary(for_player=player.id)
-
-
-@router.get("/rooms", tags=["rooms"])
-async def open_rooms(store: StoreDep, rooms: RoomsDep) -> list[dict[str, Any]]:
-    rows = await asyncio.to_thread(store.open_public_rooms)
-    found = [await rooms.room(row.id) for row in rows]
-    return [room.summary() for room in found if room is not None and room.status == "open"]
-
-
-@router.get("/rooms/mine", tags=["rooms"])
-async def my_rooms(player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> list[dict[str, Any]]:
-    rows = await asyncio.to_thread(store.rooms_of_player, player.id)
-    found = [await rooms.room(row.id) for row in rows]
-    return [room.summary(for_player=player.id) for room in found if room is not None]
-
-
-@router.get("/rooms/{room_id}", tags=["rooms"])
-async def get_room(room_id: str, player: CurrentPlayer, rooms: RoomsDep) -> dict[str, Any]:
-    room = await _visible_room(rooms, room_id, player)
-    return room.summary(for_player=player.id)
-
-
-async def _join(rooms: RoomsDep, room: LiveRoom, player: Player) -> dict[str, Any]:
     try:
-        await rooms.join(room, player.id)
-    except RoomError as error:
-        raise _room_error(error) from error
-    return room.summary(for_player=player.id)
+        state = await rooms.create_room(player, options, visibility)
+    except RoomRefused as error:
+        raise _refused(error) from error
+    return room_out(state, player.id)
 
 
-@router.post("/rooms/{room_id}/join", tags=["rooms"])
-async def join_room(room_id: str, player: CurrentPlayer, rooms: RoomsDep) -> dict[str, Any]:
-    return await _join(rooms, await _visible_room(rooms, room_id, player), player)
+@router.get("/rooms", response_model=list[RoomOut], tags=["rooms"])
+async def open_rooms(store: StoreDep, rooms: RoomsDep) -> list[RoomOut]:
+    records = await asyncio.to_thread(store.open_public_rooms)
+    return [_summary(rooms, record, None) for record in records]
 
 
-async def _room_by_invite(store: StoreDep, rooms: RoomsDep, code: str) -> LiveRoom:
-    row = await asyncio.to_thread(store.room_by_invite, code) if len(code) <= 40 else None
-    room = None if row is None else await rooms.room(row.id)
-    if room is None or room.status == "closed":
-        raise api_error(404, "room_not_found", "no table has this invite code")
-    return room
+@router.get("/rooms/mine", response_model=list[RoomOut], tags=["rooms"])
+async def my_rooms(player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> list[RoomOut]:
+    records = await asyncio.to_thread(store.rooms_of_player, player.id)
+    return [_summary(rooms, record, player) for record in records]
 
 
-@router.get("/invites/{code}", tags=["rooms"])
-async def get_invite(code: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> dict[str, Any]:
-    room = await _room_by_invite(store, rooms, code)
-    return room.summary(for_player=player.id)
+@router.get("/rooms/{room_id}", response_model=RoomOut, tags=["rooms"])
+async def get_room(room_id: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
+    return _summary(rooms, await _visible_record(store, room_id, player), player)
 
 
-@router.post("/invites/{code}/join", tags=["rooms"])
-async def join_by_invite(code: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> dict[str, Any]:
-    return await _join(rooms, await _room_by_invite(store, rooms, code), player)
+async def _join(rooms: Rooms, room_id: str, player: Player) -> RoomOut:
+    try:
+        state = await rooms.join(room_id, player)
+    except RoomRefused as error:
+        raise _refused(error) from error
+    return room_out(state, player.id)
+
+
+@router.post("/rooms/{room_id}/join", response_model=RoomOut, tags=["rooms"])
+async def join_room(room_id: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
+    record = await _visible_record(store, room_id, player)
+    return await _join(rooms, record.room.id, player)
+
+
+async def _by_invite(store: StoreDep, code: str) -> RoomRecord:
+    record = await asyncio.to_thread(store.room_by_invite, code) if len(code) <= 40 else None
+    if record is None or record.room.status == "closed":
+        raise api_error(404, RoomCode.ROOM_NOT_FOUND, "no table has this invite code")
+    return record
+
+
+@router.get("/invites/{code}", response_model=RoomOut, tags=["rooms"])
+async def get_invite(code: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
+    return _summary(rooms, await _by_invite(store, code), player)
+
+
+@router.post("/invites/{code}/join", response_model=RoomOut, tags=["rooms"])
+async def join_by_invite(code: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
+    record = await _by_invite(store, code)
+    return await _join(rooms, record.room.id, player)
 
 
 @router.post("/rooms/{room_id}/leave", status_code=204, tags=["rooms"])
-async def leave_room(room_id: str, player: CurrentPlayer, rooms: RoomsDep) -> Response:
-    room = await _visible_room(rooms, room_id, player)
+async def leave_room(room_id: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> Response:
+    record = await _visible_record(store, room_id, player)
     try:
-        await rooms.leave(room, player.id)
-    except RoomError as error:
-        raise _room_error(error) from error
+        await rooms.leave(record.room.id, player.id)
+    except RoomRefused as error:
+        raise _refused(error) from error
     return Response(status_code=204)
 
 
@@ -207,11 +251,11 @@ async def my_matches(
     return {"total": total, "limit": limit, "offset": offset, "items": items}
 
 
-@router.get("/matches/{match_id}", tags=["history"])
+@router.get("/matches/{match_id}", response_model=MatchDetail, tags=["history"])
 async def one_match(match_id: str, player: CurrentPlayer, store: StoreDep) -> dict[str, Any]:
     match = await asyncio.to_thread(store.match, match_id) if len(match_id) <= 40 else None
     if match is None or player.id not in (match.seat0_id, match.seat1_id):
-        raise api_error(404, "match_not_found", f"no match {match_id!r} of yours")
+        raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"no match {match_id!r} of yours")
     players = await asyncio.to_thread(store.players, [match.seat0_id, match.seat1_id])
     settlement = (await asyncio.to_thread(store.settlements_for, [match.id])).get(match.id)
     deals = await asyncio.to_thread(store.deals_of, match.id)
@@ -232,7 +276,7 @@ async def one_match(match_id: str, player: CurrentPlayer, store: StoreDep) -> di
     return detail
 
 
-@router.get("/ledger", tags=["history"])
+@router.get("/ledger", response_model=list[LedgerEntry], tags=["history"])
 async def ledger(player: CurrentPlayer, store: StoreDep) -> list[dict[str, Any]]:
     entries = await asyncio.to_thread(store.ledger, player.id)
     for entry in entries:

@@ -91,11 +91,91 @@ class RoomCreate(Strict):
         return _printable(value, "currency")
 
 
+class Health(BaseModel):
+    status: Literal["ok"]
+    database: Literal["ok"]
+
+
+class SocketTicket(BaseModel):
+    ticket: str = Field(description="Opens one WebSocket: /ws/rooms/{room_id}?ticket=…; single use")
+    expires_in: int = Field(description="Seconds the ticket stays valid")
+
+
+class MatchPlayer(BaseModel):
+    id: str
+    name: str
+    bot_level: str | None
+
+
+class SeatedMatchPlayer(MatchPlayer):
+    seat: int
+
+
+class MatchStake(BaseModel):
+    """R6: what the loser owes; ``balance`` is signed from the asking player's side."""
+
+    amount: str
+    currency: str
+    stake_per_point: str
+    points_short: int
+    debtor_id: str
+    creditor_id: str
+    balance: str
+
+
+class MatchOut(BaseModel):
+    id: str
+    room_id: str
+    status: Literal["playing", "finished"]
+    options: dict[str, Any]
+    started_at: str
+    finished_at: str | None
+    players: list[SeatedMatchPlayer]
+    my_seat: int
+    opponent: MatchPlayer
+    totals: list[int]
+    winner_seat: int | None
+    result: Literal["won", "lost"] | None
+    end_reason: Literal["target", "resign", "absence"] | None
+    stake: MatchStake | None
+
+
+class DealDeclaration(BaseModel):
+    seat: int
+    suit: str
+    points: int
+
+
+class DealOut(BaseModel):
+    number: int
+    dealer: int
+    seed: str
+    card_points: list[int]
+    declarations: list[DealDeclaration]
+    declaration_points: list[int]
+    score: list[int]
+    totals: list[int]
+
+
+class MatchDetail(MatchOut):
+    deals: list[DealOut]
+
+
 class Page(BaseModel):
     total: int
     limit: int
     offset: int
-    items: list[dict[str, Any]]
+    items: list[MatchOut]
+
+
+class LedgerEntry(BaseModel):
+    opponent_id: str
+    opponent_name: str
+    opponent_bot_level: str | None
+    played: int
+    won: int
+    last_played: str | None
+    balance: dict[str, str] = Field(description="net balance per currency, + owed to the player (exact, R6.1)")
 
 
 # ---------------------------------------------------------------- WebSocket: client → server
@@ -144,49 +224,3 @@ ClientMessage = Annotated[
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)
-
-
-# ---------------------------------------------------------------- WebSocket: server → client
-# The server builds these messages as plain dicts on its hot path (LiveRoom.state_message);
-# the models below are their contract, checked against real traffic by the tests.
-
-
-class StateMessage(Strict):
-    type: Literal["state"]
-    version: int
-    reply_to: int | None
-    room: dict[str, Any]
-    view: dict[str, Any] | None
-    events: list[dict[str, Any]]
-    stake: dict[str, Any] | None
-
-
-class RejectedMessage(Strict):
-    type: Literal["rejected"]
-    id: int | None
-    code: str
-    message: str
-    version: int
-
-
-class ChatMessage(Strict):
-    type: Literal["chat"]
-    seat: int
-    name: str | None
-    text: str
-    at: str
-    reply_to: int | None
-
-
-class PresenceMessage(Strict):
-    type: Literal["presence"]
-    seat: int
-    connected: bool
-    grace_deadline: str | None
-
-
-ServerMessage = Annotated[
-    StateMessage | RejectedMessage | ChatMessage | PresenceMessage,
-    Field(discriminator="type"),
-]
-server_message = TypeAdapter(ServerMessage)

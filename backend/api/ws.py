@@ -17,23 +17,24 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from backend.rooms.room import LiveRoom
-from backend.rooms.service import RoomService, rejected
+from backend.db.models import Player
+from backend.rooms.messages import RejectedMessage
+from backend.rooms.service import RoomRefused, Rooms
 from backend.settings import Settings
 
+from .codes import CloseCode, TransportCode
 from .deps import player_for_token
 from .schemas import ChatIntent, Hello, PlayIntent, RematchIntent, ResignIntent, client_message
 
 log = logging.getLogger(__name__)
 router = APIRouter()
 
-CLOSE_BAD_TOKEN = 4401
-CLOSE_NOT_SEATED = 4403
-CLOSE_UNKNOWN_ROOM = 4404
-CLOSE_POLICY = 1008
-CLOSE_TOO_BIG = 1009
 OUTBOX_LIMIT = 256  # queued messages before a client is judged too slow and dropped
 FLOOD_STRIKES = 10  # rate-limited intents in a row before the socket is closed
+
+
+def rejected(msg_id: int | None, code: str, message: str, version: int) -> str:
+    return RejectedMessage(id=msg_id, code=code, message=message, version=version).model_dump_json()
 
 
 class SocketOutbox:
@@ -43,13 +44,13 @@ class SocketOutbox:
         self._writer = asyncio.create_task(self._drain())
         self.closed = False
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, text: str) -> None:
         if self.closed:
             return
         if self._queue.qsize() >= OUTBOX_LIMIT:
-            self.close(CLOSE_POLICY, "too slow")
+            self.close(CloseCode.POLICY, "too slow")
             return
-        self._queue.put_nowait(("send", json.dumps(message, separators=(",", ":"))))
+        self._queue.put_nowait(("send", text))
 
     def close(self, code: int, reason: str = "") -> None:
         if not self.closed:
@@ -103,57 +104,74 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
+async def _authenticate(websocket: WebSocket) -> Player | None:
+    """A one-time ticket (what the browser uses), else a token for non-browser clients.
+
+    Neither is ever logged (``backend.api.logging``)."""
+    store = websocket.app.state.store
+    ticket = websocket.query_params.get("ticket")
+    if ticket:
+        if len(ticket) > 100:
+            return None
+        return await asyncio.to_thread(store.redeem_ticket, ticket)
+    token = websocket.query_params.get("token") or websocket.cookies.get("token")
+    return await player_for_token(store, token)
+
+
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str) -> None:
     app = websocket.app
     settings: Settings = app.state.settings
-    rooms: RoomService = app.state.rooms
+    rooms: Rooms = app.state.rooms
     if not origin_allowed(websocket, settings):
-        await websocket.close(CLOSE_POLICY, "origin not allowed")
+        await websocket.close(CloseCode.POLICY, "origin not allowed")
         return
     await websocket.accept()
-    token = websocket.query_params.get("token") or websocket.cookies.get("token")
-    player = await player_for_token(app.state.store, token)
+    player = await _authenticate(websocket)
     if player is None:
-        await websocket.close(CLOSE_BAD_TOKEN, "missing or wrong token")
+        await websocket.close(CloseCode.BAD_TOKEN, "missing or wrong token or ticket")
         return
-    room = await rooms.room(room_id) if len(room_id) <= 40 else None
-    if room is None or room.status == "closed":
-        await websocket.close(CLOSE_UNKNOWN_ROOM, "unknown room")
+    actor = await rooms.actor(room_id) if len(room_id) <= 40 else None
+    if actor is None or actor.state.status == "closed":
+        await websocket.close(CloseCode.UNKNOWN_ROOM, "unknown room")
         return
-    if room.seat_of(player.id) is None:
-        await websocket.close(CLOSE_NOT_SEATED, "no seat in this room")
+    if actor.state.seat_of(player.id) is None:
+        await websocket.close(CloseCode.NOT_SEATED, "no seat in this room")
         return
 
     outbox = SocketOutbox(websocket)
-    rooms.connect(room, player.id, outbox)
     bucket = TokenBucket(settings.rate_limit_intents, settings.rate_limit_window_s)
     strikes = 0
     try:
+        await rooms.connect(room_id, player.id, outbox)
         while not outbox.closed:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
+            version = actor.state.version
             text = frame.get("text")
             if text is None:
-                outbox.send(rejected(None, "bad_message", "frames must be JSON text", room.version))
+                outbox.send(rejected(None, TransportCode.BAD_MESSAGE, "frames must be JSON text", version))
                 continue
             if len(text.encode()) > settings.max_frame_bytes:
-                outbox.close(CLOSE_TOO_BIG, "frame too large")
+                outbox.close(CloseCode.TOO_BIG, "frame too large")
                 break
             if not bucket.take():
                 strikes += 1
-                outbox.send(rejected(_message_id(text), "rate_limited", "too many messages; slow down", room.version))
+                outbox.send(
+                    rejected(_message_id(text), TransportCode.RATE_LIMITED, "too many messages; slow down", version)
+                )
                 if strikes >= FLOOD_STRIKES:
-                    outbox.close(CLOSE_POLICY, "flooding")
+                    outbox.close(CloseCode.POLICY, "flooding")
                     break
                 continue
             strikes = 0
-            await _handle(rooms, room, player.id, outbox, text)
-    except WebSocketDisconnect:
+            await _handle(rooms, room_id, player.id, outbox, text, version)
+    except (WebSocketDisconnect, RoomRefused):
         pass
     finally:
-        rooms.disconnect(room, player.id, outbox)
+        with contextlib.suppress(RoomRefused):
+            await rooms.disconnect(room_id, player.id, outbox)
         await outbox.finish()
 
 
@@ -166,22 +184,22 @@ def _message_id(text: str) -> int | None:
     return value if type(value) is int else None
 
 
-async def _handle(rooms: RoomService, room: LiveRoom, player_id: str, outbox: SocketOutbox, text: str) -> None:
+async def _handle(rooms: Rooms, room_id: str, player_id: str, outbox: SocketOutbox, text: str, version: int) -> None:
     try:
         message = client_message.validate_json(text)
     except ValidationError as error:
         problem = error.errors()[0]
         where = ".".join(str(part) for part in problem["loc"]) or "message"
-        outbox.send(rejected(_message_id(text), "bad_message", f"{where}: {problem['msg']}", room.version))
+        outbox.send(rejected(_message_id(text), TransportCode.BAD_MESSAGE, f"{where}: {problem['msg']}", version))
         return
     match message:
         case Hello():
-            rooms.send_state(room, player_id)
+            await rooms.hello(room_id, player_id)
         case PlayIntent():
-            await rooms.play(room, player_id, message.id, message.version, message.card, message.declare)
+            await rooms.play(room_id, player_id, message.id, message.version, message.card, message.declare)
         case ResignIntent():
-            await rooms.resign(room, player_id, message.id, message.version)
+            await rooms.resign(room_id, player_id, message.id, message.version)
         case RematchIntent():
-            await rooms.rematch(room, player_id, message.id, message.version, message.action)
+            await rooms.rematch(room_id, player_id, message.id, message.version, message.action)
         case ChatIntent():
-            rooms.chat(room, player_id, message.id, message.text)
+            await rooms.chat(room_id, player_id, message.id, message.text)

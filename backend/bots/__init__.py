@@ -2,17 +2,17 @@
 
 The server needs three calls::
 
-    from backend.bots import choose, knowledge_from_messages
+    from backend.bots import choose, knowledge_from_view
 
-    knowledge = knowledge_from_messages(seat_view_dict, events_seen_by_that_seat)
+    knowledge = knowledge_from_view(seat_view, events_seen_by_that_seat)  # engine.view's SeatView, events
     play = choose("hard", knowledge, random.Random(seed))  # -> engine Play(card, declare)
 
-``knowledge_from_messages`` reads only what the seat was sent (R7); simulations use
+``knowledge_from_view`` reads only what the seat was sent (R7); simulations use
 ``observe(deal_state, seat)``, which builds the same knowledge from the public parts
 of a state. Bots are pure and synchronous. See docs/bots.md.
 """
 
-from .knowledge import IncompleteHistory, SeatKnowledge, knowledge_from_messages, observe
+from .knowledge import IncompleteHistory, SeatKnowledge, knowledge_from_view, observe
 from .players import LEVELS, Bot, EasyBot, HardBot, MediumBot, bot_for, choose
 
 __all__ = [
@@ -25,6 +25,6 @@ __all__ = [
     "SeatKnowledge",
     "bot_for",
     "choose",
-    "knowledge_from_messages",
+    "knowledge_from_view",
     "observe",
 ]

@@ -13,10 +13,10 @@ holds only public information of the deal plus the seat's own cards:
 
 Two constructors build it:
 
-* ``knowledge_from_messages(view, events)`` — from exactly what the server sends the
-  seat: the seat's ``seat_view`` dict and the (redacted) events it received, as
-  produced by ``backend.engine.view.seat_view`` / ``events_for_seat``. This is what the
-  server uses.
+* ``knowledge_from_view(view, events)`` — from exactly what the server sends the
+  seat: its ``SeatView`` and the (redacted) events it received, as the engine's one
+  observer produces them (``backend.engine.view.seat_view`` / ``events_for_seat``).
+  This is what the server uses.
 * ``observe(state, seat)`` — a shortcut for simulations and benchmarks that reads the
   true ``DealState`` but only its public parts and the seat's own hand (never the
   opponent's hand, never the stock order; see the function for the list of fields).
@@ -27,15 +27,17 @@ in the server and in the benchmark.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from backend.engine.cards import CARD_POINTS, KING, QUEEN, card, deck_mask, suit_from_letter
-from backend.engine.deal import NO_TRUMP, DealState, Declaration, Trick
+from backend.engine.cards import CARD_POINTS, card, deck_mask, mask_of, suit_from_letter
+from backend.engine.deal import DealState, Declaration, Trick
+from backend.engine.events import CardDrawn, DealStarted, Declared, Event, TrickWon
+from backend.engine.kernel import MARRIAGE, NO_TRUMP
 from backend.engine.rules import Rules
+from backend.engine.view import SeatView
 
-__all__ = ["IncompleteHistory", "SeatKnowledge", "knowledge_from_messages", "observe"]
+__all__ = ["IncompleteHistory", "SeatKnowledge", "knowledge_from_view", "observe"]
 
 
 class IncompleteHistory(ValueError):
@@ -87,10 +89,7 @@ class SeatKnowledge:
 
     @property
     def trick_mask(self) -> int:
-        mask = 0
-        for c in self.trick:
-            mask |= 1 << c
-        return mask
+        return mask_of(self.trick)
 
     @property
     def unseen(self) -> int:
@@ -133,17 +132,8 @@ class SeatKnowledge:
         known = 0
         for d in self.declarations:
             if d.seat != self.seat:
-                known |= unseen & (1 << (8 * d.suit + KING) | 1 << (8 * d.suit + QUEEN))
+                known |= unseen & MARRIAGE[d.suit]
         return known
-
-    def score_diff(self) -> int:
-        """Own deal score minus the opponent's so far, counting declarations as valid (R3, R5)."""
-        pts = self.card_points
-        decl = [0, 0]
-        for d in self.declarations:
-            decl[d.seat] += d.points
-        me, opp = self.seat, self.opponent
-        return pts[me] + decl[me] - pts[opp] - decl[opp]
 
     def check_consistent(self) -> None:
         """Raise ``ValueError`` if the counts do not add up (a corrupt or partial history)."""
@@ -162,71 +152,66 @@ class SeatKnowledge:
             raise ValueError("the faced stock card is also seen elsewhere")
 
 
-# ---------------------------------------------------------------- from server messages
+# ---------------------------------------------------------------- from what the server sends
 
 
-def _suit(letter: str | None) -> int:
-    return NO_TRUMP if letter is None else suit_from_letter(letter)
-
-
-def knowledge_from_messages(view: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> SeatKnowledge:
+def knowledge_from_view(view: SeatView, events: Sequence[Event]) -> SeatKnowledge:
     """Build a seat's knowledge from what the server sent it, and from nothing else.
 
-    ``view`` is the seat's current ``seat_view(match, seat)`` dict (R7). ``events`` are
-    the events the seat received (``events_for_seat``), in order, covering at least
-    the whole current deal: events of earlier deals are skipped (everything before the
-    last ``deal_started`` is ignored), so the server may pass the events of the match
-    so far or just those of the current deal. Raises ``IncompleteHistory`` if the
-    events miss a trick of the current deal.
+    ``view`` is the seat's current ``seat_view(match, seat)`` (R7). ``events`` are the
+    events the seat received (``events_for_seat``), in order, covering at least the whole
+    current deal: everything up to the last ``DealStarted`` is skipped, so the server may
+    pass the events of the match so far or just those of the current deal. Raises
+    ``IncompleteHistory`` if the events miss a trick of the current deal.
     """
-    seat = view["seat"]
-    deal = view["deal"]
-    rules = Rules.from_dict(view["rules"])
+    seat = view.seat
+    deal = view.deal
+    start = 0
+    for i in range(len(events) - 1, -1, -1):
+        if type(events[i]) is DealStarted:
+            start = i + 1
+            break
 
     tricks: list[Trick] = []
     drawn = 0
     declarations: list[Declaration] = []
-    for event in events:
-        kind = event.get("kind")
-        if kind == "deal_started":
-            tricks, drawn, declarations = [], 0, []
-        elif kind == "trick_won":
-            lead, follow = (card(name) for name in event["cards"])
-            tricks.append(Trick(event["leader"], (lead, follow), event["seat"]))
-        elif kind == "card_drawn":
-            if event["seat"] == seat and event.get("card") is not None:
-                drawn |= 1 << card(event["card"])
-        elif kind == "declaration":
-            declarations.append(Declaration(event["seat"], suit_from_letter(event["suit"]), event["points"]))
+    for i in range(start, len(events)):
+        event = events[i]
+        if type(event) is TrickWon:
+            tricks.append(Trick(event.leader, (card(event.cards[0]), card(event.cards[1])), event.seat))
+        elif type(event) is CardDrawn:
+            if event.seat == seat and event.card is not None:
+                drawn |= 1 << card(event.card)
+        elif type(event) is Declared:
+            declarations.append(Declaration(event.seat, suit_from_letter(event.suit), event.points))
 
-    if len(tricks) != deal["tricks_played"]:
+    if len(tricks) != deal.tricks_played:
         raise IncompleteHistory(
-            f"the events show {len(tricks)} tricks of this deal but {deal['tricks_played']} were played"
+            f"the events show {len(tricks)} tricks of this deal but {deal.tricks_played} were played"
         )
-    shown = tuple(Declaration(d["seat"], suit_from_letter(d["suit"]), d["points"]) for d in deal["declarations"])
+    shown = tuple(Declaration(d.seat, suit_from_letter(d.suit), d.points) for d in deal.declarations)
     if tuple(declarations) != shown:
         raise IncompleteHistory("the events' declarations differ from the view's")
 
     hand = 0
-    for name in deal["hand"]:
+    for name in deal.hand:
         hand |= 1 << card(name)
-    bottom = deal.get("stock_bottom")
     knowledge = SeatKnowledge(
         seat=seat,
-        rules=rules,
-        dealer=deal["dealer"],
+        rules=view.rules,
+        dealer=deal.dealer,
         hand=hand,
-        turn=deal["turn"],
-        leader=deal["trick"]["leader"],
-        trick=tuple(card(name) for name in deal["trick"]["cards"]),
+        turn=deal.turn,
+        leader=deal.trick.leader,
+        trick=tuple(card(name) for name in deal.trick.cards),
         tricks=tuple(tricks),
         drawn=drawn,
         declarations=shown,
-        trump=_suit(deal["trump"]),
-        stock_count=deal["stock_count"],
-        stock_bottom=None if bottom is None else card(bottom),
-        opponent_count=deal["opponent_cards"],
-        totals=(view["totals"][0], view["totals"][1]),
+        trump=NO_TRUMP if deal.trump is None else suit_from_letter(deal.trump),
+        stock_count=deal.stock_count,
+        stock_bottom=None if deal.stock_bottom is None else card(deal.stock_bottom),
+        opponent_count=deal.opponent_cards,
+        totals=view.totals,
     )
     knowledge.check_consistent()
     return knowledge

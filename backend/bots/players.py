@@ -18,9 +18,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from backend.engine.cards import CARD_POINTS
 from backend.engine.deal import Play
-from backend.engine.rules import BY_ORDER_POINTS, BY_SUIT_POINTS
 
 from .core import cards_list, legal_plays
 from .knowledge import SeatKnowledge
@@ -31,7 +29,6 @@ from .solver import EndgameSolver, Position
 __all__ = ["LEVELS", "Bot", "EasyBot", "HardBot", "MediumBot", "bot_for", "choose"]
 
 LEVELS = ("easy", "medium", "hard")
-CP = CARD_POINTS
 
 
 class Bot(Protocol):
@@ -77,9 +74,7 @@ class MediumBot:
         _require_turn(k)
         if k.trick:
             return Play(choose_follow(k.hand, k.trick[0], k.trump, k.declared_suits, k.stock_count, k.unseen))
-        move = choose_lead(
-            k.hand, k.trump, k.declared_suits, k.stock_count, k.unseen, k.rules.declaration_scoring == "by_suit"
-        )
+        move = choose_lead(k.hand, k.trump, k.declared_suits, k.stock_count, k.unseen, k.rules.by_suit)
         return Play(move & 31, bool(move & DECLARE))
 
 
@@ -119,7 +114,7 @@ class HardBot:
         return Position((hands[0], hands[1]), k.leader, k.trick, k.trump, k.declared_suits, (pending[0], pending[1]))
 
     def _solve(self, k: SeatKnowledge) -> Play:
-        solver = EndgameSolver(k.rules.declaration_scoring == "by_suit")
+        solver = EndgameSolver(k.rules.by_suit)
         play, _ = solver.best(self.position(k))
         return play
 
@@ -148,66 +143,25 @@ class HardBot:
     def _monte_carlo(self, k: SeatKnowledge, plays: list[Play], rng: random.Random) -> Play:
         remaining = k.hand.bit_count() + k.opponent_count + k.stock_count + len(k.trick)
         worlds = max(self.min_worlds, self.plies // (len(plays) * remaining))
-        by_suit = k.rules.declaration_scoring == "by_suit"
+        by_suit = k.rules.by_suit
         me = k.seat
         sign = 1 if me == 0 else -1
         base_pending = _pending(k)
         declared = k.declared_suits
+        lead = k.trick[0] if k.trick else -1
+        moves = [p.card | (DECLARE if p.declare else 0) for p in plays]
         totals = [0] * len(plays)
         for _ in range(worlds):
             opp, stock = self.sample_world(k, rng)
-            for i, play in enumerate(plays):
+            for i, move in enumerate(moves):
                 hands = [0, 0]
                 hands[me] = k.hand
                 hands[1 - me] = opp
-                pending = list(base_pending)
-                totals[i] += sign * _play_then_out(
-                    hands, stock, k.trump, declared, pending, k.leader, k.trick, me, play, by_suit
+                totals[i] += sign * play_out(
+                    hands, stock, k.trump, declared, list(base_pending), k.leader, lead, by_suit, move
                 )
         best = max(range(len(plays)), key=lambda i: totals[i])
         return plays[best]
-
-
-def _play_then_out(
-    hands: list[int],
-    stock: list[int],
-    trump: int,
-    declared: int,
-    pending: list[int],
-    leader: int,
-    trick: tuple[int, ...],
-    me: int,
-    play: Play,
-    by_suit: bool,
-) -> int:
-    """Seat 0's points to come minus seat 1's after ``me`` makes ``play`` and the policy plays on."""
-    c = play.card
-    hands[me] &= ~(1 << c)
-    if not trick:  # ``me`` leads
-        value = 0
-        if play.declare:
-            suit = c >> 3
-            points = BY_SUIT_POINTS[suit] if by_suit else BY_ORDER_POINTS[declared.bit_count()]
-            trump = suit
-            declared |= 1 << suit
-            if pending[me] < 0:
-                value = points if me == 0 else -points
-            else:
-                pending[me] += points
-        return value + play_out(hands, stock, trump, declared, pending, me, c, by_suit)
-    lead = trick[0]
-    takes = (c >> 3 == lead >> 3 and c < lead) or (c >> 3 != lead >> 3 and c >> 3 == trump)
-    winner = me if takes else leader
-    gained = CP[lead] + CP[c]
-    if pending[winner] > 0:
-        gained += pending[winner]
-    pending[winner] = -1
-    value = gained if winner == 0 else -gained
-    if stock:
-        hands[winner] |= 1 << stock[0]
-        hands[1 - winner] |= 1 << stock[1]
-        stock = stock[2:]
-    return value + play_out(hands, stock, trump, declared, pending, winner, -1, by_suit)
 
 
 _BOTS: dict[str, Bot] = {"easy": EasyBot(), "medium": MediumBot(), "hard": HardBot()}

@@ -12,14 +12,12 @@ A move is encoded as an int: the card, plus ``DECLARE`` (32) when the lead decla
 from __future__ import annotations
 
 from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUIT_MASK
-from backend.engine.deal import NO_TRUMP
-from backend.engine.rules import BY_SUIT_POINTS
+from backend.engine.kernel import BY_SUIT_POINTS, NO_TRUMP, beats, declarable, follow_mask
 
-from .core import cards_list, follow_mask, follower_wins
+from .core import cards_list
 
 DECLARE = 32
 CP = CARD_POINTS
-_KQ = tuple(1 << (8 * s + KING) | 1 << (8 * s + QUEEN) for s in range(4))
 
 
 def _throw_cost(c: int, hand: int, trump: int, declared: int, unseen: int) -> int:
@@ -37,27 +35,20 @@ def _throw_cost(c: int, hand: int, trump: int, declared: int, unseen: int) -> in
 
 
 def sure_winner(c: int, opp: int, trump: int) -> bool:
-    """Phase 2: does the lead ``c`` win whatever the opponent (holding ``opp``) must play?"""
-    suit = c >> 3
-    same = opp & SUIT_MASK[suit]
-    if same:
-        return not same & ((1 << c) - 1)  # no higher card of the suit
-    if suit == trump or trump == NO_TRUMP:
-        return True
-    return not opp & SUIT_MASK[trump]
+    """Phase 2: does the lead ``c`` win whatever the opponent (holding ``opp``) must play (R4)?"""
+    return not follow_mask(opp, c, trump, False) & beats(c, trump)
 
 
 def choose_lead(hand: int, trump: int, declared: int, stock_n: int, unseen: int, by_suit: bool) -> int:
     """The lead: declare the most valuable marriage; else a sure winner (phase 2) or a cheap card."""
     best_suit, best_key = -1, -1
-    for s in range(4):
-        if not declared >> s & 1 and hand & _KQ[s] == _KQ[s]:
-            # by_suit: the most valuable suit; by_order every suit is worth the same,
-            # so prefer the longest one (it becomes trump).
-            key = BY_SUIT_POINTS[s] * 16 if by_suit else 0
-            key += (hand & SUIT_MASK[s]).bit_count()
-            if key > best_key:
-                best_suit, best_key = s, key
+    for s in declarable(hand, declared):
+        # by_suit: the most valuable suit; by_order every suit is worth the same,
+        # so prefer the longest one (it becomes trump).
+        key = BY_SUIT_POINTS[s] * 16 if by_suit else 0
+        key += (hand & SUIT_MASK[s]).bit_count()
+        if key > best_key:
+            best_suit, best_key = s, key
     if best_suit >= 0:
         return 8 * best_suit + QUEEN | DECLARE  # lead the queen: the king stays to win later
 
@@ -91,18 +82,19 @@ def choose_lead(hand: int, trump: int, declared: int, stock_n: int, unseen: int,
 
 def choose_follow(hand: int, lead: int, trump: int, declared: int, stock_n: int, unseen: int) -> int:
     """The answer to ``lead``: take valuable tricks cheaply, else throw the cheapest card."""
-    legal = hand if stock_n else follow_mask(hand, lead, trump, False)
+    legal = follow_mask(hand, lead, trump, stock_n > 0)
     cards = cards_list(legal)
     if len(cards) == 1:
         return cards[0]
     lead_pts = CP[lead]
-    winners = [f for f in cards if follower_wins(lead, f, trump)]
+    winning = beats(lead, trump)
+    winners = [f for f in cards if winning >> f & 1]
     if winners:
         if stock_n:
             # Phase 1: win a trick holding an ace or ten, or when we hold a marriage to
             # declare from the lead (R3: only the player on lead declares); a side-suit
             # card that costs little may win anyway to take the lead.
-            marriage = any(not declared >> s & 1 and hand & _KQ[s] == _KQ[s] for s in range(4))
+            marriage = bool(declarable(hand, declared))
             same = [f for f in winners if f >> 3 == lead >> 3 and f >> 3 != trump]
             ruffs = [f for f in winners if f >> 3 == trump and lead >> 3 != trump]
             trumps_held = (hand & SUIT_MASK[trump]).bit_count() if trump != NO_TRUMP else 0

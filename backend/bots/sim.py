@@ -4,13 +4,14 @@ A *world* is one guess of the hidden cards (the opponent's hand and the stock or
 that agrees with everything the bot has seen. ``play_out`` plays such a world to the
 end of the deal with the ``policy`` heuristics for both seats (each seat's policy sees
 only its own hand, the opponent's hand being "unseen" to it) and returns the score
-still to come, as the endgame solver counts it (see ``solver``).
+still to come, as the endgame solver counts it (see ``solver``). The rules of play
+(who takes a trick, declaration points) are the engine's ``kernel``.
 """
 
 from __future__ import annotations
 
-from backend.engine.cards import CARD_POINTS
-from backend.engine.rules import BY_ORDER_POINTS, BY_SUIT_POINTS
+from backend.engine.cards import CARD_POINTS, mask_of
+from backend.engine.kernel import declaration_points, follower_wins
 
 from .policy import DECLARE, choose_follow, choose_lead
 
@@ -26,30 +27,34 @@ def play_out(
     leader: int,
     lead: int,
     by_suit: bool,
+    first: int = -1,
 ) -> int:
     """Play to the end; return seat 0's points to come minus seat 1's.
 
     ``hands`` and ``pending`` (``-1`` for a seat that took a trick, else its declaration
-    points waiting for a first trick) are modified in place. ``stock`` is top first.
-    ``lead`` is the card already led to the trick in progress by ``leader``, or ``-1``.
+    points waiting for a first trick) are modified in place; ``stock`` (top first) is only
+    read. ``lead`` is the card already led to the trick in progress by ``leader``, or ``-1``.
+    ``first``, if not ``-1``, is the next move (a card, plus ``DECLARE`` for a declaring
+    lead) instead of the policy's: the move whose value the caller wants.
     """
     value = 0
     pos = 0
     n = len(stock)
-    stock_mask = 0
-    for c in stock:
-        stock_mask |= 1 << c
+    stock_mask = mask_of(stock)
     while True:
         stock_n = n - pos
         if lead < 0:
             if not hands[leader]:
                 return value
-            move = choose_lead(hands[leader], trump, declared, stock_n, hands[1 - leader] | stock_mask, by_suit)
+            if first >= 0:
+                move, first = first, -1
+            else:
+                move = choose_lead(hands[leader], trump, declared, stock_n, hands[1 - leader] | stock_mask, by_suit)
             lead = move & 31
             hands[leader] &= ~(1 << lead)
             if move & DECLARE:  # R3: trump at once; points count once the declarer takes a trick
                 suit = lead >> 3
-                points = BY_SUIT_POINTS[suit] if by_suit else BY_ORDER_POINTS[declared.bit_count()]
+                points = declaration_points(by_suit, suit, declared.bit_count())
                 trump = suit
                 declared |= 1 << suit
                 if pending[leader] < 0:
@@ -57,10 +62,12 @@ def play_out(
                 else:
                     pending[leader] += points
         follower = 1 - leader
-        f = choose_follow(hands[follower], lead, trump, declared, stock_n, hands[leader] | stock_mask)
+        if first >= 0:
+            f, first = first, -1
+        else:
+            f = choose_follow(hands[follower], lead, trump, declared, stock_n, hands[leader] | stock_mask)
         hands[follower] &= ~(1 << f)
-        takes = (f >> 3 == lead >> 3 and f < lead) or (f >> 3 != lead >> 3 and f >> 3 == trump)
-        winner = follower if takes else leader
+        winner = follower if follower_wins(lead, f, trump) else leader
         gained = CP[lead] + CP[f]
         if pending[winner] > 0:
             gained += pending[winner]

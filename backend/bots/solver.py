@@ -18,16 +18,14 @@ transposition table is shared by both seats.
 
 from __future__ import annotations
 
-from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUIT_MASK, cards_in
-from backend.engine.deal import NO_TRUMP, Play
-from backend.engine.rules import BY_ORDER_POINTS, BY_SUIT_POINTS
+from backend.engine.cards import CARD_POINTS, KING, QUEEN, cards_in
+from backend.engine.deal import Play
+from backend.engine.kernel import beats, declarable, declaration_points, follow_mask
 
 __all__ = ["EndgameSolver", "Position"]
 
 CP = CARD_POINTS
 INF = 1 << 20
-_KQ = tuple(1 << (8 * s + KING) | 1 << (8 * s + QUEEN) for s in range(4))
-_SUIT_MASK = SUIT_MASK
 # Ordering of leads and follows: high ranks (so high card points) first.
 _RANK_KEY = tuple((c & 7) * 4 + (c >> 3) for c in range(32))
 
@@ -67,43 +65,17 @@ class Position:
         self.declared = declared
         self.pending = pending
 
-    @property
-    def to_move(self) -> int:
-        return self.leader if not self.trick else 1 - self.leader
-
-    @classmethod
-    def from_state(cls, state: object) -> Position:
-        """From an engine ``DealState`` with an empty stock (tests and simulations)."""
-        pending = [0, 0]
-        for d in state.declarations:  # type: ignore[attr-defined]
-            pending[d.seat] += d.points
-        won = state.tricks_won  # type: ignore[attr-defined]
-        return cls(
-            hands=state.hands,  # type: ignore[attr-defined]
-            leader=state.leader,  # type: ignore[attr-defined]
-            trick=tuple(state.trick),  # type: ignore[attr-defined]
-            trump=state.trump,  # type: ignore[attr-defined]
-            declared=state.declared_suits,  # type: ignore[attr-defined]
-            pending=(-1 if won[0] else pending[0], -1 if won[1] else pending[1]),
-        )
-
 
 class EndgameSolver:
     """Alpha-beta with a transposition table over phase-2 tricks. One instance per rules option.
 
-    A solver may be reused across positions of the same deal; ``clear()`` drops its table.
+    A solver may be reused across positions of the same deal. The rules of play (legal
+    follows, the trick winner, declarations and their points) are the engine's ``kernel``.
     """
 
     def __init__(self, by_suit: bool = True) -> None:
         self.by_suit = by_suit
         self.tt: dict[tuple[int, int, int, int, int, int], tuple[int, int, int]] = {}
-        self.nodes = 0
-
-    def clear(self) -> None:
-        self.tt.clear()
-
-    def _decl_points(self, suit: int, declared: int) -> int:
-        return BY_SUIT_POINTS[suit] if self.by_suit else BY_ORDER_POINTS[declared.bit_count()]
 
     # ------------------------------------------------------------ the search
 
@@ -111,12 +83,11 @@ class EndgameSolver:
         """Value for the leader (its points to come minus the follower's), fail-soft."""
         if not hl:
             return 0
-        self.nodes += 1
         if not hl & (hl - 1):  # last trick: both cards forced
             c = hl.bit_length() - 1
             f = hf.bit_length() - 1
             pts = CP[c] + CP[f]
-            if (f >> 3 == c >> 3 and f < c) or (f >> 3 != c >> 3 and f >> 3 == trump):
+            if beats(c, trump) >> f & 1:
                 return -pts - (pf if pf > 0 else 0)
             return pts + (pl if pl > 0 else 0)
 
@@ -139,10 +110,9 @@ class EndgameSolver:
 
         # Leads: (card, declaring suit or -1); the table's best lead first.
         leads: list[int] = []  # encoded as card | (declare << 5)
-        for s in range(4):
-            if not declared >> s & 1 and hl & _KQ[s] == _KQ[s]:
-                leads.append(8 * s + QUEEN | 32)
-                leads.append(8 * s + KING | 32)
+        for s in declarable(hl, declared):
+            leads.append(8 * s + QUEEN | 32)
+            leads.append(8 * s + KING | 32)
         leads.extend(_ordered(hl))
         if best_move >= 0 and best_move in leads:
             leads.remove(best_move)
@@ -150,32 +120,28 @@ class EndgameSolver:
 
         best = -INF
         best_lead = leads[0]
+        by_suit = self.by_suit
         for move in leads:
             c = move & 31
-            suit = c >> 3
             t, dec, gain, npl = trump, declared, 0, pl
             if move & 32:
+                suit = c >> 3
                 t = suit
                 dec = declared | 1 << suit
-                points = self._decl_points(suit, declared)
+                points = declaration_points(by_suit, suit, declared.bit_count())
                 if pl < 0:
                     gain = points
                 else:
                     npl = pl + points
             nhl = hl & ~(1 << c)
-            same = hf & _SUIT_MASK[suit]
-            if same:
-                legal = same & ((1 << c) - 1) or same
-            elif t != NO_TRUMP and hf & _SUIT_MASK[t]:
-                legal = hf & _SUIT_MASK[t]
-            else:
-                legal = hf
+            legal = follow_mask(hf, c, t, False)
+            winning = beats(c, t)
             worst = INF
             for f in _ordered(legal) if legal & (legal - 1) else (legal.bit_length() - 1,):
                 nhf = hf & ~(1 << f)
                 pts = CP[c] + CP[f]
                 ub = beta if beta < worst else worst
-                if (f >> 3 == suit and f < c) or (f >> 3 != suit and f >> 3 == t):
+                if winning >> f & 1:
                     base = gain - pts - (pf if pf > 0 else 0)
                     v = base - self._search(nhf, nhl, t, dec, -1, npl, base - ub, base - alpha)
                 else:
@@ -214,7 +180,7 @@ class EndgameSolver:
         hf = pos.hands[me] & ~(1 << follow)
         pts = CP[lead] + CP[follow]
         p = pos.pending
-        if (follow >> 3 == lead >> 3 and follow < lead) or (follow >> 3 != lead >> 3 and follow >> 3 == pos.trump):
+        if beats(lead, pos.trump) >> follow & 1:
             base = pts + (p[me] if p[me] > 0 else 0)
             return base + self._search(hf, hl, pos.trump, pos.declared, -1, p[leader], -INF, INF)
         base = -pts - (p[leader] if p[leader] > 0 else 0)
@@ -224,27 +190,17 @@ class EndgameSolver:
         """Exact value of every legal play for the seat to move: its score to come minus the opponent's."""
         out: dict[Play, int] = {}
         if pos.trick:
-            lead = pos.trick[0]
             me = 1 - pos.leader
-            hand = pos.hands[me]
-            same = hand & _SUIT_MASK[lead >> 3]
-            if same:
-                legal = same & ((1 << lead) - 1) or same
-            elif pos.trump != NO_TRUMP and hand & _SUIT_MASK[pos.trump]:
-                legal = hand & _SUIT_MASK[pos.trump]
-            else:
-                legal = hand
-            for f in cards_in(legal):
+            for f in cards_in(follow_mask(pos.hands[me], pos.trick[0], pos.trump, False)):
                 out[Play(f)] = self._after_follow(pos, f)
             return out
         me = pos.leader
         hand = pos.hands[me]
         for c in cards_in(hand):
             out[Play(c)] = self._lead_value(pos, c, False)
-        for s in range(4):
-            if not pos.declared >> s & 1 and hand & _KQ[s] == _KQ[s]:
-                for c in (8 * s + KING, 8 * s + QUEEN):
-                    out[Play(c, True)] = self._lead_value(pos, c, True)
+        for s in declarable(hand, pos.declared):
+            for c in (8 * s + KING, 8 * s + QUEEN):
+                out[Play(c, True)] = self._lead_value(pos, c, True)
         return out
 
     def _lead_value(self, pos: Position, c: int, declare: bool) -> int:
@@ -253,7 +209,7 @@ class EndgameSolver:
         gain = 0
         if declare:
             suit = c >> 3
-            points = self._decl_points(suit, declared)
+            points = declaration_points(self.by_suit, suit, declared.bit_count())
             trump, declared = suit, declared | 1 << suit
             if pl < 0:
                 gain = points
@@ -285,12 +241,3 @@ class EndgameSolver:
             return Play(c), value
         move = entry[2]
         return Play(move & 31, bool(move & 32)), value
-
-    def value(self, pos: Position) -> int:
-        """Exact value of the position for the seat to move."""
-        if pos.trick:
-            return max(self.values(pos).values())
-        me = pos.leader
-        return self._search(
-            pos.hands[me], pos.hands[1 - me], pos.trump, pos.declared, pos.pending[me], pos.pending[1 - me], -INF, INF
-        )

@@ -118,3 +118,27 @@ class Settlement(Base):
     currency: Mapped[str] = mapped_column(String(12))
     amount: Mapped[str] = mapped_column(String(60))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class RoomDeadline(Base):
+    """A clock of a room, stored so that a restart goes on from it (DESIGN promise 6):
+    ``absence`` holds an absent seat until ``deadline`` (R6.2); ``rematch`` is an open rematch
+    offer by ``seat`` that lapses at ``deadline``."""
+
+    __tablename__ = "room_deadlines"
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10), primary_key=True)  # absence | rematch
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deadline: Mapped[datetime]
+
+
+class SocketTicket(Base):
+    """A one-time, short-lived ticket that opens one WebSocket, so that the long-lived player
+    token never travels in a URL. Only its hash is stored."""
+
+    __tablename__ = "socket_tickets"
+
+    ticket_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    expires_at: Mapped[datetime] = mapped_column(index=True)

@@ -15,15 +15,28 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
+from datetime import UTC, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .engine import make_engine, make_sessionmaker
-from .models import Action, Deal, Match, Player, Room, Settlement, utcnow
+from .models import Action, Deal, Match, Player, Room, RoomDeadline, Settlement, SocketTicket, utcnow
+from .writes import (
+    AbsenceWrite,
+    ActionWrite,
+    CloseWrite,
+    JoinWrite,
+    NewMatch,
+    RematchOfferWrite,
+    RematchStartWrite,
+    RoomWrite,
+    SeatTaken,
+    VersionConflict,
+)
 
 # Built once: constructing statements costs more than running them on the per-move hot path.
 _INSERT_ACTION = insert(Action)
@@ -32,10 +45,6 @@ _ADVANCE_VERSION = (
     .where(Room.id == bindparam("room"), Room.version == bindparam("expected"))
     .values(version=bindparam("next"), updated_at=bindparam("now"))
 )
-
-
-class VersionConflict(Exception):
-    """Another writer advanced the room first; the caller's view of it is stale."""
 
 
 def hash_token(token: str) -> str:
@@ -56,67 +65,18 @@ def new_id(prefix: str) -> str:
     return f"{prefix}_{secrets.token_urlsafe(12)}"
 
 
-@dataclass(frozen=True)
-class NewMatch:
-    id: str
-    options: dict[str, Any]
-    seed: int
-    first_dealer: int
-    seat_ids: tuple[str, str]
+@dataclass
+class RoomRecord:
+    """A room row with what its summary needs: the seated players and the stored deadlines."""
 
-
-@dataclass(frozen=True)
-class ActionRecord:
-    seat: int
-    kind: str  # play | resign
-    card: str | None = None
-    declare: bool = False
-    reason: str | None = None
-
-
-@dataclass(frozen=True)
-class DealRow:
-    number: int
-    dealer: int
-    seed: int
-    card_points: tuple[int, int]
-    declaration_points: tuple[int, int]
-    score: tuple[int, int]
-    totals: tuple[int, int]
-    declarations: list[dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class MatchEnd:
-    winner_seat: int
-    reason: str
-    totals: tuple[int, int]
-    winner_id: str
-    loser_id: str
-    points_short: int
-    stake_per_point: Decimal
-    currency: str
-    amount: Decimal
-
-
-@dataclass(frozen=True)
-class ActionWrite:
-    """One accepted action and what it finished: a deal, the match and its stake."""
-
-    room_id: str
-    expected_version: int
-    match_id: str
-    seq: int
-    action: ActionRecord
-    client_msg_id: int | None
-    deals: list[DealRow]
-    end: MatchEnd | None
-    totals: tuple[int, int]
+    room: Room
+    players: dict[str, Player]
+    deadlines: list[RoomDeadline]
 
 
 @dataclass
 class StoredMatch:
-    room: Room
+    record: RoomRecord
     match: Match | None
     actions: list[Action] = field(default_factory=list)
 
@@ -204,15 +164,30 @@ class Store:
             session.add(room)
         return room
 
-    def room(self, room_id: str) -> Room | None:
+    def records(self, rooms: list[Room]) -> list[RoomRecord]:
+        """Rooms with their seated players and deadlines, in two queries."""
+        ids = [room.id for room in rooms]
+        player_ids = [pid for room in rooms for pid in (room.seat0_id, room.seat1_id) if pid]
         with self._sessions() as session:
-            return session.get(Room, room_id)
+            players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(player_ids))).all()}
+            deadlines = session.scalars(select(RoomDeadline).where(RoomDeadline.room_id.in_(ids))).all()
+        by_room: defaultdict[str, list[RoomDeadline]] = defaultdict(list)
+        for deadline in deadlines:
+            by_room[deadline.room_id].append(deadline)
+        return [RoomRecord(room, players, by_room[room.id]) for room in rooms]
 
-    def room_by_invite(self, code: str) -> Room | None:
+    def room_record(self, room_id: str) -> RoomRecord | None:
         with self._sessions() as session:
-            return session.scalar(select(Room).where(Room.invite_code == code))
+            room = session.get(Room, room_id)
+        return None if room is None else self.records([room])[0]
 
-    def open_public_rooms(self, limit: int = 50) -> list[Room]:
+    def room_by_invite(self, code: str) -> RoomRecord | None:
+        with self._sessions() as session:
+            room = session.scalar(select(Room).where(Room.invite_code == code))
+        return None if room is None else self.records([room])[0]
+
+    def open_public_rooms(self, limit: int = 50) -> list[RoomRecord]:
+        """The lobby: public tables waiting for a second player, newest first."""
         with self._sessions() as session:
             query = (
                 select(Room)
@@ -220,9 +195,11 @@ class Store:
                 .order_by(Room.created_at.desc())
                 .limit(limit)
             )
-            return list(session.scalars(query).all())
+            rooms = list(session.scalars(query).all())
+        return self.records(rooms)
 
-    def rooms_of_player(self, player_id: str) -> list[Room]:
+    def rooms_of_player(self, player_id: str) -> list[RoomRecord]:
+        """The player's tables that are not finished, most recently changed first."""
         with self._sessions() as session:
             query = (
                 select(Room)
@@ -232,56 +209,113 @@ class Store:
                 )
                 .order_by(Room.updated_at.desc())
             )
-            return list(session.scalars(query).all())
+            rooms = list(session.scalars(query).all())
+        return self.records(rooms)
+
+    def playing_elsewhere(self, room_id: str, player_ids: list[str]) -> str | None:
+        """The name of one of ``player_ids`` seated at another live match, if any."""
+        with self._sessions() as session:
+            query = (
+                select(Player.name)
+                .join(Room, or_(Room.seat0_id == Player.id, Room.seat1_id == Player.id))
+                .where(Player.id.in_(player_ids), Room.status == "playing", Room.id != room_id)
+                .limit(1)
+            )
+            return session.scalar(query)
 
     def live_room_ids(self) -> list[str]:
         with self._sessions() as session:
             return list(session.scalars(select(Room.id).where(Room.status == "playing")).all())
 
-    def join_room(self, room_id: str, player_id: str, match: NewMatch) -> bool:
-        """Take seat 1 and start the match, atomically: of two racing joiners one wins."""
-        with self._transaction() as session:
-            taken = session.execute(
-                update(Room)
-                .where(
-                    Room.id == room_id,
-                    Room.status == "open",
-                    Room.seat1_id.is_(None),
-                    Room.seat0_id != player_id,
-                )
-                .values(seat1_id=player_id, status="playing", match_id=match.id, version=Room.version + 1)
-            )
-            if taken.rowcount != 1:
-                return False
-            session.add(self._match_row(room_id, match))
-        return True
+    # ------------------------------------------------------------ changes of a room
 
-    def close_room(self, room_id: str, player_id: str) -> bool:
+    def write(self, write: RoomWrite) -> None:
+        """Carry out one change of a room in one transaction (actions go through ``commit_actions``)."""
+        if isinstance(write, ActionWrite):
+            outcome = self.commit_actions([write])[0]
+            if outcome is not None:
+                raise outcome
+            return
         with self._transaction() as session:
-            closed = session.execute(
-                update(Room)
-                .where(Room.id == room_id, Room.status == "open", Room.seat0_id == player_id)
-                .values(status="closed")
-            )
-            return closed.rowcount == 1
+            match write:
+                case JoinWrite():
+                    self._join(session, write)
+                case CloseWrite():
+                    closed = session.execute(
+                        update(Room)
+                        .where(Room.id == write.room_id, Room.status == "open", Room.seat0_id == write.player_id)
+                        .values(status="closed")
+                    )
+                    if closed.rowcount != 1:
+                        raise SeatTaken("the table could not be closed")
+                case RematchOfferWrite():
+                    self._advance(session, write.room_id, write.expected_version)
+                    self._set_deadline(session, write.room_id, "rematch", None, None)
+                    if write.seat is not None and write.deadline is not None:
+                        self._set_deadline(session, write.room_id, "rematch", write.seat, write.deadline)
+                case RematchStartWrite():
+                    seats = write.match.seat_ids
+                    self._advance(
+                        session,
+                        write.room_id,
+                        write.expected_version,
+                        seat0_id=seats[0],
+                        seat1_id=seats[1],
+                        status="playing",
+                        match_id=write.match.id,
+                    )
+                    session.execute(delete(RoomDeadline).where(RoomDeadline.room_id == write.room_id))
+                    session.add(self._match_row(write.room_id, write.match))
+                case AbsenceWrite():
+                    self._set_deadline(session, write.room_id, "absence", write.seat, write.deadline)
 
-    def bump_version(self, room_id: str, expected_version: int) -> None:
-        """Advance a room's version for a change kept outside the match log (rematch offers)."""
-        with self._transaction() as session:
-            self._advance(session, room_id, expected_version)
-
-    def start_rematch(self, room_id: str, expected_version: int, match: NewMatch) -> None:
-        with self._transaction() as session:
-            self._advance(
-                session,
-                room_id,
-                expected_version,
-                seat0_id=match.seat_ids[0],
-                seat1_id=match.seat_ids[1],
-                status="playing",
-                match_id=match.id,
+    def _join(self, session: Session, write: JoinWrite) -> None:
+        taken = session.execute(
+            update(Room)
+            .where(
+                Room.id == write.room_id,
+                Room.status == "open",
+                Room.seat1_id.is_(None),
+                Room.seat0_id != write.player_id,
             )
-            session.add(self._match_row(room_id, match))
+            .values(seat1_id=write.player_id, status="playing", match_id=write.match.id, version=Room.version + 1)
+        )
+        if taken.rowcount != 1:
+            raise SeatTaken("somebody else took the seat first")
+        session.add(self._match_row(write.room_id, write.match))
+
+    @staticmethod
+    def _set_deadline(session: Session, room_id: str, kind: str, seat: int | None, deadline: Any) -> None:
+        """Store a deadline, or remove it (``deadline`` None; ``seat`` None removes every one of ``kind``)."""
+        query = delete(RoomDeadline).where(RoomDeadline.room_id == room_id, RoomDeadline.kind == kind)
+        if seat is not None:
+            query = query.where(RoomDeadline.seat == seat)
+        session.execute(query)
+        if deadline is not None and seat is not None:
+            session.add(RoomDeadline(room_id=room_id, kind=kind, seat=seat, deadline=deadline))
+
+    # ------------------------------------------------------------ socket tickets
+
+    def issue_ticket(self, player_id: str, ttl: timedelta) -> str:
+        """A one-time ticket that opens one WebSocket within ``ttl`` (only its hash is stored)."""
+        ticket = secrets.token_urlsafe(24)
+        now = utcnow()
+        with self._transaction() as session:
+            session.execute(delete(SocketTicket).where(SocketTicket.expires_at < now))  # housekeeping
+            session.add(SocketTicket(ticket_hash=hash_token(ticket), player_id=player_id, expires_at=now + ttl))
+        return ticket
+
+    def redeem_ticket(self, ticket: str) -> Player | None:
+        """The player a valid ticket was issued to; the ticket is used up either way."""
+        with self._transaction() as session:
+            row = session.get(SocketTicket, hash_token(ticket))
+            if row is None:
+                return None
+            session.delete(row)
+            expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
+            if expires < utcnow():
+                return None
+            return session.get(Player, row.player_id)
 
     # ------------------------------------------------------------ the action log
 
@@ -369,20 +403,21 @@ class Store:
             )
         if write.deals or write.end:
             connection.execute(update(Match).where(Match.id == write.match_id).values(**match_values))
+        if write.end:
+            connection.execute(delete(RoomDeadline).where(RoomDeadline.room_id == write.room_id))
 
     def load_room(self, room_id: str) -> StoredMatch | None:
         """A room with its current match and that match's whole action log, for a rebuild."""
-        with self._sessions() as session:
-            room = session.get(Room, room_id)
-            if room is None:
-                return None
-            stored = StoredMatch(room=room, match=None)
-            if room.match_id:
-                stored.match = session.get(Match, room.match_id)
-                stored.actions = list(
-                    session.scalars(select(Action).where(Action.match_id == room.match_id).order_by(Action.seq)).all()
-                )
-            return stored
+        record = self.room_record(room_id)
+        if record is None:
+            return None
+        stored = StoredMatch(record=record, match=None)
+        if record.room.match_id:
+            with self._sessions() as session:
+                stored.match = session.get(Match, record.room.match_id)
+                query = select(Action).where(Action.match_id == record.room.match_id).order_by(Action.seq)
+                stored.actions = list(session.scalars(query).all())
+        return stored
 
     # ------------------------------------------------------------ history and ledger
 

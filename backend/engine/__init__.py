@@ -1,4 +1,11 @@
-"""The rules of two-hand 1001 (RULES.md R1–R7, variant V1) as pure functions. No I/O."""
+"""The rules of two-hand 1001 (RULES.md R1–R7, variant V1) as pure functions. No I/O.
+
+* ``deal``: one deal — ``new_deal``, ``legal_mask`` / ``legal_actions``, ``check``, ``apply``, ``deal_result``;
+* ``match``: a match of deals — ``new_match``, ``match.apply``, ``replay_match``, ``stake_owed``;
+* ``kernel``: the rules of card play on bitmasks (trick winner, follow obligations, declarations),
+  shared with the bots;
+* ``events``: the typed events an action causes; ``view``: what a seat may see of it all (R7).
+"""
 
 from .cards import card, name, names
 from .deal import (
@@ -16,24 +23,54 @@ from .deal import (
     legal_mask,
     new_deal,
 )
-from .errors import ILLEGAL_CODES, IllegalAction
+from .errors import ILLEGAL_CODES, IllegalAction, IllegalCode
+from .events import CardDrawn, CardPlayed, DealEvent, DealOver, DealStarted, Declared, Event, MatchOver, TrickWon
 from .match import MatchState, Resign, new_match, stake_owed
-from .match import replay as replay_match  # not `replay`: that name is the replay CLI module
+from .match import replay as replay_match
 from .rules import Rules
 from .shuffle import new_seed
-from .view import deal_view, events_for_seat, seat_view
+from .view import (
+    DealRecordView,
+    DealView,
+    DeclarationView,
+    LastTrickView,
+    LegalPlay,
+    SeatView,
+    TrickView,
+    deal_view,
+    events_for_seat,
+    legal_plays,
+    seat_view,
+)
 
 __all__ = [
     "ILLEGAL_CODES",
+    "CardDrawn",
+    "CardPlayed",
+    "DealEvent",
+    "DealOver",
+    "DealRecordView",
     "DealResult",
+    "DealStarted",
     "DealState",
+    "DealView",
     "Declaration",
+    "DeclarationView",
+    "Declared",
+    "Event",
     "IllegalAction",
+    "IllegalCode",
+    "LastTrickView",
+    "LegalPlay",
+    "MatchOver",
     "MatchState",
     "Play",
     "Resign",
     "Rules",
+    "SeatView",
     "Trick",
+    "TrickView",
+    "TrickWon",
     "apply",
     "card",
     "check",
@@ -44,6 +81,7 @@ __all__ = [
     "events_for_seat",
     "legal_actions",
     "legal_mask",
+    "legal_plays",
     "name",
     "names",
     "new_deal",

@@ -23,14 +23,6 @@ CARD_NAMES = tuple(RANKS[c & 7] + SUITS[c >> 3] for c in range(32))
 _CARD_BY_NAME = {name: c for c, name in enumerate(CARD_NAMES)}
 
 
-def suit_of(card: int) -> int:
-    return card >> 3
-
-
-def rank_of(card: int) -> int:
-    return card & 7
-
-
 def card(name: str) -> int:
     """Parse ``"TH"`` → the ten of hearts. Raises ``ValueError`` for anything else."""
     try:
@@ -73,7 +65,3 @@ def mask_of(cards: Iterable[int]) -> int:
 def names(mask: int) -> list[str]:
     """A hand mask as sorted card names (suit order C S H D, high → low)."""
     return [CARD_NAMES[c] for c in cards_in(mask)]
-
-
-def points_of(mask: int) -> int:
-    return sum(CARD_POINTS[c] for c in cards_in(mask))

@@ -10,25 +10,34 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from .cards import (
-    CARD_NAMES,
-    CARD_POINTS,
-    KING,
-    QUEEN,
-    SUIT_MASK,
-    SUITS,
-    cards_in,
-    deck_mask,
-    mask_of,
-)
+from .cards import CARD_NAMES, CARD_POINTS, KING, QUEEN, SUIT_MASK, SUITS, cards_in, deck_mask, mask_of
 from .errors import IllegalAction, IllegalCode
+from .events import CardDrawn, CardPlayed, DealEvent, Declared, TrickWon
+from .kernel import NO_TRUMP, declarable, follow_mask, trick_winner
 from .rules import Rules
 from .shuffle import shuffled
 
-NO_TRUMP = -1
-Event = dict[str, Any]
+# Events are immutable, so the few that depend only on (seat, card) are built once and shared.
+_PLAYED = tuple(tuple(CardPlayed(seat=seat, card=CARD_NAMES[c]) for c in range(32)) for seat in (0, 1))
+_PLAYED_DECLARING = tuple(
+    tuple(CardPlayed(seat=seat, card=CARD_NAMES[c], declare=SUITS[c >> 3]) for c in range(32)) for seat in (0, 1)
+)
+_DRAWN = tuple(tuple(CardDrawn(seat=seat, card=CARD_NAMES[c]) for c in range(32)) for seat in (0, 1))
+_TRICKS_WON: dict[tuple[int, int, int, int], TrickWon] = {}  # (winner, leader, lead, follow): at most 4096
+
+
+def _trick_won(winner: int, leader: int, lead: int, follow: int) -> TrickWon:
+    key = (winner, leader, lead, follow)
+    event = _TRICKS_WON.get(key)
+    if event is None:
+        event = _TRICKS_WON[key] = TrickWon(
+            seat=winner,
+            leader=leader,
+            cards=(CARD_NAMES[lead], CARD_NAMES[follow]),
+            points=CARD_POINTS[lead] + CARD_POINTS[follow],
+        )
+    return event
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,16 +227,11 @@ def new_deal(rules: Rules, seed: int, dealer: int) -> DealState:
 # ---------------------------------------------------------------- legal plays (R3, R4)
 
 
-def declarable_suits(state: DealState, seat: int) -> list[int]:
+def declarable_suits(state: DealState, seat: int) -> tuple[int, ...]:
     """R3: suits ``seat`` may declare now — only on lead, holding K and Q, once per suit."""
     if state.turn != seat or state.trick:
-        return []
-    hand = state.hands[seat]
-    return [
-        suit
-        for suit in range(4)
-        if not state.declared_suits >> suit & 1 and hand >> (8 * suit + KING) & 1 and hand >> (8 * suit + QUEEN) & 1
-    ]
+        return ()
+    return declarable(state.hands[seat], state.declared_suits)
 
 
 def legal_mask(state: DealState) -> int:
@@ -235,21 +239,9 @@ def legal_mask(state: DealState) -> int:
     if state.turn is None:
         return 0
     hand = state.hands[state.turn]
-    if not state.trick or state.stock:
-        return hand  # leading, or following in phase 1: any card (R4)
-    lead = state.trick[0]
-    same_suit = hand & SUIT_MASK[lead >> 3]
-    if same_suit:
-        # R4 phase 2 rule 1 and ruling R4.1: follow suit, and head the trick if able.
-        # Within a suit a lower bit is a higher card, so the cards above the lead are
-        # exactly the bits below it.
-        higher = same_suit & ((1 << lead) - 1)
-        return higher or same_suit
-    if state.trump != NO_TRUMP:
-        trumps = hand & SUIT_MASK[state.trump]
-        if trumps:
-            return trumps  # R4 phase 2 rule 2: trump if unable to follow
-    return hand  # R4 phase 2 rule 3
+    if not state.trick:
+        return hand  # leading: any card (R4)
+    return follow_mask(hand, state.trick[0], state.trump, bool(state.stock))  # R4, ruling R4.1
 
 
 def legal_actions(state: DealState, seat: int) -> list[Play]:
@@ -278,7 +270,7 @@ def _refusal(state: DealState, seat: int, play: Play) -> IllegalAction | None:
         suit, rank = card >> 3, card & 7
         if rank not in (KING, QUEEN) or suit not in declarable_suits(state, seat):
             return IllegalAction(
-                "cannot_declare",
+                IllegalCode.CANNOT_DECLARE,
                 f"declaring needs leading the K or Q of an undeclared suit whose K and Q you hold (R3), "
                 f"not {CARD_NAMES[card]}",
             )
@@ -303,26 +295,18 @@ def check(state: DealState, seat: int, play: Play) -> None:
 # ---------------------------------------------------------------- applying a play
 
 
-def trick_winner(leader: int, lead: int, follow: int, trump: int) -> int:
-    """R4: the highest trump wins, else the highest card of the suit led."""
-    if follow >> 3 == lead >> 3:
-        return leader if lead < follow else 1 - leader
-    if follow >> 3 == trump:
-        return 1 - leader
-    return leader
-
-
-def apply(state: DealState, seat: int, play: Play) -> tuple[DealState, list[Event]]:
+def apply(state: DealState, seat: int, play: Play) -> tuple[DealState, tuple[DealEvent, ...]]:
     """Apply a play; return the next state and the events it caused.
 
-    Raises ``IllegalAction`` (and changes nothing) if the play breaks a rule.
+    Raises ``IllegalAction`` (and changes nothing) if the play breaks a rule. The end of the
+    deal causes no event here: ``state.over`` tells it, and ``deal_result`` scores it (the
+    match layer announces it with its ``DealOver``).
     """
     check(state, seat, play)
     card = play.card
     nxt = state._copy()
     hands = list(state.hands)
     hands[seat] &= ~(1 << card)
-    events: list[Event] = []
 
     if play.declare:  # R3: the suit is trump at once, for this trick too
         suit = card >> 3
@@ -330,16 +314,16 @@ def apply(state: DealState, seat: int, play: Play) -> tuple[DealState, list[Even
         nxt.trump = suit
         nxt.declared_suits = state.declared_suits | 1 << suit
         nxt.declarations = (*state.declarations, Declaration(seat, suit, points))
-        events.append({"kind": "card_played", "seat": seat, "card": CARD_NAMES[card], "declare": SUITS[suit]})
-        events.append({"kind": "declaration", "seat": seat, "suit": SUITS[suit], "points": points})
-    else:
-        events.append({"kind": "card_played", "seat": seat, "card": CARD_NAMES[card], "declare": None})
-
+        nxt.trick = (card,)
+        nxt.turn = 1 - seat
+        nxt.hands = (hands[0], hands[1])
+        return nxt, (_PLAYED_DECLARING[seat][card], Declared(seat=seat, suit=SUITS[suit], points=points))
+    played = _PLAYED[seat][card]
     if not state.trick:
         nxt.trick = (card,)
         nxt.turn = 1 - seat
         nxt.hands = (hands[0], hands[1])
-        return nxt, events
+        return nxt, (played,)
 
     lead = state.trick[0]
     leader = state.leader
@@ -354,37 +338,24 @@ def apply(state: DealState, seat: int, play: Play) -> tuple[DealState, list[Even
     nxt.tricks = (*state.tricks, Trick(leader, (lead, card), winner))
     nxt.trick = ()
     nxt.leader = winner
-    events.append(
-        {
-            "kind": "trick_won",
-            "seat": winner,
-            "leader": leader,
-            "cards": [CARD_NAMES[lead], CARD_NAMES[card]],
-            "points": points,
-        }
-    )
+    won_event = _trick_won(winner, leader, lead, card)
+    nxt.turn = winner
     if state.stock:  # R4 phase 1: the winner draws first, then the loser
         top, second = state.stock[0], state.stock[1]
         hands[winner] |= 1 << top
         hands[1 - winner] |= 1 << second
         nxt.stock = state.stock[2:]
-        events.append({"kind": "card_drawn", "seat": winner, "card": CARD_NAMES[top]})
-        events.append({"kind": "card_drawn", "seat": 1 - winner, "card": CARD_NAMES[second]})
-    nxt.hands = (hands[0], hands[1])
-    if hands[0] or hands[1]:
-        nxt.turn = winner
-    else:
-        nxt.turn = None
-        result = deal_result(nxt)
-        events.append(
-            {
-                "kind": "deal_over",
-                "card_points": list(result.card_points),
-                "declaration_points": list(result.declaration_points),
-                "score": list(result.score),
-            }
+        nxt.hands = (hands[0], hands[1])
+        return nxt, (
+            played,
+            won_event,
+            _DRAWN[winner][top],
+            _DRAWN[1 - winner][second],
         )
-    return nxt, events
+    nxt.hands = (hands[0], hands[1])
+    if not (hands[0] or hands[1]):
+        nxt.turn = None  # the deal is over (R5)
+    return nxt, (played, won_event)
 
 
 # ---------------------------------------------------------------- scoring (R3, R5)

@@ -12,12 +12,11 @@ from decimal import Decimal
 from typing import Literal
 
 from . import deal as deal_rules
-from .deal import DealState, Event, Play
+from .deal import DealState, Play
 from .errors import IllegalAction, IllegalCode
+from .events import DealOver, DealStarted, EndReason, Event, MatchOver
 from .rules import Rules
 from .shuffle import derive
-
-EndReason = Literal["target", "resign", "absence"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,16 +95,21 @@ def match_winner(totals: tuple[int, int], target: int) -> int | None:
     return None  # nobody there yet, or an exact tie past the target: another deal
 
 
-def apply(match: MatchState, seat: int, action: Action) -> tuple[MatchState, list[Event]]:
-    """Apply one action of ``seat``; raises ``IllegalAction`` and changes nothing if refused."""
+def apply(match: MatchState, seat: int, action: Action) -> tuple[MatchState, tuple[Event, ...]]:
+    """Apply one action of ``seat``; return the next match and the events it caused.
+
+    Raises ``IllegalAction`` and changes nothing if refused. The events are the deal's own
+    (``deal.apply``), then at the end of a deal ``DealOver`` followed by ``MatchOver`` or
+    ``DealStarted``; a resignation causes only ``MatchOver``.
+    """
     if match.over:
         raise IllegalAction(IllegalCode.MATCH_OVER, "the match is over")
     if seat not in (0, 1):
         raise IllegalAction(IllegalCode.NOT_YOUR_TURN, f"there is no seat {seat}")
     if isinstance(action, Resign):
-        return _end(match, 1 - seat, action.reason), [
-            {"kind": "match_over", "winner": 1 - seat, "reason": action.reason, "totals": list(match.totals)}
-        ]
+        return _end(match, 1 - seat, action.reason), (
+            MatchOver(winner=1 - seat, reason=action.reason, totals=match.totals),
+        )
 
     deal, events = deal_rules.apply(match.deal, seat, action)
     if not deal.over:
@@ -124,20 +128,32 @@ def apply(match: MatchState, seat: int, action: Action) -> tuple[MatchState, lis
         score=score,
         totals=totals,
     )
-    deal_over = events[-1]
-    deal_over.update({"number": match.deal_number, "totals": list(totals), "seed": str(record.seed)})
+    deal_over = DealOver(
+        card_points=result.card_points,
+        declaration_points=result.declaration_points,
+        score=score,
+        number=match.deal_number,
+        totals=totals,
+        seed=str(record.seed),  # the deal is over: its seed may be shown (R7)
+    )
     finished = replace(match, deal=deal, totals=totals, history=(*match.history, record))
 
     winner = match_winner(totals, match.rules.target)
     if winner is not None:
-        events.append({"kind": "match_over", "winner": winner, "reason": "target", "totals": list(totals)})
-        return _end(finished, winner, "target"), events
+        return _end(finished, winner, "target"), (
+            *events,
+            deal_over,
+            MatchOver(winner=winner, reason="target", totals=totals),
+        )
 
     number = match.deal_number + 1
     dealer = dealer_of(match.first_dealer, number)
     next_deal = deal_rules.new_deal(match.rules, deal_seed(match.seed, number), dealer)
-    events.append({"kind": "deal_started", "number": number, "dealer": dealer})
-    return replace(finished, deal=next_deal, deal_number=number), events
+    return replace(finished, deal=next_deal, deal_number=number), (
+        *events,
+        deal_over,
+        DealStarted(number=number, dealer=dealer),
+    )
 
 
 def replay(rules: Rules, seed: int, actions: list[tuple[int, Action]]) -> MatchState:
@@ -155,10 +171,6 @@ def stake_owed(stake_per_point: Decimal, target: int, loser_total: int) -> Decim
     if stake_per_point < 0:
         raise ValueError("a stake cannot be negative")
     return stake_per_point * max(0, target - loser_total)
-
-
-def loser_of(match: MatchState) -> int | None:
-    return None if match.winner is None else 1 - match.winner
 
 
 def _end(match: MatchState, winner: int, reason: EndReason) -> MatchState:

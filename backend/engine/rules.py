@@ -10,13 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
+from .kernel import declaration_points
+
 DeclarationScoring = Literal["by_suit", "by_order"]
 
 TARGETS = (1001, 501, 301)  # R5 table option `target`
-# R3 `by_suit`: ♣ 100, ♠ 80, ♥ 60, ♦ 40 (suit order C S H D).
-BY_SUIT_POINTS = (100, 80, 60, 40)
-# R3 `by_order`: the n-th declaration of a deal, whatever its suit.
-BY_ORDER_POINTS = (40, 60, 80, 100)
 
 # Deck size → (cards per hand, packets dealt to each player in turn).
 _DEALS = {
@@ -57,18 +55,13 @@ class Rules:
         return _DEALS[self.deck_size][1]
 
     @property
-    def stock_size(self) -> int:
-        return self.deck_size - 2 * self.hand_size
-
-    @property
-    def tricks_per_deal(self) -> int:
-        return self.deck_size // 2
+    def by_suit(self) -> bool:
+        """R3: declarations score by suit (else by their order in the deal)."""
+        return self.declaration_scoring == "by_suit"
 
     def declaration_points(self, suit: int, nth: int) -> int:
         """R3: points for declaring ``suit`` as the ``nth`` (0-based) declaration of the deal."""
-        if self.declaration_scoring == "by_suit":
-            return BY_SUIT_POINTS[suit]
-        return BY_ORDER_POINTS[nth]
+        return declaration_points(self.by_suit, suit, nth)
 
     def to_dict(self) -> dict[str, Any]:
         # Spelled out: this runs for every message the server sends, and asdict() deep-copies.

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 
 class RoomCode(StrEnum):
+    ROOM_NOT_FOUND = "room_not_found"
     STALE_VERSION = "stale_version"  # the intent was made against an older version of the table
     NOT_SEATED = "not_seated"  # the sender has no seat at this table
     NO_MATCH = "no_match"  # the table is waiting for a second player

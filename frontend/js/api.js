@@ -59,6 +59,8 @@ export function asList(data, ...keys) {
 export const api = {
   createPlayer: (name) => request('POST', '/api/players', { name }),
   me: () => request('GET', '/api/me'),
+  /** A one-time ticket for opening a table's socket: `{ticket, expires_in}` (the token stays in the header). */
+  socketTicket: () => request('POST', '/api/socket-ticket'),
   createRoom: (options) => request('POST', '/api/rooms', options),
   openRooms: () => request('GET', '/api/rooms'),
   myRooms: () => request('GET', '/api/rooms/mine'),

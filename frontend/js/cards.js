@@ -7,8 +7,6 @@ export const SUITS = ['C', 'S', 'H', 'D'];
 export const RANKS = ['A', 'T', 'K', 'Q', 'J', '9', '8', '7'];
 export const SUIT_SYMBOL = { C: '♣', S: '♠', H: '♥', D: '♦' };
 export const CARD_POINTS = { A: 11, T: 10, K: 4, Q: 3, J: 2, 9: 0, 8: 0, 7: 0 };
-const BY_SUIT = { C: 100, S: 80, H: 60, D: 40 };
-const BY_ORDER = [40, 60, 80, 100];
 // Display order alternates colours: ♣ ♥ ♠ ♦.
 const DISPLAY_SUIT_ORDER = ['C', 'H', 'S', 'D'];
 
@@ -21,12 +19,6 @@ export function sortHand(cards) {
     const s = DISPLAY_SUIT_ORDER.indexOf(suitOf(a)) - DISPLAY_SUIT_ORDER.indexOf(suitOf(b));
     return s || RANKS.indexOf(rankOf(a)) - RANKS.indexOf(rankOf(b));
   });
-}
-
-/** R3: the points a declaration of `suit` would score now. */
-export function declarationPoints(rules, suit, declarationsSoFar) {
-  if (rules && rules.declaration_scoring === 'by_order') return BY_ORDER[Math.min(declarationsSoFar, 3)];
-  return BY_SUIT[suit];
 }
 
 export function rankShort(rank) {

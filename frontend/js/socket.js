@@ -1,8 +1,20 @@
 // The one WebSocket per table: connect, reconnect with exponential backoff, hand every
 // message to the view. The server sends the full state on every (re)connect.
+//
+// The long-lived player token never goes into a URL: before every (re)connect the client asks
+// `POST /api/socket-ticket` (with the usual Authorization header) for a one-time ticket valid a
+// few seconds, and opens `/ws/rooms/{id}?ticket=…` with it.
+import { api } from './api.js';
+import { CLOSE_CODES } from './generated/protocol.js';
 
-const FATAL = { 4401: 'unauthorized', 4403: 'not_seated', 4404: 'room_not_found', 1008: 'origin' };
-const REPLACED = 4409;
+const FATAL = {
+  [CLOSE_CODES.BAD_TOKEN]: 'unauthorized',
+  [CLOSE_CODES.NOT_SEATED]: 'not_seated',
+  [CLOSE_CODES.UNKNOWN_ROOM]: 'room_not_found',
+  [CLOSE_CODES.TABLE_CLOSED]: 'room_closed',
+  [CLOSE_CODES.POLICY]: 'policy',
+};
+const REPLACED = CLOSE_CODES.REPLACED;
 const MIN_DELAY = 500;
 const MAX_DELAY = 8000;
 const OPEN_TIMEOUT = 10000;
@@ -12,14 +24,14 @@ let current = null; // for the test hook below
 export class RoomSocket {
   /**
    * @param {string} roomId
-   * @param {string} token
    * @param {{onMessage: (msg: object) => void, onStatus: (status: string, detail?: string) => void}} handlers
    * status: 'connecting' (first time), 'open', 'reconnecting', 'fatal' (detail = reason), 'replaced', 'stopped'
    */
-  constructor(roomId, token, handlers) {
+  constructor(roomId, handlers) {
     this.roomId = roomId;
-    this.token = token;
     this.handlers = handlers;
+    this.attempt = 0; // each connect() counts up; an older attempt still waiting gives up
+    this.ticketRetried = false; // one fresh ticket after a 4401 before it counts as fatal
     this.ws = null;
     this.delay = MIN_DELAY;
     this.timer = null;
@@ -31,9 +43,19 @@ export class RoomSocket {
     };
   }
 
-  url() {
+  /** The socket's address: the one-time ticket, never the player's token. */
+  url(ticket) {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    return `${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.roomId)}?token=${encodeURIComponent(this.token)}`;
+    return `${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.roomId)}?ticket=${encodeURIComponent(ticket)}`;
+  }
+
+  /** A fresh one-time ticket; rejects with ApiError (status 401: the token is not valid). */
+  fetchTicket() {
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error('ticket timeout')), OPEN_TIMEOUT);
+    });
+    return Promise.race([api.socketTicket(), timeout]).finally(() => clearTimeout(timer));
   }
 
   start() {
@@ -47,13 +69,26 @@ export class RoomSocket {
     this.handlers.onStatus(status, detail);
   }
 
-  connect() {
+  async connect() {
     clearTimeout(this.timer);
     this.timer = null;
+    const attempt = ++this.attempt;
     this.setStatus(this.everOpen ? 'reconnecting' : 'connecting');
+    let ticket;
+    try {
+      const answer = await this.fetchTicket();
+      ticket = answer && answer.ticket;
+      if (!ticket) throw new Error('no ticket');
+    } catch (err) {
+      if (attempt !== this.attempt || this.status === 'stopped') return;
+      if (err && err.status === 401) this.setStatus('fatal', FATAL[CLOSE_CODES.BAD_TOKEN]);
+      else this.scheduleReconnect(); // the network or the server: back off as after a failed connect
+      return;
+    }
+    if (attempt !== this.attempt || this.status === 'stopped') return;
     let ws;
     try {
-      ws = new WebSocket(this.url());
+      ws = new WebSocket(this.url(ticket));
     } catch {
       this.scheduleReconnect();
       return;
@@ -76,6 +111,7 @@ export class RoomSocket {
         gotMessage = true;
         this.everOpen = true;
         this.delay = MIN_DELAY;
+        this.ticketRetried = false;
         this.setStatus('open');
       }
       this.handlers.onMessage(msg);
@@ -85,6 +121,13 @@ export class RoomSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.status === 'stopped') return;
+      if (event.code === CLOSE_CODES.BAD_TOKEN && !gotMessage && !this.ticketRetried) {
+        // The ticket may have lapsed (a phone that slept between asking and opening): ask for a
+        // fresh one at once; if the token itself is refused, the ticket request answers 401.
+        this.ticketRetried = true;
+        this.connect();
+        return;
+      }
       if (FATAL[event.code]) {
         this.setStatus('fatal', FATAL[event.code]);
         return;
@@ -133,6 +176,7 @@ export class RoomSocket {
   }
 
   stop() {
+    this.attempt++;
     this.setStatus('stopped');
     clearTimeout(this.timer);
     clearTimeout(this.openTimer);

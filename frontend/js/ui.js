@@ -1,6 +1,7 @@
 // Pieces shared by the views: the name form, option summaries, invite box, dialogs, toasts.
 import { api } from './api.js';
 import { copyText, h } from './dom.js';
+import { REFUSAL_CODES, TABLE_OPTIONS } from './generated/protocol.js';
 import { t } from './i18n.js';
 import { setPlayer } from './session.js';
 
@@ -15,10 +16,13 @@ const API_ERRORS = new Set([
   'network',
 ]);
 
+const REFUSALS = new Set(REFUSAL_CODES);
+
 /** A REST error in words (never the raw code). */
 export function apiErrorText(err) {
   const code = err && err.code;
-  return API_ERRORS.has(code) ? t(`error.${code}`) : t('error.generic');
+  if (API_ERRORS.has(code)) return t(`error.${code}`);
+  return REFUSALS.has(code) ? t(`reject.${code}`) : t('error.generic');
 }
 
 export function isZeroAmount(amount) {
@@ -78,7 +82,7 @@ export function nameForm(onDone) {
   return form;
 }
 
-export const BOT_LEVELS = ['easy', 'medium', 'hard'];
+export const BOT_LEVELS = TABLE_OPTIONS.bot_level.values;
 
 /** "Computer (hard)" in the current language. */
 export function botName(level) {

@@ -52,7 +52,8 @@ async def test_a_whole_match_against_each_level(bot_server: ServerProcess, level
     # Rematch: the computer accepts at once, seats swapped.
     answer = await seat.intent({"type": "rematch", "action": "offer"})
     assert answer["type"] == "state"
-    started = await seat.wait_for(lambda m: m["type"] == "state" and m["room"]["status"] == "playing")
+    assert [e["kind"] for e in answer["events"]] == ["rematch", "rematch", "match_started"]  # offered, accepted
+    started = answer
     assert started["view"]["seat"] == 1 and started["view"]["totals"] == [0, 0]
 
 

@@ -35,7 +35,7 @@ async def test_sigkill_mid_deal_then_both_players_finish_the_match(server: Serve
 async def test_unanswered_intent_during_a_crash_is_safe_to_resend(sqlite_server: ServerProcess) -> None:
     anna, ben = await create_table(sqlite_server.url, sqlite_server.ws_url, {"target": 301})
     mover = anna if anna.my_turn() else ben
-    intent = {"type": "play", "id": 77, "version": mover.state["version"], "card": mover.view["legal"][0]}
+    intent = {"type": "play", "id": 77, "version": mover.state["version"], "card": mover.legal_cards[0]}
     answer = await mover.intent(intent)
     assert answer["type"] == "state"
     sqlite_server.kill()

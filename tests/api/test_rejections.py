@@ -76,15 +76,15 @@ async def test_engine_codes_and_stale_version_leave_the_game_unchanged(shared_se
     missing = next(c for c in waiter.view["deal"]["hand"] if c not in held)
     await _refused(mover, {"type": "play", "card": missing}, "card_not_held")
     await _refused(mover, {"type": "play", "card": "ZZ"}, "card_not_held")
-    not_a_pair = next(c for c in mover.view["legal"] if c[0] not in "KQ" or c[1] not in mover.view["declarable"])
+    not_a_pair = next(p["card"] for p in mover.view["legal"] if p["declare"] is None)
     await _refused(mover, {"type": "play", "card": not_a_pair, "declare": True}, "cannot_declare")
-    await _refused(mover, {"type": "play", "card": mover.view["legal"][0], "version": 0}, "stale_version")
+    await _refused(mover, {"type": "play", "card": mover.legal_cards[0], "version": 0}, "stale_version")
 
     # R3: declaring is only for the player on lead.
-    lead = await mover.intent({"type": "play", "card": mover.view["legal"][0]})
+    lead = await mover.intent({"type": "play", "card": mover.legal_cards[0]})
     assert lead["type"] == "state"
     await waiter.wait_for(lambda m: m["type"] == "state" and m["version"] == lead["version"])
-    await _refused(waiter, {"type": "play", "card": waiter.view["legal"][0], "declare": True}, "cannot_declare")
+    await _refused(waiter, {"type": "play", "card": waiter.legal_cards[0], "declare": True}, "cannot_declare")
 
     # R4 phase 2: play random matches and try a wrong follow whenever one exists, until every code was seen.
     rng = random.Random(5)
@@ -165,7 +165,7 @@ async def test_binary_and_oversize_frames(shared_server: ServerProcess) -> None:
 async def test_resending_a_message_id_never_applies_it_twice(shared_server: ServerProcess) -> None:
     anna, ben = await create_table(shared_server.url, shared_server.ws_url)
     mover = anna if anna.my_turn() else ben
-    message = {"type": "play", "id": 500, "version": mover.state["version"], "card": mover.view["legal"][0]}
+    message = {"type": "play", "id": 500, "version": mover.state["version"], "card": mover.legal_cards[0]}
     first = await mover.intent(message)
     assert first["type"] == "state"
     again = await mover.intent(message)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from backend.bots.solver import Position
 from backend.engine import deal as engine
 from backend.engine.deal import DealState
 from backend.engine.rules import Rules
@@ -24,7 +25,7 @@ def random_play(state: DealState, rng: random.Random) -> engine.Play:
 def random_position(rules: Rules, rng: random.Random, tricks_left: int, mid_trick: bool = False) -> DealState:
     """A deal played at random until ``tricks_left`` tricks remain (plus a lead if ``mid_trick``)."""
     state = engine.new_deal(rules, rng.randrange(1 << 60), rng.randrange(2))
-    while len(state.tricks) < rules.tricks_per_deal - tricks_left:
+    while len(state.tricks) < rules.deck_size // 2 - tricks_left:
         state, _ = engine.apply(state, state.turn, random_play(state, rng))
     if mid_trick:
         state, _ = engine.apply(state, state.turn, random_play(state, rng))
@@ -52,3 +53,19 @@ def counted_so_far(state: DealState, seat: int) -> int:
         if state.tricks_won[d.seat]:
             points[d.seat] += d.points
     return points[seat] - points[1 - seat]
+
+
+def position_of(state: DealState) -> Position:
+    """The solver's position for a phase-2 state, read straight off the state (R3: pending declarations)."""
+    pending = [0, 0]
+    for d in state.declarations:
+        pending[d.seat] += d.points
+    won = state.tricks_won
+    return Position(
+        state.hands,
+        state.leader,
+        tuple(state.trick),
+        state.trump,
+        state.declared_suits,
+        (-1 if won[0] else pending[0], -1 if won[1] else pending[1]),
+    )

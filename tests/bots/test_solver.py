@@ -7,13 +7,13 @@ import random
 import pytest
 
 from backend.bots import HardBot, observe
-from backend.bots.solver import EndgameSolver, Position
+from backend.bots.solver import EndgameSolver
 from backend.engine import deal as engine
 from backend.engine.cards import card
 from backend.engine.deal import Declaration
 from backend.engine.rules import Rules
 
-from .support import brute_force, counted_so_far, random_position
+from .support import brute_force, counted_so_far, position_of, random_position
 
 
 @pytest.mark.parametrize("scoring", ["by_suit", "by_order"])
@@ -26,9 +26,9 @@ def test_r4_endgame_solver_agrees_with_brute_force(scoring: str, tricks_left: in
         state = random_position(rules, rng, tricks_left, mid_trick)
         seat = state.turn
         solver = EndgameSolver(scoring == "by_suit")
-        position = Position.from_state(state)
+        position = position_of(state)
         base = counted_so_far(state, seat)
-        assert solver.value(position) + base == brute_force(state, seat)
+        assert solver.best(position)[1] + base == brute_force(state, seat)
         values = solver.values(position)
         assert set(values) == set(engine.legal_actions(state, seat))
         for play, value in values.items():
@@ -54,10 +54,10 @@ def test_r3_solver_counts_a_declaration_only_if_the_declarer_takes_a_trick() -> 
     state.card_points = (0, 90)
     state.leader = state.turn = 1
     state.trick = ()
-    position = Position.from_state(state)
+    position = position_of(state)
     assert position.pending == (100, -1)
     solver = EndgameSolver(True)
-    value_for_seat1 = solver.value(position)
+    value_for_seat1 = solver.best(position)[1]
     assert value_for_seat1 + counted_so_far(state, 1) == brute_force(state, 1)
     # Seat 1 cannot stop seat 0 from winning a trick (AS beats TS; 9H trumps 9D): 100 + 21 + 0 for seat 0.
     assert value_for_seat1 == -(100 + 21)

@@ -12,7 +12,8 @@ from alembic.migration import MigrationContext
 
 from backend.db.group_commit import GroupCommitter
 from backend.db.models import Base
-from backend.db.store import ActionRecord, ActionWrite, MatchEnd, NewMatch, Store, VersionConflict
+from backend.db.store import Store
+from backend.db.writes import ActionRecord, ActionWrite, MatchEnd, NewMatch, VersionConflict
 
 
 @pytest.fixture

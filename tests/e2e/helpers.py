@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
@@ -50,9 +51,13 @@ def open_seat(browser: Any, base_url: str, name: str, viewport: dict[str, int], 
     return seat
 
 
+# While a test has the network cut, the browser itself logs the failed socket handshakes and the
+# failed requests for a socket ticket (the client retries both with backoff).
+NETWORK_CUT_NOTES = ("WebSocket connection to", "net::ERR_INTERNET_DISCONNECTED")
+
+
 def _console_error(seat: Seat, msg: Any) -> None:
-    # The browser itself logs failed socket handshakes while a test has the network cut.
-    if msg.type == "error" and "WebSocket connection to" not in msg.text:
+    if msg.type == "error" and not any(note in msg.text for note in NETWORK_CUT_NOTES):
         seat.errors.append(msg.text)
 
 
@@ -206,6 +211,29 @@ def play_one(page: Page, rng: random.Random, *, scoring: str = "by_suit") -> str
         timeout=TIMEOUT_MS,
     )
     return card
+
+
+def assert_frames_match_server_models(*seats: Seat) -> int:
+    """Every socket frame the browsers received validates against the server's own outbound
+    message models (``backend.api.messages.validate_server_message``); returns how many."""
+    from pydantic import ValidationError
+
+    from backend.api.messages import validate_server_message
+
+    problems: list[str] = []
+    checked = 0
+    for seat in seats:
+        for frame in seat.frames:
+            checked += 1
+            try:
+                validate_server_message(copy.deepcopy(frame))
+            except ValidationError as error:
+                where = f"a {frame.get('type')} frame to {seat.name} at version {frame.get('version')}"
+                problems.append(f"{where}: {error}")
+    assert not problems, f"{len(problems)} of {checked} frames do not match backend.api.messages:\n" + "\n".join(
+        problems[:10]
+    )
+    return checked
 
 
 def frame_cards(frame: Any) -> set[str]:

@@ -15,7 +15,18 @@ from playwright.sync_api import Page, expect
 from tests.support.services import ServerProcess
 
 from .conftest import DESKTOP, PHONE
-from .helpers import Seat, choose_computer, choose_name, hand, match_over, open_seat, play_one, set_advanced, version
+from .helpers import (
+    Seat,
+    assert_frames_match_server_models,
+    choose_computer,
+    choose_name,
+    hand,
+    match_over,
+    open_seat,
+    play_one,
+    set_advanced,
+    version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -155,6 +166,7 @@ def test_a_whole_match_against_the_computer(e2e_server: ServerProcess, browser: 
         expect(page.get_by_test_id("match-detail")).to_contain_text("Match against Computer (easy)")
         expect(page.get_by_test_id("options-summary")).to_contain_text("Computer (easy)")
         assert page.locator('[data-testid^="deal-row-"]').count() >= 1
+        assert assert_frames_match_server_models(seat) > 0
         assert not seat.errors, seat.errors
         assert not e2e_server.errors(), e2e_server.errors()
     finally:
@@ -235,6 +247,7 @@ def test_the_32_card_game_on_a_phone(e2e_server: ServerProcess, browser: Any, ar
         assert play_one(page, rng, scoring="by_order")
         expect(summary).to_have_count(0)
         page.screenshot(path=artifacts / "table-32-phone.png", animations="disabled")
+        assert assert_frames_match_server_models(seat) > 0
         assert not seat.errors, seat.errors
         assert not e2e_server.errors(), e2e_server.errors()
     finally:

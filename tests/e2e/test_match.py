@@ -18,6 +18,7 @@ from tests.support.services import ServerProcess
 from .conftest import DESKTOP, PHONE
 from .helpers import (
     Seat,
+    assert_frames_match_server_models,
     choose_name,
     close_summary,
     create_table,
@@ -212,6 +213,7 @@ def test_two_friends_play_a_private_match_with_a_stake(
         expect(rows).to_have_count(len(detail["deals"]))
         expect(anna.page.get_by_test_id("detail-totals")).to_contain_text(str(totals[detail["my_seat"]]))
         anna.page.screenshot(path=artifacts / "match-detail-desktop.png", full_page=True, animations="disabled")
+        assert assert_frames_match_server_models(anna, ben) > 50
         assert not anna.errors and not ben.errors, anna.errors + ben.errors
     finally:
         anna.context.close()
@@ -296,6 +298,7 @@ def test_reload_and_cut_connection_mid_deal(e2e_server: ServerProcess, browser: 
             expect(seat.page.get_by_test_id("my-total")).to_have_text("0")
             expect(seat.page.get_by_test_id("hand").locator("button.card")).to_have_count(8)
         assert check_frames_hide_opponent(anna, ben) > 10
+        assert_frames_match_server_models(anna, ben)
         assert not anna.errors and not ben.errors, anna.errors + ben.errors
     finally:
         anna.context.close()

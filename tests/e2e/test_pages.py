@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.support.services import ServerProcess
 
 from .conftest import DESKTOP, PHONE
-from .helpers import choose_name, create_table, open_seat
+from .helpers import assert_frames_match_server_models, choose_name, create_table, open_seat
 
 pytestmark = pytest.mark.browser
 
@@ -116,6 +116,7 @@ def test_public_table_is_listed_and_joined_from_the_lobby(
         line = host.page.get_by_test_id("chat-log").locator("li").last
         expect(line).to_contain_text("<b>hi</b>")
         assert host.page.locator('[data-testid="chat-log"] img, [data-testid="chat-log"] b').count() == 0
+        assert_frames_match_server_models(host, guest)
         assert not host.errors and not guest.errors, host.errors + guest.errors
     finally:
         host.context.close()

@@ -7,6 +7,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from pydantic_core import to_jsonable_python
+
 from backend.engine import DealState, Play, Rules, apply, card, deal_from_hands, name
 from backend.engine.cards import cards_in
 
@@ -96,9 +98,14 @@ def reach_phase2(
     return state
 
 
+def sent(value: Any) -> Any:
+    """``value`` (views, events: the engine's dataclasses) as the JSON data the server sends, via pydantic."""
+    return json.loads(json.dumps(to_jsonable_python(value)))
+
+
 def card_tokens(value: Any) -> set[str]:
-    """The card names (2-character tokens such as ``TH``) in the string values and keys of JSON data."""
-    data = json.loads(json.dumps(value))  # exactly what would be sent
+    """The card names (2-character tokens such as ``TH``) in the string values and keys of the JSON sent."""
+    data = sent(value)  # exactly what would be sent
     found: set[str] = set()
 
     def walk(node: Any) -> None:

@@ -115,21 +115,21 @@ def test_r2_show_stock_bottom_is_visible_to_both_and_drawn_last():
     rules = Rules(show_stock_bottom=True)
     state = build("AC TC KC QC JC 9C AS TS", "KS QS JS 9S AH TH KH QH", "JH 9H AD TD KD QD JD 9D", rules=rules)
     assert state.stock_bottom == card("9D")
-    assert deal_view(state, 0)["stock_bottom"] == "9D" == deal_view(state, 1)["stock_bottom"]
+    assert deal_view(state, 0).stock_bottom == "9D" == deal_view(state, 1).stock_bottom
     for lead, follow in [("9S", "TS"), ("9C", "KS"), ("JC", "QS"), ("QC", "JS")]:
-        assert deal_view(state, 0)["stock_bottom"] == "9D"
+        assert deal_view(state, 0).stock_bottom == "9D"
         state = trick(state, lead, follow)
     # seat 0 won all four phase-1 tricks, so seat 1 drew last: the faced bottom card
     assert [t.winner for t in state.tricks] == [0, 0, 0, 0]
     assert "9D" in hand_names(state.hands[1])
     assert state.stock == () and state.stock_bottom is None
-    assert deal_view(state, 0)["stock_bottom"] is None
+    assert deal_view(state, 0).stock_bottom is None
 
 
 def test_r2_stock_bottom_hidden_without_the_option():
     state = build("AC TC KC QC JC 9C AS TS", "KS QS JS 9S AH TH KH QH", "JH 9H AD TD KD QD JD 9D")
     assert state.stock_bottom is None
-    assert deal_view(state, 0)["stock_bottom"] is None and deal_view(state, 1)["stock_bottom"] is None
+    assert deal_view(state, 0).stock_bottom is None and deal_view(state, 1).stock_bottom is None
 
 
 @pytest.mark.parametrize("dealer", [0, 1])

@@ -13,7 +13,7 @@ from dataclasses import replace
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-import backend.engine.replay as replay_cli
+import backend.cli.replay as replay_cli
 from backend.engine import (
     IllegalAction,
     Play,
@@ -36,7 +36,7 @@ from backend.engine import (
 from backend.engine import match as match_rules
 from backend.engine.cards import cards_in
 
-from .support import POINTS, RANKS, card_tokens, hand_names, pack_names, snapshot
+from .support import POINTS, RANKS, card_tokens, hand_names, pack_names, sent, snapshot
 
 SUITS = "CSHD"
 BY_SUIT = {"C": 100, "S": 80, "H": 60, "D": 40}  # R3
@@ -249,7 +249,12 @@ def test_r7_views_and_events_never_show_hidden_cards_or_seed(rules, seed, picks,
             if new_deal_started:  # the finished deal's last trick is public, and may share names with the new deal
                 event_cards -= {name(c) for c in previous.deal.trick} | {name(play.card)}
             assert not event_cards & hidden, f"seat {viewer} is told {event_cards & hidden}"
-            text = json.dumps([view, seen])
+            if viewer == match.deal.turn and not match.over:  # R3/R4: the view's legal plays are the engine's
+                offered = {(p.card, False) for p in view.legal} | {(p.card, True) for p in view.legal if p.declare}
+                assert offered == {(name(a.card), a.declare) for a in legal_actions(match.deal, viewer)}
+            else:
+                assert view.legal == ()
+            text = json.dumps(sent([view, seen]))
             assert str(match.seed) not in text
             if not match.deal.over:
                 assert str(match.deal.seed) not in text

@@ -9,7 +9,10 @@ from decimal import Decimal
 import pytest
 
 from backend.engine import (
+    DealOver,
+    DealStarted,
     IllegalAction,
+    MatchOver,
     Play,
     Resign,
     Rules,
@@ -140,7 +143,10 @@ def test_r5_1_constructed_both_reach_target_higher_wins():
     # both pass the target in the same deal (totals 1006 and 1005): the higher one wins
     assert min(match.totals) >= 1001 and match.totals == (1006, 1005)
     assert match.over and match.winner == 0 and match.end_reason == "target"
-    assert events[-1] == {"kind": "match_over", "winner": 0, "reason": "target", "totals": [1006, 1005]}
+    assert events[-1] == MatchOver(winner=0, reason="target", totals=(1006, 1005))
+    over = events[-2]
+    assert isinstance(over, DealOver) and over.score == FIXED_SCORE and over.totals == (1006, 1005)
+    assert over.number == 0 and over.seed == str(match.history[0].seed)
 
 
 def test_r5_1_constructed_exact_tie_plays_another_deal():
@@ -149,7 +155,8 @@ def test_r5_1_constructed_exact_tie_plays_another_deal():
     assert match.totals == (1021, 1021)
     assert not match.over and match.winner is None
     assert match.deal_number == 1 and not match.deal.over  # a fresh deal is under way
-    assert events[-1]["kind"] == "deal_started"
+    assert events[-1] == DealStarted(number=1, dealer=match.deal.dealer)
+    assert events[-2].kind == "deal_over"
 
 
 @pytest.mark.parametrize("target", [501, 301])
@@ -211,7 +218,7 @@ def test_r6_2_resign_ends_the_match_as_a_loss_with_totals_as_they_stand(seat, re
     ended, events = match_rules.apply(match, seat, Resign(reason))
     assert ended.over and ended.winner == 1 - seat and ended.end_reason == reason
     assert ended.totals == totals
-    assert events == [{"kind": "match_over", "winner": 1 - seat, "reason": reason, "totals": list(totals)}]
+    assert events == (MatchOver(winner=1 - seat, reason=reason, totals=totals),)
     assert stake_owed(Decimal("0.01"), 1001, ended.totals[seat]) == Decimal(1001 - totals[seat]) / 100
     with pytest.raises(IllegalAction) as refused:
         match_rules.apply(ended, 1 - seat, Resign())

@@ -30,7 +30,7 @@ def test_r3_deal_starts_without_trump():
 
 def test_r3_declaration_on_the_first_lead_makes_trump_at_once():
     state = build(*ALL_MARRIAGES)
-    assert declarable_suits(state, 1) == [0, 1, 2, 3]
+    assert declarable_suits(state, 1) == (0, 1, 2, 3)
     state = play(state, 1, "QH", declare=True)  # leading the Q works as well as the K
     assert state.trump == HEARTS  # trump already for the trick being led
     assert [(d.seat, d.suit, d.points) for d in state.declarations] == [(1, HEARTS, 60)]
@@ -39,7 +39,7 @@ def test_r3_declaration_on_the_first_lead_makes_trump_at_once():
 def test_r3_declaration_only_on_lead():
     state = build(*ALL_MARRIAGES, dealer=1)  # seat 0 (nines and jacks) leads, seat 1 follows
     state = play(state, 0, "9S")
-    assert declarable_suits(state, 1) == []
+    assert declarable_suits(state, 1) == ()
     assert all(not action.declare for action in legal_actions(state, 1))
     assert refused(state, 1, "KS", declare=True) == "cannot_declare"
     play(state, 1, "KS")  # the same card without a declaration is fine
@@ -47,14 +47,14 @@ def test_r3_declaration_only_on_lead():
 
 def test_r3_declaration_needs_k_and_q_held():
     state = build("KC 9C 9S 9H 9D JS JH JD", "QC JC KS QS KH QH KD QD", "AC TC AS TS AH TH AD TD", dealer=1)
-    assert declarable_suits(state, 0) == []  # KC without QC
+    assert declarable_suits(state, 0) == ()  # KC without QC
     assert refused(state, 0, "KC", declare=True) == "cannot_declare"
 
 
 def test_r3_declaration_by_leading_k_or_q_only():
     # seat 0 leads, holding K and Q of clubs, spades and hearts, and the ace of clubs
     state = build("KC QC AC 9D KS QS KH QH", "9C 9S 9H JD JC JS JH QD", "AS TC TS AH TH AD TD KD", dealer=1)
-    assert declarable_suits(state, 0) == [0, 1, 2]
+    assert declarable_suits(state, 0) == (0, 1, 2)
     assert refused(state, 0, "AC", declare=True) == "cannot_declare"  # the suit's K and Q held, but an ace led
     assert refused(state, 0, "9D", declare=True) == "cannot_declare"
     for marriage_card in ("KC", "QC", "KS", "QS", "KH", "QH"):
@@ -120,7 +120,7 @@ def test_r3_no_declaration_points_for_a_player_without_a_trick():
 
 def test_r3_declaration_in_phase_2():
     state = reach_phase2("KS QS AS KH 9S AD TD 9D", "AH JH 9H TC KC 9C JC QC", declare="QH")
-    assert declarable_suits(state, 1) == [SPADES]
+    assert declarable_suits(state, 1) == (SPADES,)
     state = play(state, 1, "KS", declare=True)
     assert state.trump == SPADES
     assert [(d.suit, d.points) for d in state.declarations] == [(HEARTS, 60), (SPADES, 80)]

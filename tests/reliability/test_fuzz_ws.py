@@ -377,8 +377,9 @@ class GameFuzz:
         message: dict[str, Any] = {"id": self.take_id(), "version": version}
         seat, expect = turn, None
         if kind == "legal":
-            card = one(mv["legal"])
-            declare = card[0] in "KQ" and card[1] in mv["declarable"] and flag
+            chosen = one(mv["legal"])
+            card = chosen["card"]
+            declare = chosen["declare"] is not None and flag
             message |= {"type": "play", "card": card, "declare": declare}
             expect = "state"
         elif kind == "other_seat":
@@ -393,7 +394,7 @@ class GameFuzz:
             expect = "card_not_held"
         elif kind in ("stale", "ahead"):
             message["version"] = pick % version if kind == "stale" else version + 1 + far % (2**53 - version)
-            message |= {"type": "play", "card": one(mv["legal"])}
+            message |= {"type": "play", "card": one(mv["legal"])["card"]}
             expect = "stale_version"
         elif kind == "replay":
             seat = side
@@ -411,13 +412,13 @@ class GameFuzz:
                 assert answer["version"] == version  # answered again, not applied again
             return
         elif kind == "declare_wrong":
-            plain = [c for c in mv["legal"] if not (c[0] in "KQ" and c[1] in mv["declarable"])]
+            plain = [p["card"] for p in mv["legal"] if p["declare"] is None]
             if not plain:
                 return
             message |= {"type": "play", "card": one(plain), "declare": True}
             expect = "cannot_declare"
         elif kind == "wrong_follow":
-            illegal = [c for c in mv["deal"]["hand"] if c not in mv["legal"]]
+            illegal = [c for c in mv["deal"]["hand"] if c not in [p["card"] for p in mv["legal"]]]
             if not illegal:
                 return
             message |= {"type": "play", "card": one(illegal)}

@@ -44,7 +44,7 @@ def test_duplicate_and_competing_intents_from_one_seat(module_sqlite_server: Ser
         mover, waiter = table.seats[turn], table.seats[1 - turn]
         before = mover.hello()
         waiter.hello()
-        version, legal = before["version"], before["view"]["legal"]
+        version, legal = before["version"], [p["card"] for p in before["view"]["legal"]]
         first = {"type": "play", "id": next_id, "version": version, "card": legal[0]}
         other = {"type": "play", "id": next_id + 1, "version": version, "card": legal[-1]}
         next_id += 2
@@ -85,7 +85,7 @@ def test_both_seats_racing_a_play_against_a_resignation(module_sqlite_server: Se
         waiter.hello()
         match_id = table.room["match_id"]
         actions = len(db.actions(match_id))
-        play = {"type": "play", "id": 2 * round_number + 1, "version": version, "card": mover.state["view"]["legal"][0]}
+        play = {"type": "play", "id": 2 * round_number + 1, "version": version, "card": mover.state["view"]["legal"][0]["card"]}
         resign = {"type": "resign", "id": 2 * round_number + 2, "version": version}
         pairs = [(mover, play), (waiter, resign)]
         rng.shuffle(pairs)

@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from pydantic import ValidationError
 from websockets.asyncio.client import ClientConnection, connect
+
+from backend.api.messages import validate_server_message
 
 RANK_ORDER = "ATKQJ987"
 
@@ -59,11 +62,14 @@ class Seat:
     messages: list[dict[str, Any]] = field(default_factory=list)
     state: dict[str, Any] | None = None
     next_id: int = 1
+    invalid: list[str] = field(default_factory=list)  # messages that did not match the protocol models
     _inbox: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     _reader: asyncio.Task[None] | None = None
 
     async def connect(self) -> dict[str, Any]:
-        url = f"{self.ws_url}/ws/rooms/{self.room_id}?token={self.player.token}"
+        """Open the socket the way the browser does: with a one-time ticket, never the token."""
+        ticket = (await self.player.post("/api/socket-ticket"))["ticket"]
+        url = f"{self.ws_url}/ws/rooms/{self.room_id}?ticket={ticket}"
         self.socket = await connect(url, compression=None, max_size=2**20, open_timeout=10)
         self._inbox = asyncio.Queue()
         self._reader = asyncio.create_task(self._read())
@@ -74,6 +80,10 @@ class Seat:
         try:
             async for raw in self.socket:
                 message = json.loads(raw)
+                try:
+                    validate_server_message(message)  # every message received matches the server's models
+                except ValidationError as error:
+                    self.invalid.append(f"{error}\n{message}")
                 self.messages.append(message)
                 if message["type"] == "state":
                     self.state = message
@@ -108,6 +118,7 @@ class Seat:
         async def scan() -> dict[str, Any]:
             while True:
                 message = await self._inbox.get()
+                assert not self.invalid, self.invalid[0]
                 if message["type"] == "_closed":
                     raise ConnectionError(f"socket closed while waiting (code {self.close_code})")
                 if predicate(message):
@@ -136,12 +147,23 @@ class Seat:
     def my_turn(self) -> bool:
         return self.state is not None and self.state["view"] is not None and bool(self.view["legal"])
 
+    @property
+    def legal_cards(self) -> list[str]:
+        return legal_cards(self.view)
+
     def choose(self, rng: random.Random) -> dict[str, Any]:
-        """A random legal play, declaring when the chosen lead allows it."""
-        view = self.view
-        card = rng.choice(view["legal"])
-        declare = card[1] in view["declarable"] and card[0] in "KQ" and rng.random() < 0.8
-        return {"type": "play", "card": card, "declare": declare}
+        """A random legal play, declaring when the chosen lead allows it (``legal`` says so)."""
+        play = rng.choice(self.view["legal"])
+        declare = play["declare"] is not None and rng.random() < 0.8
+        return {"type": "play", "card": play["card"], "declare": declare}
+
+
+def legal_cards(view: dict[str, Any]) -> list[str]:
+    return [play["card"] for play in view["legal"]]
+
+
+def declaring_cards(view: dict[str, Any]) -> list[str]:
+    return [play["card"] for play in view["legal"] if play["declare"] is not None]
 
 
 def comparable_state(state: dict[str, Any]) -> dict[str, Any]:

@@ -1,27 +1,43 @@
 // The lobby: name on first visit, create a table, open public tables, my unfinished tables.
 import { api, asList } from '../api.js';
 import { h, setChildren } from '../dom.js';
-import { t } from '../i18n.js';
+import { TABLE_OPTIONS } from '../generated/protocol.js';
+import { DICTS, t } from '../i18n.js';
 import { getPlayer } from '../session.js';
-import { apiErrorText, BOT_LEVELS, durationText, inviteBox, loading, nameForm, optionsSummary, playerName } from '../ui.js';
+import { apiErrorText, durationText, inviteBox, loading, nameForm, optionsSummary, playerName } from '../ui.js';
 
 const REFRESH_MS = 4000;
-// R6.2: how long a dropped player's seat is held (the server accepts 5–3600 s).
-const GRACE_CHOICES = [60, 120, 300, 600];
+// What the server offers comes from its own RoomCreate model (frontend/js/generated/protocol.js).
+const OPT = TABLE_OPTIONS;
+const values = (name) => OPT[name].values.map(String);
+const defaultOf = (name) => String(OPT[name].default);
+// R6.2: how long a dropped player's seat is held: a few round choices within the server's bounds.
+const GRACE = OPT.reconnect_grace_s;
+const GRACE_CHOICES = [...new Set([60, 120, 300, 600, GRACE.default])]
+  .filter((sec) => sec >= (GRACE.minimum ?? 0) && sec <= (GRACE.maximum ?? Infinity))
+  .sort((a, b) => a - b);
+const CURRENCY_MAX = OPT.currency.maxLength ?? 12;
+const CURRENCY_MIN = OPT.currency.minLength ?? 1;
 const FORM_DEFAULTS = {
-  opponent: 'human',
-  level: 'medium',
-  target: '1001',
-  scoring: 'by_suit',
-  deck: '24',
-  bottom: false,
-  openScores: false,
-  grace: '120',
+  opponent: defaultOf('opponent'),
+  level: defaultOf('bot_level'),
+  target: defaultOf('target'),
+  scoring: defaultOf('declaration_scoring'),
+  deck: defaultOf('deck_size'),
+  bottom: Boolean(OPT.show_stock_bottom.default),
+  openScores: Boolean(OPT.open_scores.default),
+  grace: defaultOf('reconnect_grace_s'),
   stake: '0',
+  // The lobby's own choices: a table for a friend is private and staked in EUR unless changed.
   currency: 'EUR',
   visibility: 'private',
   advanced: false,
 };
+
+/** A choice's words, or the bare value when the server offers something this client has no words for. */
+function label(key, value) {
+  return DICTS.en[key] === undefined ? String(value) : t(key);
+}
 // The last choices, kept while the page lives (a language change or a visit to another page).
 let lastForm = {};
 
@@ -193,40 +209,31 @@ export function mount(root) {
     // Who plays: a friend (invite link or public table) or the computer at a level.
     const radio = (value) =>
       h('input', { type: 'radio', name: 'opponent', id: `opt-opponent-${value}`, value, 'data-testid': `opt-opponent-${value}`, checked: s.opponent === value });
-    const human = radio('human');
-    const computer = radio('computer');
+    const radios = Object.fromEntries(values('opponent').map((value) => [value, radio(value)]));
+    const computer = radios.computer;
     const opponent = h(
       'fieldset',
       { class: 'field segmented', 'data-testid': 'opt-opponent' },
       h('legend', { class: 'field-label', text: t('opt.opponent') }),
-      h('div', { class: 'segments' }, h('label', { for: 'opt-opponent-human' }, human, h('span', { text: t('opt.opponent.human') })), h('label', { for: 'opt-opponent-computer' }, computer, h('span', { text: t('opt.opponent.computer') }))),
+      h(
+        'div',
+        { class: 'segments' },
+        Object.entries(radios).map(([value, input]) => h('label', { for: `opt-opponent-${value}` }, input, h('span', { text: label(`opt.opponent.${value}`, value) }))),
+      ),
     );
-    const level = select('opt-bot-level', s.level, BOT_LEVELS.map((l) => [l, t(`opt.bot_level.${l}`)]));
+    const level = select('opt-bot-level', s.level, values('bot_level').map((l) => [l, label(`opt.bot_level.${l}`, l)]));
     const levelField = field('opt-bot-level', t('opt.bot_level'), level, t('opt.computer.help'), { 'data-testid': 'bot-level-field' });
 
-    const target = select('opt-target', s.target, [
-      ['1001', t('opt.target.1001')],
-      ['501', t('opt.target.501')],
-      ['301', t('opt.target.301')],
-    ]);
+    const target = select('opt-target', s.target, values('target').map((v) => [v, label(`opt.target.${v}`, v)]));
     const stake = h('input', { type: 'text', id: 'opt-stake', 'data-testid': 'opt-stake', inputmode: 'decimal', value: s.stake, maxlength: 20, autocomplete: 'off', 'aria-describedby': 'stake-help' });
-    const currency = h('input', { type: 'text', id: 'opt-currency', 'data-testid': 'opt-currency', value: s.currency, maxlength: 12, autocomplete: 'off' });
+    const currency = h('input', { type: 'text', id: 'opt-currency', 'data-testid': 'opt-currency', value: s.currency, maxlength: CURRENCY_MAX, autocomplete: 'off' });
     const stakeHelp = h('p', { class: 'help', id: 'stake-help', 'data-testid': 'stake-help' });
-    const visibility = select('opt-visibility', s.visibility, [
-      ['private', t('opt.visibility.private')],
-      ['public', t('opt.visibility.public')],
-    ]);
+    const visibility = select('opt-visibility', s.visibility, values('visibility').map((v) => [v, label(`opt.visibility.${v}`, v)]));
     const visibilityField = field('opt-visibility', t('opt.visibility'), visibility, t('opt.visibility.help'));
 
     // Advanced options, folded away so that the form stays simple.
-    const scoring = select('opt-scoring', s.scoring, [
-      ['by_suit', t('opt.scoring.by_suit.long')],
-      ['by_order', t('opt.scoring.by_order.long')],
-    ]);
-    const deck = select('opt-deck', s.deck, [
-      ['24', t('opt.deck.24')],
-      ['32', t('opt.deck.32')],
-    ]);
+    const scoring = select('opt-scoring', s.scoring, values('declaration_scoring').map((v) => [v, label(`opt.scoring.${v}.long`, v)]));
+    const deck = select('opt-deck', s.deck, values('deck_size').map((v) => [v, label(`opt.deck.${v}`, v)]));
     const [bottom, bottomField] = check('opt-bottom', 'opt-stock-bottom', s.bottom, t('opt.stock_bottom.long'));
     const [openScores, openScoresField] = check('opt-open-scores', 'opt-open-scores', s.openScores, t('opt.open_scores.long'));
     const grace = select('opt-grace', s.grace, GRACE_CHOICES.map((sec) => [String(sec), durationText(sec)]));
@@ -324,7 +331,7 @@ export function mount(root) {
           return;
         }
         const cur = currency.value.trim();
-        if (!cur || cur.length > 12) {
+        if (cur.length < CURRENCY_MIN || cur.length > CURRENCY_MAX) {
           error.textContent = t('opt.currency.invalid');
           currency.focus();
           return;

@@ -1,28 +1,14 @@
 // The card table: one socket, full per-seat views from the server, intents back.
 import { api } from '../api.js';
-import { cardBack, cardEl, cardName, declarationPoints, rankOf, sortHand, suitBadge, suitName, suitOf, SUIT_SYMBOL } from '../cards.js';
+import { cardBack, cardEl, cardName, sortHand, suitBadge, suitName, suitOf, SUIT_SYMBOL } from '../cards.js';
 import { h, prefersReducedMotion, setChildren, svg } from '../dom.js';
+import { REFUSAL_CODES } from '../generated/protocol.js';
 import { t, tn } from '../i18n.js';
 import { clearPlayer, getPlayer, nextMessageId } from '../session.js';
 import { RoomSocket } from '../socket.js';
 import { apiErrorText, durationText, inviteBox, isZeroAmount, loading, modal, money, nameForm, optionsSummary, playerName, toast } from '../ui.js';
 
-const REJECT_CODES = new Set([
-  'not_your_turn',
-  'card_not_held',
-  'must_follow_suit',
-  'must_beat',
-  'must_trump',
-  'cannot_declare',
-  'deal_over',
-  'stale_version',
-  'bad_message',
-  'not_seated',
-  'match_over',
-  'no_match',
-  'rematch_invalid',
-  'rate_limited',
-]);
+const REJECT_CODES = new Set(REFUSAL_CODES); // generated from the server's own enums
 const PENDING_TIMEOUT_MS = 10000;
 const CHAT_MAX = 200;
 const OPEN_POLL_MS = 3000;
@@ -114,7 +100,7 @@ export function mount(root, roomId) {
   el.hand.addEventListener('keydown', onHandKey);
 
   // ------------------------------------------------------------------ socket
-  const socket = new RoomSocket(roomId, me.token, {
+  const socket = new RoomSocket(roomId, {
     onMessage,
     onStatus(status, detail) {
       connStatus = status;
@@ -146,6 +132,14 @@ export function mount(root, roomId) {
   const room = () => (msg && msg.room) || null;
   const view = () => (msg && msg.view) || null;
   const deal = () => (view() && view().deal) || null;
+  /** `view.legal`: one `{card, declare}` per card this seat may play now; `declare` is what leading
+   * the card as a declaration would score (R3), or null. The server decides; the client never guesses. */
+  function legalMoves() {
+    const moves = new Map();
+    for (const move of (view() && view().legal) || []) if (move && typeof move === 'object' && move.card) moves.set(move.card, move);
+    return moves;
+  }
+  const canDeclare = (move) => Boolean(move) && move.declare !== null && move.declare !== undefined;
   function mySeat() {
     if (view()) return view().seat;
     const players = (room() && room().players) || [];
@@ -277,22 +271,18 @@ export function mount(root, roomId) {
   }
 
   function onCardClick(code) {
-    const v = view();
-    if (!v || !myTurn() || pending || awaitingState || !(v.legal || []).includes(code)) return;
-    const d = deal();
-    const leading = !d.trick || !d.trick.cards || d.trick.cards.length === 0;
-    const suit = suitOf(code);
-    if (leading && (rankOf(code) === 'K' || rankOf(code) === 'Q') && (v.declarable || []).includes(suit)) {
-      openDeclare(code);
+    const move = legalMoves().get(code);
+    if (!view() || !myTurn() || pending || awaitingState || !move) return;
+    if (canDeclare(move)) {
+      openDeclare(code, move.declare);
       return;
     }
     if (sendIntent({ type: 'play', card: code, declare: false })) closeSummary();
   }
 
-  function openDeclare(code) {
-    const v = view();
+  /** R3: lead `code` with or without declaring its marriage; `points` come from the server. */
+  function openDeclare(code, points) {
     const suit = suitOf(code);
-    const points = declarationPoints(v.rules, suit, (deal().declarations || []).length);
     if (declareDialog) declareDialog.close();
     const choose = (declare) => () => {
       declareDialog.close();
@@ -690,9 +680,7 @@ export function mount(root, roomId) {
     const d = deal();
     if (!v || !d) return;
     const focusedCard = el.hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
-    const legal = new Set(v.legal || []);
-    const declarable = new Set(v.declarable || []);
-    const leading = !d.trick || !d.trick.cards || d.trick.cards.length === 0;
+    const legal = legalMoves();
     const turn = myTurn();
     const blocked = Boolean(pending || awaitingState || connStatus !== 'open');
     const hand = sortHand(d.hand || []);
@@ -709,10 +697,11 @@ export function mount(root, roomId) {
     el.hand.style.setProperty('--n', String(Math.max(hand.length, 6)));
     setChildren(el.hand, 
       ...hand.map((code, i) => {
-        const isLegal = turn && legal.has(code);
-        const canDeclare = isLegal && leading && (rankOf(code) === 'K' || rankOf(code) === 'Q') && declarable.has(suitOf(code));
+        const move = turn ? legal.get(code) : undefined;
+        const isLegal = Boolean(move);
+        const declarable = canDeclare(move);
         const cls = ['hand-card', turn ? (isLegal ? 'legal' : 'illegal') : 'idle'];
-        if (canDeclare) cls.push('declarable');
+        if (declarable) cls.push('declarable');
         if (fresh.has(code)) cls.push('drawn');
         const button = cardEl(code, {
           button: true,
@@ -720,8 +709,9 @@ export function mount(root, roomId) {
           attrs: {
             'data-testid': `card-${code}`,
             'data-legal': String(isLegal),
-            'data-declarable': canDeclare ? 'true' : null,
-            title: canDeclare ? t('table.can_declare') : null,
+            'data-declarable': declarable ? 'true' : null,
+            'data-declare-points': declarable ? String(move.declare) : null,
+            title: declarable ? t('table.can_declare') : null,
             disabled: !isLegal || blocked,
             'aria-disabled': String(!isLegal || blocked),
             style: `--i:${i}`,

@@ -1,4 +1,4 @@
-"""The replay command line (docs/engine-cli.md): ``python -m backend.engine.replay FILE``."""
+"""The replay command line (docs/engine-cli.md): ``python -m backend.cli.replay FILE``."""
 
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-import backend.engine.replay as replay_cli
+import backend.cli.replay as replay_cli
 from backend.engine import DealState, Rules, apply, deal_result, legal_actions, name, names, new_deal
 from backend.engine.cards import cards_in
-
-from .support import reach_phase2
+from tests.engine.support import reach_phase2
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -268,7 +267,7 @@ def test_missing_file_and_usage_exit_2(tmp_path, capsys):
 
 def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "backend.engine.replay", *args],
+        [sys.executable, "-m", "backend.cli.replay", *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -293,11 +292,14 @@ def test_subprocess_file(tmp_path):
     assert done.returncode == 0 and json.loads(done.stdout)["turn"] == 1
 
 
-def test_the_cli_module_and_the_match_replay_function_do_not_collide():
+def test_the_engine_package_holds_no_cli_and_replays_matches():
+    import importlib.util
+
     import backend.engine
     from backend.engine.match import replay
 
-    assert backend.engine.replay is replay_cli  # the CLI module, once imported
+    assert importlib.util.find_spec("backend.engine.replay") is None  # the pure engine does no I/O
+    assert not hasattr(backend.engine, "replay")
     assert backend.engine.replay_match is replay
     rebuilt = backend.engine.replay_match(Rules(), 3, [])
     assert rebuilt.seed == 3 and rebuilt.totals == (0, 0)

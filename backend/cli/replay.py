@@ -1,4 +1,4 @@
-"""Replay one deal from JSON: ``python -m backend.engine.replay FILE`` (``-`` reads stdin).
+"""Replay one deal from JSON: ``python -m backend.cli.replay FILE`` (``-`` reads stdin).
 
 A thin layer over the engine (parsing and output only); the contract is in docs/engine-cli.md.
 
@@ -21,16 +21,26 @@ import json
 import sys
 from typing import Any, TextIO
 
-from .cards import CARD_NAMES, SUITS, cards_in, deck_mask, names
-from .deal import NO_TRUMP, DealState, Play, apply, deal_from_hands, deal_result, declarable_suits, legal_mask, new_deal
-from .errors import IllegalAction
-from .rules import Rules
+from backend.engine.cards import CARD_NAMES, SUITS, cards_in, deck_mask, names
+from backend.engine.deal import (
+    DealState,
+    Play,
+    apply,
+    deal_from_hands,
+    deal_result,
+    declarable_suits,
+    legal_mask,
+    new_deal,
+)
+from backend.engine.errors import IllegalAction
+from backend.engine.kernel import NO_TRUMP
+from backend.engine.rules import Rules
 
 EXIT_OK = 0
 EXIT_MALFORMED = 2
 EXIT_ILLEGAL = 3
 
-USAGE = "usage: python -m backend.engine.replay FILE   (FILE '-' reads standard input)"
+USAGE = "usage: python -m backend.cli.replay FILE   (FILE '-' reads standard input)"
 
 
 class Malformed(ValueError):
@@ -130,7 +140,7 @@ def summary(state: DealState) -> dict[str, Any]:
         "ok": True,
         "turn": state.turn,
         "legal": [CARD_NAMES[c] for c in cards_in(legal_mask(state))],
-        "declarable": [] if over else [SUITS[s] for s in declarable_suits(state, state.turn)],
+        "declarable": [] if state.turn is None else [SUITS[s] for s in declarable_suits(state, state.turn)],
         "trump": None if state.trump == NO_TRUMP else SUITS[state.trump],
         "hands": [names(state.hands[0]), names(state.hands[1])],
         "stock": [CARD_NAMES[c] for c in state.stock],

@@ -1,0 +1,119 @@
+"""The changes a room asks the database to make, as plain values (the rooms layer builds them,
+``Store.write`` carries them out, each in one transaction)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    id: str
+    options: dict[str, Any]
+    seed: int
+    first_dealer: int
+    seat_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    seat: int
+    kind: str  # play | resign
+    card: str | None = None
+    declare: bool = False
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealRow:
+    number: int
+    dealer: int
+    seed: int
+    card_points: tuple[int, ...]
+    declaration_points: tuple[int, ...]
+    score: tuple[int, ...]
+    totals: tuple[int, ...]
+    declarations: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnd:
+    winner_seat: int
+    reason: str
+    totals: tuple[int, ...]
+    winner_id: str
+    loser_id: str
+    points_short: int
+    stake_per_point: Decimal
+    currency: str
+    amount: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class ActionWrite:
+    """One accepted action and what it finished: a deal, the match and its stake."""
+
+    room_id: str
+    expected_version: int
+    match_id: str
+    seq: int
+    action: ActionRecord
+    client_msg_id: int | None
+    deals: tuple[DealRow, ...]
+    end: MatchEnd | None
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinWrite:
+    """Take the free seat and start the match, atomically: of two racing joiners one wins."""
+
+    room_id: str
+    player_id: str
+    match: NewMatch
+
+
+@dataclass(frozen=True, slots=True)
+class CloseWrite:
+    room_id: str
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class RematchOfferWrite:
+    """Open (``seat`` and ``deadline`` set) or clear a rematch offer; advances the version."""
+
+    room_id: str
+    expected_version: int
+    seat: int | None
+    deadline: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class RematchStartWrite:
+    room_id: str
+    expected_version: int
+    match: NewMatch
+
+
+@dataclass(frozen=True, slots=True)
+class AbsenceWrite:
+    """Hold an absent seat until ``deadline`` (R6.2), or stop holding it (``deadline`` None)."""
+
+    room_id: str
+    seat: int
+    deadline: datetime | None
+
+
+RoomWrite = ActionWrite | JoinWrite | CloseWrite | RematchOfferWrite | RematchStartWrite | AbsenceWrite
+
+
+class VersionConflict(Exception):
+    """Another writer advanced the room first; the caller's view of it is stale."""
+
+
+class SeatTaken(Exception):
+    """The seat was taken (or the table closed) by another request first."""

@@ -1,0 +1,216 @@
+"""The thin actor around ``decide``: one per live room, in the spirit of boardgame.io's Master.
+
+It holds the room's lock, asks ``decide`` what a command means, and carries the effects out
+in order: every ``Persist`` is committed first (DESIGN promise 3: write-ahead), and only when
+all of them succeeded is the new state adopted and anybody told. If a write fails the state
+stays as it was and the sender hears why. Timers and the computer's moves come back in as
+commands (``Tick``, ``PlayCard``), so everything that changes a room goes through ``decide``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from backend.db.writes import SeatTaken, VersionConflict
+from backend.engine import events_for_seat, seat_view
+
+from . import commands as cmd
+from .codes import RoomCode
+from .decide import Limits, decide
+from .effects import (
+    AskBot,
+    CloseSockets,
+    Effect,
+    Persist,
+    Publish,
+    Refusal,
+    Reject,
+    SendChat,
+    SendPresence,
+    SendState,
+    WakeAt,
+)
+from .model import RoomState
+from .observer import chat_message, presence_message, rejected_message, state_message
+from .ports import BotRunner, Bus, Clock, RoomStore
+
+log = logging.getLogger(__name__)
+
+
+class RoomActor:
+    def __init__(
+        self,
+        state: RoomState,
+        *,
+        store: RoomStore,
+        bus: Bus,
+        clock: Clock,
+        bots: BotRunner,
+        limits: Limits,
+        bot_delay_s: float,
+        on_stale: Callable[[RoomActor], None],
+    ) -> None:
+        self.state = state
+        self._store = store
+        self._bus = bus
+        self._clock = clock
+        self._bots = bots
+        self._limits = limits
+        self._bot_delay_s = bot_delay_s
+        self._on_stale = on_stale
+        self._lock = asyncio.Lock()
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_deadline: datetime | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._bot_version = -1
+        self.stale = False  # another writer moved the room on: this copy must be reloaded
+
+    @property
+    def id(self) -> str:
+        return self.state.id
+
+    async def handle(self, command: cmd.Command) -> Refusal | None:
+        """Decide and carry out one command; a refusal meant for a REST caller is returned."""
+        async with self._lock:
+            if self.stale:
+                return Refusal(RoomCode.STALE_VERSION, "the table moved on; try again")
+            new, effects = decide(self.state, command, self._clock.now(), self._limits)
+            return await self._carry_out(new, effects)
+
+    def resume(self) -> None:
+        """After a rebuild: re-arm the deadlines and let the computer move if it is its turn."""
+        _, effects = decide(self.state, cmd.Tick(), self._clock.now(), self._limits)
+        for effect in effects:
+            if isinstance(effect, WakeAt | AskBot):
+                self._run(effect)
+        if self.state.deadlines():
+            self._arm(min(self.state.deadlines()))
+
+    def stop(self) -> None:
+        for task in (self._timer, self._bot_task):
+            if task is not None:
+                task.cancel()
+
+    # ------------------------------------------------------------ carrying effects out
+
+    async def _carry_out(self, new: RoomState, effects: list[Effect]) -> Refusal | None:
+        for effect in effects:
+            if isinstance(effect, Persist):
+                failure = await self._persist(effect)
+                if failure is not None:
+                    return failure
+        self.state = new
+        refusal = None
+        for effect in effects:
+            if isinstance(effect, Reject) and effect.player_id is None:
+                refusal = effect.refusal
+            elif not isinstance(effect, Persist):
+                self._run(effect)
+        return refusal
+
+    async def _persist(self, effect: Persist) -> Refusal | None:
+        try:
+            await self._store.write(effect.write)
+            return None
+        except VersionConflict:
+            self.stale = True
+            self._on_stale(self)
+            failure = Refusal(RoomCode.STALE_VERSION, "the table moved on; reloading")
+        except SeatTaken:
+            failure = Refusal(RoomCode.ROOM_FULL, "somebody else took the seat first")
+        except Exception:
+            log.exception("could not store a change of room %s", self.id)
+            failure = Refusal(RoomCode.SERVER_ERROR, "the change could not be saved; nothing was applied, try again")
+        if effect.failure_to is not None:
+            player, msg_id = effect.failure_to
+            self._send(player, rejected_message(msg_id, failure, self.state.version).model_dump_json())
+        return failure
+
+    def _run(self, effect: Effect) -> None:
+        state = self.state
+        match effect:
+            case Publish():
+                for holder in state.seats:
+                    if holder is None or holder.bot_level is not None:
+                        continue
+                    reply = effect.reply_to[1] if effect.reply_to and effect.reply_to[0] == holder.player_id else None
+                    self._send(holder.player_id, state_message(state, holder.player_id, effect.events, reply))
+            case SendState():
+                self._send(effect.player_id, state_message(state, effect.player_id, (), effect.reply_to))
+            case Reject():
+                if effect.player_id is not None:
+                    self._send(effect.player_id, rejected_message(effect.msg_id, effect.refusal, state.version))
+            case SendPresence():
+                message = presence_message(state, effect.seat).model_dump_json()
+                for seat, holder in enumerate(state.seats):
+                    if holder is not None and seat != effect.seat:
+                        self._bus.deliver(state.id, holder.player_id, message)
+            case SendChat():
+                self._send(effect.sender, chat_message(state, effect, effect.msg_id))
+                if not effect.echo_only:
+                    line = chat_message(state, effect, None).model_dump_json()
+                    for holder in state.seats:
+                        if holder is not None and holder.player_id != effect.sender:
+                            self._bus.deliver(state.id, holder.player_id, line)
+            case CloseSockets():
+                self._bus.close_room(state.id, effect.code, effect.reason)
+            case WakeAt():
+                self._arm(effect.deadline)
+            case AskBot():
+                self._ask_bot(effect)
+
+    def _send(self, player_id: str, message: object) -> None:
+        text = message if isinstance(message, str) else message.model_dump_json()  # type: ignore[attr-defined]
+        self._bus.deliver(self.state.id, player_id, text)
+
+    # ------------------------------------------------------------ time
+
+    def _arm(self, deadline: datetime) -> None:
+        current = self._timer
+        if current is not None and not current.done() and self._timer_deadline is not None:
+            if self._timer_deadline <= deadline:
+                return  # it fires first; the Tick then arms the next deadline
+            if current is not asyncio.current_task():
+                current.cancel()
+        self._timer_deadline = deadline
+        self._timer = asyncio.create_task(self._wake(deadline))
+
+    async def _wake(self, deadline: datetime) -> None:
+        await self._clock.sleep_until(deadline)
+        self._timer_deadline = None
+        await self.handle(cmd.Tick())
+
+    # ------------------------------------------------------------ the computer
+
+    def _ask_bot(self, ask: AskBot) -> None:
+        running = self._bot_task
+        if running is not None and not running.done():
+            if self._bot_version == ask.version:
+                return
+            if running is not asyncio.current_task():
+                running.cancel()  # it thinks about a position that is gone
+        self._bot_version = ask.version
+        self._bot_task = asyncio.create_task(self._bot_turn(ask))
+
+    async def _bot_turn(self, ask: AskBot) -> None:
+        await asyncio.sleep(self._bot_delay_s)  # a moment, so that people can follow the cards
+        state = self.state
+        holder = state.seats[ask.seat]
+        if state.version != ask.version or state.match is None or holder is None or holder.bot_level is None:
+            return
+        view = seat_view(state.match, ask.seat)
+        try:
+            card, declare = await self._bots.decide(
+                holder.bot_level, view, events_for_seat(list(state.deal_events), ask.seat)
+            )
+        except Exception:
+            log.exception("the %s bot failed in room %s; it plays its first legal card", holder.bot_level, self.id)
+            card, declare = view.legal[0].card, False
+        self._bot_task = None
+        try:
+            await self.handle(cmd.PlayCard(holder.player_id, None, ask.version, card, declare))
+        except Exception:
+            log.exception("the computer's move could not be made in room %s", self.id)

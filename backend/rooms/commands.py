@@ -1,0 +1,87 @@
+"""What can happen to a room: the inputs of ``decide``.
+
+Intents from a socket carry the client's message id and the version they were made against;
+commands from REST (join, leave) and from the room's own machinery (connect, disconnect, the
+computer's move, time passing) carry neither.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import FreshMatch, RematchAction
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    player_id: str
+    name: str
+    bot_level: str | None
+    fresh: FreshMatch
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Connect:
+    """The player's first socket to this room opened (a newer one replaces an older one)."""
+
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """The player's last socket to this room closed."""
+
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """A socket asks for the current state (on connect, or ``hello`` with its last version)."""
+
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    player_id: str
+    msg_id: int | None  # None for the computer's own move
+    version: int
+    card: str
+    declare: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    player_id: str
+    msg_id: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    player_id: str
+    msg_id: int
+    version: int
+    action: RematchAction
+    fresh: FreshMatch
+    busy: str | None  # the name of a player of this room now playing elsewhere, looked up by the actor
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    player_id: str
+    msg_id: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passed: deadlines at or before ``now`` fire."""
+
+
+Command = Join | Leave | Connect | Disconnect | Hello | PlayCard | Resign | Rematch | Chat | Tick

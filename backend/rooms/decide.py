@@ -1,0 +1,520 @@
+"""The life of a table as one pure function: ``decide(state, command, now) -> (state, effects)``.
+
+No I/O, no asyncio, no clock and no random source of its own: time comes in as ``now`` and a
+new match's seed as ``FreshMatch`` inside the command. The actor (``actor.py``) carries the
+effects out in order — persist first, then publish — and adopts the new state only once every
+write is committed. The version is advanced in exactly one place, ``_advance``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from backend.db.writes import (
+    AbsenceWrite,
+    ActionRecord,
+    ActionWrite,
+    CloseWrite,
+    DealRow,
+    JoinWrite,
+    MatchEnd,
+    NewMatch,
+    RematchOfferWrite,
+    RematchStartWrite,
+)
+from backend.engine import IllegalAction, MatchState, Play, card, name, new_match, stake_owed
+from backend.engine import Resign as EngineResign
+from backend.engine import match as match_rules
+from backend.engine.cards import SUITS
+from backend.engine.errors import IllegalCode
+from backend.engine.events import Event
+
+from . import commands as cmd
+from .codes import RoomCode
+from .effects import (
+    AskBot,
+    CloseSockets,
+    Effect,
+    Persist,
+    Publish,
+    Refusal,
+    Reject,
+    SendChat,
+    SendPresence,
+    SendState,
+    WakeAt,
+)
+from .model import (
+    RECENT_ANSWERS,
+    FreshMatch,
+    MatchStarted,
+    RematchChanged,
+    RematchOffer,
+    RoomEvent,
+    RoomState,
+    SeatHolder,
+    Stake,
+)
+
+CLOSE_TABLE_CLOSED = 4410
+UNKNOWN_CARD = -1  # stands for a card name that names no card; the engine refuses it as not held
+
+Decision = tuple[RoomState, list[Effect]]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    rematch_timeout_s: float = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """Remembered for a resent id whose intent changed the room outside the action log."""
+
+
+ACCEPTED = Accepted()
+
+
+def decide(state: RoomState, command: cmd.Command, now: datetime, limits: Limits = Limits()) -> Decision:
+    match command:
+        case cmd.PlayCard():
+            return _play(state, command, now)
+        case cmd.Resign():
+            return _resign(state, command, now)
+        case cmd.Rematch():
+            return _rematch(state, command, now, limits)
+        case cmd.Chat():
+            return _chat(state, command, now)
+        case cmd.Hello():
+            return state, [SendState(command.player_id)]
+        case cmd.Connect():
+            return _presence(state, command.player_id, True, now)
+        case cmd.Disconnect():
+            return _presence(state, command.player_id, False, now)
+        case cmd.Join():
+            return _join(state, command, now)
+        case cmd.Leave():
+            return _leave(state, command)
+        case cmd.Tick():
+            return _tick(state, now)
+
+
+# ---------------------------------------------------------------- the one place the version moves
+
+
+def _advance(state: RoomState, **changes: object) -> RoomState:
+    return replace(state, version=state.version + 1, **changes)  # type: ignore[arg-type]  # fields vary
+
+
+# ---------------------------------------------------------------- answers
+
+
+def _refuse(
+    state: RoomState, player_id: str | None, msg_id: int | None, code: str, message: str, *, remember: bool = True
+) -> Decision:
+    refusal = Refusal(code, message)
+    effects: list[Effect] = [Reject(player_id, msg_id, refusal)]
+    if player_id is not None and code == RoomCode.STALE_VERSION:
+        effects.append(SendState(player_id))  # the current state follows a stale intent at once
+    if remember and player_id is not None and msg_id is not None:
+        state = _remember(state, player_id, msg_id, refusal)
+    return state, effects
+
+
+def _remember(state: RoomState, player_id: str, msg_id: int, answer: object) -> RoomState:
+    recent = (*state.recent, (player_id, msg_id, answer))[-RECENT_ANSWERS:]
+    return replace(state, recent=recent)
+
+
+def _answered_before(state: RoomState, player_id: str, msg_id: int | None) -> list[Effect] | None:
+    """The same answer again for a resent id (DESIGN promise 4), or None if it is new.
+
+    Accepted plays and resignations are found in the action log (``answered``), so the answer
+    survives a restart; refusals and chat lines are remembered for a while in memory — a refusal
+    changed nothing, so judging a resend afresh after a restart gives an equivalent answer.
+    """
+    if msg_id is None:
+        return None
+    if msg_id in state.answered.get(player_id, frozenset()):
+        return [SendState(player_id, reply_to=msg_id)]
+    answer = state.recent_answer(player_id, msg_id)
+    if answer is None:
+        return None
+    if isinstance(answer, Refusal):
+        effects: list[Effect] = [Reject(player_id, msg_id, answer)]
+        if answer.code == RoomCode.STALE_VERSION:
+            effects.append(SendState(player_id))
+        return effects
+    if isinstance(answer, SendChat):
+        return [replace(answer, echo_only=True)]
+    return [SendState(player_id, reply_to=msg_id)]
+
+
+def _intent_refusal(state: RoomState, seat: int | None, version: int) -> tuple[str, str] | None:
+    if seat is None:
+        return RoomCode.NOT_SEATED, "you have no seat at this table"
+    if version != state.version:
+        return RoomCode.STALE_VERSION, f"the table is at version {state.version}, not {version}"
+    return None
+
+
+# ---------------------------------------------------------------- game actions
+
+
+def _play(state: RoomState, command: cmd.PlayCard, now: datetime) -> Decision:
+    player, msg_id = command.player_id, command.msg_id
+    again = _answered_before(state, player, msg_id)
+    if again is not None:
+        return state, again
+    seat = state.seat_of(player)
+    if msg_id is None and (seat is None or command.version != state.version or not state.live):
+        return state, _then(state, [])  # the computer's move against a table that moved on: ask again
+    refusal = _intent_refusal(state, seat, command.version) or _match_refusal(state)
+    if refusal is not None:
+        return _refuse(state, player, msg_id, *refusal)
+    assert seat is not None
+    try:
+        action = Play(card(command.card), command.declare)
+    except ValueError:
+        action = Play(UNKNOWN_CARD, command.declare)
+    try:
+        return _apply(state, seat, action, player, msg_id, now)
+    except IllegalAction as illegal:
+        message = f"{command.card!r} is not a card" if action.card == UNKNOWN_CARD else illegal.message
+        return _refuse(state, player, msg_id, illegal.code, message)
+
+
+def _resign(state: RoomState, command: cmd.Resign, now: datetime) -> Decision:
+    again = _answered_before(state, command.player_id, command.msg_id)
+    if again is not None:
+        return state, again
+    seat = state.seat_of(command.player_id)
+    refusal = _intent_refusal(state, seat, command.version) or _match_refusal(state)
+    if refusal is not None:
+        return _refuse(state, command.player_id, command.msg_id, *refusal)
+    assert seat is not None
+    return _apply(state, seat, EngineResign("resign"), command.player_id, command.msg_id, now)
+
+
+def _match_refusal(state: RoomState) -> tuple[str, str] | None:
+    if state.match is None:
+        return RoomCode.NO_MATCH, "the match has not started yet"
+    if state.match.over:
+        return IllegalCode.MATCH_OVER, "the match is over"
+    return None
+
+
+def _apply(
+    state: RoomState, seat: int, action: Play | EngineResign, player: str | None, msg_id: int | None, now: datetime
+) -> Decision:
+    """Apply an action the engine accepts; raises ``IllegalAction`` (and decides nothing) if not."""
+    before = state.match
+    assert before is not None and state.match_id is not None
+    after, events = match_rules.apply(before, seat, action)
+    end = _match_end(state, after) if after.over else None
+    if isinstance(action, Play):
+        record = ActionRecord(seat=seat, kind="play", card=name(action.card), declare=action.declare)
+    else:
+        record = ActionRecord(seat=seat, kind="resign", reason=action.reason)
+    write = ActionWrite(
+        room_id=state.id,
+        expected_version=state.version,
+        match_id=state.match_id,
+        seq=state.seq + 1,
+        action=record,
+        client_msg_id=msg_id,
+        deals=tuple(_deal_row(r) for r in after.history[len(before.history) :]),
+        end=end,
+        totals=after.totals,
+    )
+    answered = state.answered
+    if player is not None and msg_id is not None:
+        answered = {**answered, player: answered.get(player, frozenset()) | {msg_id}}
+    nxt = _advance(
+        state,
+        match=after,
+        seq=state.seq + 1,
+        answered=answered,
+        deal_events=_deal_memory(state.deal_events, events),
+    )
+    if end is not None:
+        nxt = replace(
+            nxt,
+            status="finished",
+            stake=_stake(end, after),
+            absence=tuple(None for _ in state.seats),
+        )
+    effects: list[Effect] = [Persist(write, failure_to=None if player is None else (player, msg_id))]
+    effects.append(Publish(tuple(events), reply_to=None if player is None or msg_id is None else (player, msg_id)))
+    if end is not None:
+        effects.extend(SendPresence(s) for s, held in enumerate(state.absence) if held is not None)
+    return nxt, _then(nxt, effects)
+
+
+def _deal_memory(memory: tuple[Event, ...], events: Sequence[Event]) -> tuple[Event, ...]:
+    """Keep the events of the current deal only: a new deal starts a new memory."""
+    kept = list(memory)
+    for event in events:
+        if event.kind == "deal_started":
+            kept = []
+        kept.append(event)
+    return tuple(kept)
+
+
+def _match_end(state: RoomState, match: MatchState) -> MatchEnd:
+    """R6 / R6.2: the loser owes stake × (target − loser's total), recorded with the match."""
+    assert match.winner is not None and match.end_reason is not None
+    loser = 1 - match.winner
+    target = match.rules.target
+    winner_id, loser_id = state.player_at(match.winner), state.player_at(loser)
+    assert winner_id is not None and loser_id is not None
+    stake = state.options.stake_per_point
+    return MatchEnd(
+        winner_seat=match.winner,
+        reason=match.end_reason,
+        totals=match.totals,
+        winner_id=winner_id,
+        loser_id=loser_id,
+        points_short=max(0, target - match.totals[loser]),
+        stake_per_point=stake,
+        currency=state.options.currency,
+        amount=stake_owed(stake, target, match.totals[loser]),
+    )
+
+
+def rebuild_finished(state: RoomState) -> RoomState:
+    """A room rebuilt from the log whose match is over knows what the loser owes (R6)."""
+    if state.match is None or not state.match.over:
+        return state
+    return replace(state, stake=_stake(_match_end(state, state.match), state.match))
+
+
+def _stake(end: MatchEnd, match: MatchState) -> Stake:
+    assert match.winner is not None
+    return Stake(
+        amount=end.amount,
+        currency=end.currency,
+        stake_per_point=end.stake_per_point,
+        points_short=end.points_short,
+        debtor_seat=1 - match.winner,
+        creditor_seat=match.winner,
+    )
+
+
+def _deal_row(record: match_rules.DealRecord) -> DealRow:
+    return DealRow(
+        number=record.number,
+        dealer=record.dealer,
+        seed=record.seed,
+        card_points=record.card_points,
+        declaration_points=record.declaration_points,
+        score=record.score,
+        totals=record.totals,
+        declarations=[{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in record.declarations],
+    )
+
+
+# ---------------------------------------------------------------- joining, leaving, new matches
+
+
+def _join(state: RoomState, command: cmd.Join, now: datetime) -> Decision:
+    if state.seat_of(command.player_id) is not None:
+        return _refuse(state, None, None, RoomCode.ALREADY_SEATED, "you already have a seat at this table")
+    if state.status != "open":
+        code = RoomCode.ROOM_FULL if state.status in ("playing", "finished") else RoomCode.ROOM_CLOSED
+        return _refuse(state, None, None, code, "this table is no longer open")
+    free = state.seats.index(None)
+    seats = list(state.seats)
+    seats[free] = SeatHolder(command.player_id, command.name, command.bot_level)
+    joined = replace(state, seats=tuple(seats))
+    new = _new_match(joined, command.fresh)
+    started = _start_match(joined, new)
+    effects: list[Effect] = [Persist(JoinWrite(state.id, command.player_id, new))]
+    return _with_clocks(started, effects, [Publish((MatchStarted(new.id),))], now)
+
+
+def _new_match(state: RoomState, fresh: FreshMatch) -> NewMatch:
+    seat_ids = tuple(holder.player_id for holder in state.seats if holder is not None)
+    return NewMatch(
+        id=fresh.match_id,
+        options=state.options.to_json(),
+        seed=fresh.seed,
+        first_dealer=match_rules.first_dealer(fresh.seed),
+        seat_ids=seat_ids,
+    )
+
+
+def _start_match(state: RoomState, new: NewMatch) -> RoomState:
+    match = new_match(state.options.rules, new.seed)
+    return _advance(
+        state,
+        status="playing",
+        match_id=new.id,
+        match=match,
+        seq=0,
+        answered={},
+        deal_events=(),
+        stake=None,
+        rematch=None,
+        absence=tuple(None for _ in state.seats),
+    )
+
+
+def _leave(state: RoomState, command: cmd.Leave) -> Decision:
+    if state.seat_of(command.player_id) is None:
+        return _refuse(state, None, None, RoomCode.NOT_SEATED, "you have no seat at this table")
+    if state.status != "open":
+        return _refuse(state, None, None, RoomCode.ROOM_STARTED, "the match has started; resign instead")
+    closed = replace(state, status="closed", present=frozenset())
+    return closed, [Persist(CloseWrite(state.id, command.player_id)), CloseSockets(CLOSE_TABLE_CLOSED, "table closed")]
+
+
+# ---------------------------------------------------------------- rematch
+
+
+def _rematch(state: RoomState, command: cmd.Rematch, now: datetime, limits: Limits) -> Decision:
+    player, msg_id, action = command.player_id, command.msg_id, command.action
+    again = _answered_before(state, player, msg_id)
+    if again is not None:
+        return state, again
+    seat = state.seat_of(player)
+    refusal = _intent_refusal(state, seat, command.version)
+    if refusal is not None:
+        return _refuse(state, player, msg_id, *refusal)
+    assert seat is not None
+    problem = _rematch_problem(state, seat, action)
+    if problem is None and action == "accept" and command.busy is not None:
+        problem = f"{command.busy} is playing another match right now"
+    if problem is not None:
+        return _refuse(state, player, msg_id, RoomCode.REMATCH_INVALID, problem)
+    reply = (player, msg_id)
+    remembered = _remember(state, player, msg_id, ACCEPTED)
+    if action == "accept" or (action == "offer" and state.bot_seat is not None and command.busy is None):
+        # The computer always plays again: an offer to it is accepted at once.
+        events: list[RoomEvent] = [RematchChanged(action="offer", seat=seat)] if action == "offer" else []
+        accepter = seat if action == "accept" else state.bot_seat
+        assert accepter is not None
+        events.append(RematchChanged(action="accept", seat=accepter))
+        return _start_rematch(remembered, command.fresh, events, reply, now)
+    if action == "offer":
+        deadline = now + timedelta(seconds=limits.rematch_timeout_s)
+        offered = _advance(remembered, rematch=RematchOffer(seat, deadline))
+        write = RematchOfferWrite(state.id, state.version, seat, deadline)
+    else:  # decline or withdraw
+        offered = _advance(remembered, rematch=None)
+        write = RematchOfferWrite(state.id, state.version, None, None)
+    effects: list[Effect] = [
+        Persist(write, failure_to=reply),
+        Publish((RematchChanged(action=action, seat=seat),), reply_to=reply),
+    ]
+    return offered, _then(offered, effects)
+
+
+def _rematch_problem(state: RoomState, seat: int, action: str) -> str | None:
+    if state.match is None or not state.match.over:
+        return "a rematch can be arranged only once the match is over"
+    offer = state.rematch
+    if action == "offer":
+        return None if offer is None else "a rematch has already been offered"
+    if action == "withdraw":
+        return None if offer is not None and offer.seat == seat else "you have no rematch offer to withdraw"
+    return None if offer is not None and offer.seat != seat else "there is no rematch offer from your opponent"
+
+
+def _start_rematch(
+    state: RoomState, fresh: FreshMatch, events: list[RoomEvent], reply: tuple[str, int] | None, now: datetime
+) -> Decision:
+    """Same options, the seats moved on by one (for two players: swapped)."""
+    rotated = replace(state, seats=(*state.seats[1:], state.seats[0]))
+    new = _new_match(rotated, fresh)
+    started = _start_match(rotated, new)
+    events.append(MatchStarted(new.id))
+    persist: list[Effect] = [Persist(RematchStartWrite(state.id, state.version, new), failure_to=reply)]
+    return _with_clocks(started, persist, [Publish(tuple(events), reply_to=reply)], now)
+
+
+# ---------------------------------------------------------------- chat
+
+
+def _chat(state: RoomState, command: cmd.Chat, now: datetime) -> Decision:
+    again = _answered_before(state, command.player_id, command.msg_id)
+    if again is not None:
+        return state, again
+    seat = state.seat_of(command.player_id)
+    if seat is None:
+        return _refuse(state, command.player_id, command.msg_id, RoomCode.NOT_SEATED, "you have no seat at this table")
+    line = SendChat(seat=seat, text=command.text, at=now, sender=command.player_id, msg_id=command.msg_id)
+    return _remember(state, command.player_id, command.msg_id, line), [line]
+
+
+# ---------------------------------------------------------------- presence and absence (R6.2)
+
+
+def _presence(state: RoomState, player_id: str, here: bool, now: datetime) -> Decision:
+    present = state.present | {player_id} if here else state.present - {player_id}
+    changed = replace(state, present=present)
+    seat = state.seat_of(player_id)
+    sends: list[Effect] = [SendState(player_id)] if here else []
+    if seat is not None:
+        sends.append(SendPresence(seat))
+    return _with_clocks(changed, [], sends, now)
+
+
+def _should_hold(state: RoomState, seat: int) -> bool:
+    """A seat's clock runs while its player is away and somebody else is waiting at a live table:
+    if everybody is away, nobody forfeits."""
+    if not state.live or state.connected(seat):
+        return False
+    return any(state.connected(other) for other in range(len(state.seats)) if other != seat)
+
+
+def _with_clocks(state: RoomState, persist: list[Effect], sends: list[Effect], now: datetime) -> Decision:
+    """Start or stop the absence clocks the new state calls for, store them, then tell the seats."""
+    grace = timedelta(seconds=state.options.reconnect_grace_s)
+    absence = list(state.absence) or [None] * len(state.seats)
+    for seat in range(len(state.seats)):
+        hold = _should_hold(state, seat)
+        if hold and absence[seat] is None:
+            absence[seat] = now + grace
+        elif not hold and absence[seat] is not None:
+            absence[seat] = None
+        else:
+            continue
+        persist.append(Persist(AbsenceWrite(state.id, seat, absence[seat])))
+        if not any(isinstance(e, SendPresence) and e.seat == seat for e in sends):
+            sends.append(SendPresence(seat))
+    nxt = replace(state, absence=tuple(absence))
+    return nxt, _then(nxt, [*persist, *sends])
+
+
+def _tick(state: RoomState, now: datetime) -> Decision:
+    for seat, deadline in enumerate(state.absence):
+        if deadline is not None and deadline <= now:
+            if _should_hold(state, seat):
+                return _apply(state, seat, EngineResign("absence"), None, None, now)
+            return _with_clocks(state, [], [], now)
+    offer = state.rematch
+    if offer is not None and offer.deadline <= now:
+        lapsed = _advance(state, rematch=None)
+        effects: list[Effect] = [
+            Persist(RematchOfferWrite(state.id, state.version, None, None)),
+            Publish((RematchChanged(action="timeout", seat=offer.seat),)),
+        ]
+        return lapsed, _then(lapsed, effects)
+    return state, _then(state, [])
+
+
+# ---------------------------------------------------------------- what follows any change
+
+
+def _then(state: RoomState, effects: list[Effect]) -> list[Effect]:
+    """After a change: wake up for the next deadline, and let the computer move if it is its turn."""
+    deadlines = state.deadlines()
+    if deadlines:
+        effects.append(WakeAt(min(deadlines)))
+    bot = state.bot_seat
+    if bot is not None and state.live and state.match is not None and state.match.deal.turn == bot:
+        effects.append(AskBot(bot, state.version))
+    return effects

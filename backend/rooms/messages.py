@@ -1,0 +1,120 @@
+"""Every message the server sends on a socket, as pydantic models (docs/protocol.md).
+
+The game parts — the seat's view and the events — are the engine's own frozen dataclasses
+(``SeatView``, the event classes), embedded as they are: pydantic serializes them, so their
+shape is defined once, in the engine. The tests validate every message the api and e2e
+suites receive against ``ServerMessage``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from backend.engine.events import CardDrawn, CardPlayed, DealOver, DealStarted, Declared, MatchOver, TrickWon
+from backend.engine.view import SeatView
+
+from .model import MatchStarted, RematchChanged
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class OptionsOut(Out):
+    target: int
+    declaration_scoring: Literal["by_suit", "by_order"]
+    show_stock_bottom: bool
+    open_scores: bool
+    deck_size: int
+    stake_per_point: str
+    currency: str
+    reconnect_grace_s: int
+    bot_level: str | None
+
+
+class SeatOut(Out):
+    seat: int
+    id: str
+    name: str
+    connected: bool
+    grace_deadline: datetime | None = Field(description="R6.2: while an absent seat is held, until when")
+    bot_level: str | None
+
+
+class RematchOut(Out):
+    offered_by: int
+    deadline: datetime
+
+
+class RoomOut(Out):
+    id: str
+    invite_code: str | None = Field(description="shown to the room's players only")
+    visibility: Literal["public", "private"]
+    status: Literal["open", "playing", "finished", "closed"]
+    options: OptionsOut
+    players: list[SeatOut | None]
+    match_id: str | None
+    version: int
+    rematch: RematchOut | None
+    created_at: datetime
+
+
+class StakeOut(Out):
+    """R6: what the loser owes the winner (exact decimal text, R6.1)."""
+
+    amount: str
+    currency: str
+    stake_per_point: str
+    points_short: int
+    debtor_seat: int
+    creditor_seat: int
+
+
+EventOut = Annotated[
+    CardPlayed | Declared | TrickWon | CardDrawn | DealOver | DealStarted | MatchOver | MatchStarted | RematchChanged,
+    Field(discriminator="kind"),
+]
+
+
+class StateMessage(Out):
+    type: Literal["state"] = "state"
+    version: int
+    reply_to: int | None
+    room: RoomOut
+    view: SeatView | None
+    events: list[EventOut]
+    stake: StakeOut | None
+
+
+class RejectedMessage(Out):
+    type: Literal["rejected"] = "rejected"
+    id: int | None
+    code: str
+    message: str
+    version: int
+
+
+class ChatMessage(Out):
+    type: Literal["chat"] = "chat"
+    seat: int
+    name: str | None
+    text: str
+    at: datetime
+    reply_to: int | None
+
+
+class PresenceMessage(Out):
+    type: Literal["presence"] = "presence"
+    seat: int
+    connected: bool
+    grace_deadline: datetime | None
+
+
+ServerMessage = Annotated[
+    StateMessage | RejectedMessage | ChatMessage | PresenceMessage,
+    Field(discriminator="type"),
+]
+server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

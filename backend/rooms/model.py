@@ -1,0 +1,139 @@
+"""What a room knows, as one immutable value: the input and output of ``decide``.
+
+Everything here is either stored in the database or derived from it (DESIGN promise 6): the
+room row, the seats, the match rebuilt from its seed and action log, the ids of the client
+messages that log answered, and the deadlines (absence, rematch offer) with their timestamps.
+Only presence — which players have a socket open right now — comes from the transport.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from typing import Literal
+
+from backend.engine import MatchState
+from backend.engine.events import Event
+
+from .options import TableOptions
+
+RoomStatus = Literal["open", "playing", "finished", "closed"]
+RematchAction = Literal["offer", "accept", "decline", "withdraw"]
+RECENT_ANSWERS = 64  # refusals and chat lines remembered per room for resent ids
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHolder:
+    player_id: str
+    name: str
+    bot_level: str | None = None  # set for the computer's seat
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """R6: what the loser owes once the match is over (exact decimals, R6.1)."""
+
+    amount: Decimal
+    currency: str
+    stake_per_point: Decimal
+    points_short: int
+    debtor_seat: int
+    creditor_seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RematchOffer:
+    seat: int
+    deadline: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    """A room event: a new match began (on join or an accepted rematch)."""
+
+    match_id: str
+    kind: Literal["match_started"] = "match_started"
+
+
+@dataclass(frozen=True, slots=True)
+class RematchChanged:
+    """A room event: a step of the rematch offer (``timeout`` when it lapsed unanswered)."""
+
+    action: Literal["offer", "accept", "decline", "withdraw", "timeout"]
+    seat: int
+    kind: Literal["rematch"] = "rematch"
+
+
+RoomEvent = Event | MatchStarted | RematchChanged
+
+
+@dataclass(frozen=True, slots=True)
+class FreshMatch:
+    """The randomness a new match needs, drawn by the actor: ``decide`` has no random source."""
+
+    match_id: str
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoomState:
+    id: str
+    invite_code: str
+    visibility: Literal["public", "private"]
+    options: TableOptions
+    status: RoomStatus
+    created_at: datetime
+    seats: tuple[SeatHolder | None, ...]  # index = seat
+    version: int = 0
+    match_id: str | None = None
+    match: MatchState | None = None
+    seq: int = 0  # actions in the current match's log
+    answered: Mapping[str, frozenset[int]] = field(default_factory=dict)  # player → ids the log accepted
+    deal_events: tuple[Event, ...] = ()  # every event of the current deal, unredacted (the bot's memory)
+    stake: Stake | None = None
+    rematch: RematchOffer | None = None
+    absence: tuple[datetime | None, ...] = ()  # per seat: the deadline while its seat is held (R6.2)
+    present: frozenset[str] = frozenset()  # players with a socket open
+    recent: tuple[tuple[str, int, object], ...] = ()  # (player, msg id, answer) of refusals and chat
+
+    # ------------------------------------------------------------ seats
+
+    def seat_of(self, player_id: str) -> int | None:
+        for seat, holder in enumerate(self.seats):
+            if holder is not None and holder.player_id == player_id:
+                return seat
+        return None
+
+    def player_at(self, seat: int) -> str | None:
+        holder = self.seats[seat]
+        return None if holder is None else holder.player_id
+
+    @property
+    def bot_seat(self) -> int | None:
+        for seat, holder in enumerate(self.seats):
+            if holder is not None and holder.bot_level is not None:
+                return seat
+        return None
+
+    def connected(self, seat: int) -> bool:
+        """A seat is here while its player has a socket open; the computer always is."""
+        holder = self.seats[seat]
+        return holder is not None and (holder.bot_level is not None or holder.player_id in self.present)
+
+    @property
+    def live(self) -> bool:
+        return self.status == "playing" and self.match is not None and not self.match.over
+
+    def deadlines(self) -> list[datetime]:
+        found = [deadline for deadline in self.absence if deadline is not None]
+        if self.rematch is not None:
+            found.append(self.rematch.deadline)
+        return found
+
+    def recent_answer(self, player_id: str, msg_id: int) -> object | None:
+        for who, which, answer in self.recent:
+            if who == player_id and which == msg_id:
+                return answer
+        return None

@@ -1,0 +1,120 @@
+"""The one place a room becomes a message for one player (DESIGN promise 2).
+
+Every byte about a game that leaves the server is built here from the engine's observer
+(``seat_view``, ``events_for_seat``): a player sees its own seat's view and the events as that
+seat may see them, the room summary, and nothing of another hand or the stock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from backend.db.store import decimal_text
+from backend.engine import events_for_seat, seat_view
+from backend.engine.events import Event
+
+from .effects import Refusal, SendChat
+from .messages import (
+    ChatMessage,
+    OptionsOut,
+    PresenceMessage,
+    RejectedMessage,
+    RematchOut,
+    RoomOut,
+    SeatOut,
+    StakeOut,
+    StateMessage,
+)
+from .model import RoomEvent, RoomState, Stake
+
+
+def room_out(state: RoomState, for_player: str | None = None) -> RoomOut:
+    seated = for_player is not None and state.seat_of(for_player) is not None
+    return RoomOut(
+        id=state.id,
+        invite_code=state.invite_code if seated else None,
+        visibility=state.visibility,
+        status=state.status,
+        options=OptionsOut(**state.options.to_json()),
+        players=[
+            None
+            if holder is None
+            else SeatOut(
+                seat=seat,
+                id=holder.player_id,
+                name=holder.name,
+                connected=state.connected(seat),
+                grace_deadline=_deadline(state, seat),
+                bot_level=holder.bot_level,
+            )
+            for seat, holder in enumerate(state.seats)
+        ],
+        match_id=state.match_id,
+        version=state.version,
+        rematch=None
+        if state.rematch is None
+        else RematchOut(offered_by=state.rematch.seat, deadline=state.rematch.deadline),
+        created_at=state.created_at,
+    )
+
+
+def _deadline(state: RoomState, seat: int) -> datetime | None:
+    return state.absence[seat] if seat < len(state.absence) else None
+
+
+def stake_out(stake: Stake | None) -> StakeOut | None:
+    if stake is None:
+        return None
+    return StakeOut(
+        amount=decimal_text(stake.amount),
+        currency=stake.currency,
+        stake_per_point=str(stake.stake_per_point),
+        points_short=stake.points_short,
+        debtor_seat=stake.debtor_seat,
+        creditor_seat=stake.creditor_seat,
+    )
+
+
+def _for_seat(events: Sequence[RoomEvent], seat: int) -> list[RoomEvent]:
+    game: list[Event] = []
+    out: list[RoomEvent] = []
+    for event in events:
+        if event.kind in ("match_started", "rematch"):
+            out.extend(events_for_seat(game, seat))
+            game = []
+            out.append(event)
+        else:
+            game.append(event)  # type: ignore[arg-type]  # every other kind is an engine event
+    out.extend(events_for_seat(game, seat))
+    return out
+
+
+def state_message(
+    state: RoomState, player_id: str, events: Sequence[RoomEvent] = (), reply_to: int | None = None
+) -> StateMessage:
+    seat = state.seat_of(player_id)
+    view = None if state.match is None or seat is None else seat_view(state.match, seat)
+    return StateMessage(
+        version=state.version,
+        reply_to=reply_to,
+        room=room_out(state, player_id),
+        view=view,
+        events=[] if seat is None else _for_seat(events, seat),
+        stake=stake_out(state.stake),
+    )
+
+
+def presence_message(state: RoomState, seat: int) -> PresenceMessage:
+    return PresenceMessage(seat=seat, connected=state.connected(seat), grace_deadline=_deadline(state, seat))
+
+
+def rejected_message(msg_id: int | None, refusal: Refusal, version: int) -> RejectedMessage:
+    return RejectedMessage(id=msg_id, code=refusal.code, message=refusal.message, version=version)
+
+
+def chat_message(state: RoomState, line: SendChat, reply_to: int | None) -> ChatMessage:
+    holder = state.seats[line.seat]
+    return ChatMessage(
+        seat=line.seat, name=None if holder is None else holder.name, text=line.text, at=line.at, reply_to=reply_to
+    )

@@ -1,0 +1,80 @@
+"""The small interfaces through which a room actor reaches the outside world.
+
+The actor never imports a database, a socket or a clock: it is given these. One process uses
+``SqlRoomStore``, ``LocalBus``, ``SystemClock`` and ``ProcessBotRunner``; the tests give fakes;
+several processes (later) a bus over Redis, behind the same ``Bus``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+from backend.db.models import Action
+from backend.db.writes import RoomWrite
+from backend.engine.events import Event
+from backend.engine.view import SeatView
+
+from .model import RoomState
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    """What the database holds of a room: enough to rebuild its ``RoomState``."""
+
+    state: RoomState  # the room without its match (``match`` None, ``seq`` 0)
+    seed: int | None = None  # the current match's seed
+    actions: Sequence[Action] = field(default_factory=tuple)  # the current match's log, in order
+
+
+class RoomStore(Protocol):
+    async def load(self, room_id: str) -> StoredRoom | None: ...
+
+    async def write(self, write: RoomWrite) -> None:
+        """Commit ``write``; raise ``VersionConflict`` or ``SeatTaken`` if another writer came first."""
+
+    async def busy_elsewhere(self, room_id: str, player_ids: Sequence[str]) -> str | None:
+        """The name of one of ``player_ids`` now playing in another room, if any."""
+
+
+class Connection(Protocol):
+    """One socket, as the rooms layer sees it: sending never blocks."""
+
+    def send(self, text: str) -> None: ...
+
+    def close(self, code: int, reason: str = "") -> None: ...
+
+
+class Bus(Protocol):
+    """Delivers messages to the sockets of a room's players, wherever they are connected.
+
+    A process may hold sockets of a room it does not own: the owner addresses messages to
+    players, and the bus finds their sockets.
+    """
+
+    def attach(self, room_id: str, player_id: str, connection: Connection) -> Connection | None:
+        """Register a socket; returns the older socket of the same player it replaces, if any."""
+
+    def detach(self, room_id: str, player_id: str, connection: Connection) -> bool:
+        """Forget a socket; True if it was that player's current one (the player has left)."""
+
+    def present(self, room_id: str) -> frozenset[str]: ...
+
+    def deliver(self, room_id: str, player_id: str, text: str) -> None: ...
+
+    def close_room(self, room_id: str, code: int, reason: str) -> None: ...
+
+
+class Clock(Protocol):
+    def now(self) -> datetime: ...
+
+    async def sleep_until(self, deadline: datetime) -> None: ...
+
+
+class BotRunner(Protocol):
+    async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> tuple[str, bool]:
+        """The computer's play for the seat of ``view``: (card name, declare)."""
+
+    def shutdown(self) -> None: ...

@@ -1,0 +1,225 @@
+"""The life of a table as a pure function: every clock is a deadline and ``now`` an argument,
+so absence (R6.2), rematch expiry and resent intents are checked in milliseconds."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+from backend.db.writes import AbsenceWrite, ActionWrite, JoinWrite, RematchOfferWrite, RematchStartWrite
+from backend.engine import Rules
+from backend.rooms import commands as cmd
+from backend.rooms.codes import RoomCode
+from backend.rooms.decide import Limits, decide
+from backend.rooms.effects import AskBot, Effect, Persist, Publish, Reject, SendChat, SendPresence, SendState, WakeAt
+from backend.rooms.model import FreshMatch, RoomState, SeatHolder
+from backend.rooms.options import TableOptions
+
+T0 = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+ANNA, BEN = "p_anna", "p_ben"
+
+
+def open_room(grace_s: int = 60, bot: str | None = None) -> RoomState:
+    options = TableOptions(rules=Rules(target=301), stake_per_point=Decimal("0.5"), reconnect_grace_s=grace_s)
+    return RoomState(
+        id="r_1",
+        invite_code="inv",
+        visibility="public",
+        options=options,
+        status="open",
+        created_at=T0,
+        seats=(SeatHolder(ANNA, "Anna"), None),
+        absence=(None, None),
+    )
+
+
+def step(state: RoomState, command: cmd.Command, now: datetime = T0) -> tuple[RoomState, list[Effect]]:
+    return decide(state, command, now, Limits(rematch_timeout_s=30))
+
+
+def started(present: tuple[str, ...] = (ANNA, BEN)) -> RoomState:
+    state = open_room()
+    for player in present:
+        if player == ANNA:
+            state, _ = step(state, cmd.Connect(ANNA))
+    state, _ = step(state, cmd.Join(BEN, "Ben", None, FreshMatch("m_1", 12345)))
+    if BEN in present:
+        state, _ = step(state, cmd.Connect(BEN))
+    return state
+
+
+def mover(state: RoomState) -> tuple[str, str]:
+    """(player to move, a legal card of theirs)."""
+    assert state.match is not None
+    seat = state.match.deal.turn
+    assert seat is not None
+    player = state.player_at(seat)
+    assert player is not None
+    from backend.engine import seat_view
+
+    return player, seat_view(state.match, seat).legal[0].card
+
+
+def of(effects: list[Effect], kind: type) -> list:  # type: ignore[type-arg]
+    return [e for e in effects if isinstance(e, kind)]
+
+
+def test_join_starts_the_match_and_is_stored_first() -> None:
+    state, effects = step(open_room(), cmd.Join(BEN, "Ben", None, FreshMatch("m_1", 7)))
+    assert state.status == "playing" and state.version == 1 and state.match is not None
+    assert isinstance(effects[0], Persist) and isinstance(effects[0].write, JoinWrite)
+    assert of(effects, Publish)[0].events[0].kind == "match_started"
+
+
+def test_a_play_is_persisted_before_it_is_published_and_bumps_the_version_once() -> None:
+    state = started()
+    player, card = mover(state)
+    after, effects = step(state, cmd.PlayCard(player, 1, state.version, card, False))
+    assert after.version == state.version + 1
+    kinds = [type(e).__name__ for e in effects]
+    assert kinds.index("Persist") < kinds.index("Publish")
+    write = of(effects, Persist)[0].write
+    assert isinstance(write, ActionWrite) and write.client_msg_id == 1 and write.expected_version == state.version
+
+
+def test_a_stale_intent_is_refused_and_followed_by_the_state() -> None:
+    state = started()
+    player, card = mover(state)
+    after, effects = step(state, cmd.PlayCard(player, 1, state.version - 1, card, False))
+    assert after.version == state.version and after.match is state.match
+    assert of(effects, Reject)[0].refusal.code == RoomCode.STALE_VERSION
+    assert of(effects, SendState)
+
+
+def test_an_illegal_play_changes_nothing() -> None:
+    state = started()
+    player, _ = mover(state)
+    other = ANNA if player == BEN else BEN
+    _, card = mover(state)
+    after, effects = step(state, cmd.PlayCard(other, 1, state.version, card, False))
+    assert of(effects, Reject)[0].refusal.code == "not_your_turn"
+    assert after.match is state.match and after.version == state.version and not of(effects, Persist)
+
+
+def test_a_resent_accepted_intent_gets_the_same_answer_and_is_not_applied_twice() -> None:
+    state = started()
+    player, card = mover(state)
+    after, _ = step(state, cmd.PlayCard(player, 9, state.version, card, False))
+    again, effects = step(after, cmd.PlayCard(player, 9, state.version, card, False))
+    assert again == after
+    assert effects == [SendState(player, reply_to=9)]
+
+
+def test_resent_id_is_answered_from_the_action_log_after_a_rebuild() -> None:
+    # After a restart ``answered`` is rebuilt from the log's client message ids (sql_store.rebuild).
+    state = replace(started(), answered={ANNA: frozenset({41})})
+    _, effects = step(state, cmd.PlayCard(ANNA, 41, 0, "AC", False))
+    assert effects == [SendState(ANNA, reply_to=41)]
+
+
+def test_r6_2_absence_clock_starts_when_the_opponent_waits() -> None:
+    state = started()
+    gone, effects = step(state, cmd.Disconnect(BEN), T0)
+    deadline = T0 + timedelta(seconds=60)
+    assert gone.absence[1] == deadline
+    assert AbsenceWrite("r_1", 1, deadline) in [e.write for e in of(effects, Persist)]
+    assert WakeAt(deadline) in effects and SendPresence(1) in effects
+
+
+def test_r6_2_absent_seat_forfeits_at_the_deadline_not_before() -> None:
+    state, _ = step(started(), cmd.Disconnect(BEN), T0)
+    early, effects = step(state, cmd.Tick(), T0 + timedelta(seconds=59))
+    assert early.live and not of(effects, Persist)
+    over, effects = step(state, cmd.Tick(), T0 + timedelta(seconds=60))
+    assert over.match is not None and over.match.winner == 0 and over.match.end_reason == "absence"
+    assert over.status == "finished" and over.stake is not None
+    total = over.match.totals[1]
+    assert over.stake.amount == Decimal("0.5") * (301 - total)  # R6.2: the totals as they stand
+    write = of(effects, Persist)[0].write
+    assert isinstance(write, ActionWrite) and write.action.reason == "absence"
+
+
+def test_r6_2_returning_stops_the_clock() -> None:
+    state, _ = step(started(), cmd.Disconnect(BEN), T0)
+    back, effects = step(state, cmd.Connect(BEN), T0 + timedelta(seconds=10))
+    assert back.absence == (None, None)
+    assert AbsenceWrite("r_1", 1, None) in [e.write for e in of(effects, Persist)]
+    still, _ = step(back, cmd.Tick(), T0 + timedelta(seconds=600))
+    assert still.live
+
+
+def test_r6_2_nobody_forfeits_while_both_are_away() -> None:
+    state, _ = step(started(), cmd.Disconnect(BEN), T0)
+    both, _ = step(state, cmd.Disconnect(ANNA), T0 + timedelta(seconds=5))
+    assert both.absence == (None, None)
+    later, _ = step(both, cmd.Tick(), T0 + timedelta(hours=1))
+    assert later.live
+
+
+def test_r6_2_a_clock_restored_from_its_stored_deadline_goes_on_from_there() -> None:
+    deadline = T0 + timedelta(seconds=20)
+    restored = replace(started(present=(ANNA,)), absence=(None, deadline))  # as sql_store.record_state builds it
+    _, effects = step(restored, cmd.Tick(), T0)
+    assert WakeAt(deadline) in effects
+    over, _ = step(restored, cmd.Tick(), deadline)
+    assert over.match is not None and over.match.end_reason == "absence"
+
+
+def finished() -> RoomState:
+    state = started()
+    player, _ = mover(state)
+    over, _ = step(state, cmd.Resign(player, 5, state.version))
+    assert over.status == "finished"
+    return over
+
+
+def test_rematch_offer_is_stored_with_its_deadline_and_lapses() -> None:
+    over = finished()
+    offered, effects = step(over, cmd.Rematch(ANNA, 6, over.version, "offer", FreshMatch("m_2", 1), None))
+    assert offered.rematch is not None and offered.rematch.deadline == T0 + timedelta(seconds=30)
+    assert isinstance(of(effects, Persist)[0].write, RematchOfferWrite)
+    lapsed, effects = step(offered, cmd.Tick(), T0 + timedelta(seconds=30))
+    assert lapsed.rematch is None and lapsed.version == offered.version + 1
+    assert of(effects, Publish)[0].events[0].kind == "rematch"
+
+
+def test_accepted_rematch_swaps_the_seats() -> None:
+    over = finished()
+    offered, _ = step(over, cmd.Rematch(ANNA, 6, over.version, "offer", FreshMatch("m_2", 1), None))
+    again, effects = step(offered, cmd.Rematch(BEN, 7, offered.version, "accept", FreshMatch("m_2", 1), None))
+    assert again.status == "playing" and again.match_id == "m_2"
+    assert [h.player_id for h in again.seats if h] == [BEN, ANNA]
+    assert isinstance(of(effects, Persist)[0].write, RematchStartWrite)
+
+
+def test_rematch_refused_while_a_player_is_busy_elsewhere() -> None:
+    over = finished()
+    offered, _ = step(over, cmd.Rematch(ANNA, 6, over.version, "offer", FreshMatch("m_2", 1), None))
+    same, effects = step(offered, cmd.Rematch(BEN, 7, offered.version, "accept", FreshMatch("m_2", 1), "Anna"))
+    assert of(effects, Reject)[0].refusal.code == RoomCode.REMATCH_INVALID and same.match_id == over.match_id
+
+
+def test_the_computer_is_asked_when_it_is_its_turn() -> None:
+    state = open_room()
+    state, effects = step(state, cmd.Join("p_bot_easy", "Computer", "easy", FreshMatch("m_1", 3)))
+    assert state.match is not None
+    if state.match.deal.turn == 1:
+        assert AskBot(1, state.version) in effects
+    else:
+        assert not of(effects, AskBot)
+
+
+def test_chat_goes_to_everyone_and_a_resend_only_echoes() -> None:
+    state = started()
+    after, effects = step(state, cmd.Chat(ANNA, 3, "hi"), T0)
+    [line] = of(effects, SendChat)
+    assert line.text == "hi" and not line.echo_only and after.version == state.version
+    _, effects = step(after, cmd.Chat(ANNA, 3, "hi"), T0)
+    assert of(effects, SendChat)[0].echo_only
+
+
+def test_join_refusals_change_nothing() -> None:
+    state = started()
+    same, effects = step(state, cmd.Join("p_cleo", "Cleo", None, FreshMatch("m_9", 1)))
+    assert same == state and of(effects, Reject)[0].refusal.code == RoomCode.ROOM_FULL
