@@ -6,10 +6,10 @@ client can receive; ``backend.api.codegen`` writes them into the client's genera
 
 from __future__ import annotations
 
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 
 from backend.engine.errors import IllegalCode
-from backend.rooms.codes import RoomCode
+from backend.rooms.codes import CloseCode, RoomCode
 
 
 class TransportCode(StrEnum):
@@ -20,18 +20,7 @@ class TransportCode(StrEnum):
     DATABASE_UNAVAILABLE = "database_unavailable"
 
 
-class CloseCode(IntEnum):
-    """Why the server closes a socket (the 4xxx range is ours, RFC 6455 §7.4.2)."""
-
-    NORMAL = 1000
-    POLICY = 1008  # origin not allowed, flooding, or a client too slow to read
-    TOO_BIG = 1009  # a frame over MAX_FRAME_BYTES
-    BAD_TOKEN = 4401
-    NOT_SEATED = 4403
-    UNKNOWN_ROOM = 4404
-    REPLACED = 4409  # the same player opened a newer socket to this table
-    TABLE_CLOSED = 4410
-
-
 RefusalCode = IllegalCode | RoomCode | TransportCode
 REFUSAL_CODES: tuple[str, ...] = tuple(code.value for enum in (IllegalCode, RoomCode, TransportCode) for code in enum)
+
+__all__ = ["REFUSAL_CODES", "CloseCode", "RefusalCode", "TransportCode"]

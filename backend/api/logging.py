@@ -21,7 +21,7 @@ def redact(text: str) -> str:
 class SecretFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if record.args:
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)  # type: ignore[union-attr]
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
         if isinstance(record.msg, str):
             record.msg = redact(record.msg)
         return True

@@ -202,4 +202,4 @@ async def _handle(rooms: Rooms, room_id: str, player_id: str, outbox: SocketOutb
         case RematchIntent():
             await rooms.rematch(room_id, player_id, message.id, message.version, message.action)
         case ChatIntent():
-            await rooms.chat(room_id, player_id, message.id, message.text)
+            await rooms.chat(room_id, player_id, message.id, message.version, message.text)

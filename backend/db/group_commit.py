@@ -12,7 +12,8 @@ import asyncio
 import queue
 import threading
 
-from .store import ActionWrite, Store
+from .store import Store
+from .writes import ActionWrite
 
 MAX_BATCH = 256
 

@@ -17,9 +17,9 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, CursorResult, Engine, Result, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -45,6 +45,11 @@ _ADVANCE_VERSION = (
     .where(Room.id == bindparam("room"), Room.version == bindparam("expected"))
     .values(version=bindparam("next"), updated_at=bindparam("now"))
 )
+
+
+def _changed(result: Result[Any]) -> int:
+    """Rows an UPDATE or DELETE changed (``execute`` is typed as returning any ``Result``)."""
+    return cast(CursorResult[Any], result).rowcount
 
 
 def hash_token(token: str) -> str:
@@ -246,7 +251,7 @@ class Store:
                         .where(Room.id == write.room_id, Room.status == "open", Room.seat0_id == write.player_id)
                         .values(status="closed")
                     )
-                    if closed.rowcount != 1:
+                    if _changed(closed) != 1:
                         raise SeatTaken("the table could not be closed")
                 case RematchOfferWrite():
                     self._advance(session, write.room_id, write.expected_version)
@@ -280,7 +285,7 @@ class Store:
             )
             .values(seat1_id=write.player_id, status="playing", match_id=write.match.id, version=Room.version + 1)
         )
-        if taken.rowcount != 1:
+        if _changed(taken) != 1:
             raise SeatTaken("somebody else took the seat first")
         session.add(self._match_row(write.room_id, write.match))
 
@@ -491,7 +496,7 @@ class Store:
                 _ADVANCE_VERSION,
                 {"room": room_id, "expected": expected_version, "next": expected_version + 1, "now": utcnow()},
             )
-        if advanced.rowcount != 1:
+        if _changed(advanced) != 1:
             raise VersionConflict(f"room {room_id} is no longer at version {expected_version}")
 
     @staticmethod

@@ -14,6 +14,8 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
+from pydantic import BaseModel
+
 from backend.db.writes import SeatTaken, VersionConflict
 from backend.engine import events_for_seat, seat_view
 
@@ -162,8 +164,8 @@ class RoomActor:
             case AskBot():
                 self._ask_bot(effect)
 
-    def _send(self, player_id: str, message: object) -> None:
-        text = message if isinstance(message, str) else message.model_dump_json()  # type: ignore[attr-defined]
+    def _send(self, player_id: str, message: BaseModel | str) -> None:
+        text = message if isinstance(message, str) else message.model_dump_json()
         self._bus.deliver(self.state.id, player_id, text)
 
     # ------------------------------------------------------------ time

@@ -3,7 +3,7 @@ client's list is generated from them (``backend.api.codegen``)."""
 
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 
 
 class RoomCode(StrEnum):
@@ -17,3 +17,16 @@ class RoomCode(StrEnum):
     ROOM_CLOSED = "room_closed"
     ROOM_STARTED = "room_started"  # the match has started: leave by resigning
     SERVER_ERROR = "server_error"  # the change could not be stored; nothing was applied
+
+
+class CloseCode(IntEnum):
+    """Why the server closes a socket (the 4xxx range is ours, RFC 6455 §7.4.2)."""
+
+    NORMAL = 1000
+    POLICY = 1008  # origin not allowed, flooding, or a client too slow to read
+    TOO_BIG = 1009  # a frame over MAX_FRAME_BYTES
+    BAD_TOKEN = 4401
+    NOT_SEATED = 4403
+    UNKNOWN_ROOM = 4404
+    REPLACED = 4409  # the same player opened a newer socket to this table
+    TABLE_CLOSED = 4410

@@ -76,6 +76,7 @@ class Rematch:
 class Chat:
     player_id: str
     msg_id: int
+    version: int
     text: str
 
 

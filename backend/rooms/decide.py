@@ -32,7 +32,7 @@ from backend.engine.errors import IllegalCode
 from backend.engine.events import Event
 
 from . import commands as cmd
-from .codes import RoomCode
+from .codes import CloseCode, RoomCode
 from .effects import (
     AskBot,
     CloseSockets,
@@ -49,6 +49,7 @@ from .effects import (
 from .model import (
     RECENT_ANSWERS,
     FreshMatch,
+    IntentKey,
     MatchStarted,
     RematchChanged,
     RematchOffer,
@@ -58,7 +59,6 @@ from .model import (
     Stake,
 )
 
-CLOSE_TABLE_CLOSED = 4410
 UNKNOWN_CARD = -1  # stands for a card name that names no card; the engine refuses it as not held
 
 Decision = tuple[RoomState, list[Effect]]
@@ -112,23 +112,23 @@ def _advance(state: RoomState, **changes: object) -> RoomState:
 
 
 def _refuse(
-    state: RoomState, player_id: str | None, msg_id: int | None, code: str, message: str, *, remember: bool = True
+    state: RoomState, player_id: str | None, msg_id: int | None, code: str, message: str, version: int = -1
 ) -> Decision:
     refusal = Refusal(code, message)
     effects: list[Effect] = [Reject(player_id, msg_id, refusal)]
     if player_id is not None and code == RoomCode.STALE_VERSION:
         effects.append(SendState(player_id))  # the current state follows a stale intent at once
-    if remember and player_id is not None and msg_id is not None:
-        state = _remember(state, player_id, msg_id, refusal)
+    if player_id is not None and msg_id is not None:
+        state = _remember(state, (player_id, msg_id, version), refusal)
     return state, effects
 
 
-def _remember(state: RoomState, player_id: str, msg_id: int, answer: object) -> RoomState:
-    recent = (*state.recent, (player_id, msg_id, answer))[-RECENT_ANSWERS:]
+def _remember(state: RoomState, key: IntentKey, answer: object) -> RoomState:
+    recent = (*state.recent, (key, answer))[-RECENT_ANSWERS:]
     return replace(state, recent=recent)
 
 
-def _answered_before(state: RoomState, player_id: str, msg_id: int | None) -> list[Effect] | None:
+def _answered_before(state: RoomState, player_id: str, msg_id: int | None, version: int) -> list[Effect] | None:
     """The same answer again for a resent id (DESIGN promise 4), or None if it is new.
 
     Accepted plays and resignations are found in the action log (``answered``), so the answer
@@ -137,9 +137,10 @@ def _answered_before(state: RoomState, player_id: str, msg_id: int | None) -> li
     """
     if msg_id is None:
         return None
-    if msg_id in state.answered.get(player_id, frozenset()):
+    key = (player_id, msg_id, version)
+    if key in state.answered:
         return [SendState(player_id, reply_to=msg_id)]
-    answer = state.recent_answer(player_id, msg_id)
+    answer = state.recent_answer(key)
     if answer is None:
         return None
     if isinstance(answer, Refusal):
@@ -165,7 +166,7 @@ def _intent_refusal(state: RoomState, seat: int | None, version: int) -> tuple[s
 
 def _play(state: RoomState, command: cmd.PlayCard, now: datetime) -> Decision:
     player, msg_id = command.player_id, command.msg_id
-    again = _answered_before(state, player, msg_id)
+    again = _answered_before(state, player, msg_id, command.version)
     if again is not None:
         return state, again
     seat = state.seat_of(player)
@@ -173,7 +174,7 @@ def _play(state: RoomState, command: cmd.PlayCard, now: datetime) -> Decision:
         return state, _then(state, [])  # the computer's move against a table that moved on: ask again
     refusal = _intent_refusal(state, seat, command.version) or _match_refusal(state)
     if refusal is not None:
-        return _refuse(state, player, msg_id, *refusal)
+        return _refuse(state, player, msg_id, *refusal, command.version)
     assert seat is not None
     try:
         action = Play(card(command.card), command.declare)
@@ -183,17 +184,17 @@ def _play(state: RoomState, command: cmd.PlayCard, now: datetime) -> Decision:
         return _apply(state, seat, action, player, msg_id, now)
     except IllegalAction as illegal:
         message = f"{command.card!r} is not a card" if action.card == UNKNOWN_CARD else illegal.message
-        return _refuse(state, player, msg_id, illegal.code, message)
+        return _refuse(state, player, msg_id, illegal.code, message, command.version)
 
 
 def _resign(state: RoomState, command: cmd.Resign, now: datetime) -> Decision:
-    again = _answered_before(state, command.player_id, command.msg_id)
+    again = _answered_before(state, command.player_id, command.msg_id, command.version)
     if again is not None:
         return state, again
     seat = state.seat_of(command.player_id)
     refusal = _intent_refusal(state, seat, command.version) or _match_refusal(state)
     if refusal is not None:
-        return _refuse(state, command.player_id, command.msg_id, *refusal)
+        return _refuse(state, command.player_id, command.msg_id, *refusal, command.version)
     assert seat is not None
     return _apply(state, seat, EngineResign("resign"), command.player_id, command.msg_id, now)
 
@@ -231,7 +232,7 @@ def _apply(
     )
     answered = state.answered
     if player is not None and msg_id is not None:
-        answered = {**answered, player: answered.get(player, frozenset()) | {msg_id}}
+        answered = answered | {(player, msg_id, state.version)}
     nxt = _advance(
         state,
         match=after,
@@ -354,7 +355,7 @@ def _start_match(state: RoomState, new: NewMatch) -> RoomState:
         match_id=new.id,
         match=match,
         seq=0,
-        answered={},
+        answered=frozenset(),
         deal_events=(),
         stake=None,
         rematch=None,
@@ -368,7 +369,8 @@ def _leave(state: RoomState, command: cmd.Leave) -> Decision:
     if state.status != "open":
         return _refuse(state, None, None, RoomCode.ROOM_STARTED, "the match has started; resign instead")
     closed = replace(state, status="closed", present=frozenset())
-    return closed, [Persist(CloseWrite(state.id, command.player_id)), CloseSockets(CLOSE_TABLE_CLOSED, "table closed")]
+    close = CloseSockets(CloseCode.TABLE_CLOSED, "table closed")
+    return closed, [Persist(CloseWrite(state.id, command.player_id)), close]
 
 
 # ---------------------------------------------------------------- rematch
@@ -376,21 +378,21 @@ def _leave(state: RoomState, command: cmd.Leave) -> Decision:
 
 def _rematch(state: RoomState, command: cmd.Rematch, now: datetime, limits: Limits) -> Decision:
     player, msg_id, action = command.player_id, command.msg_id, command.action
-    again = _answered_before(state, player, msg_id)
+    again = _answered_before(state, player, msg_id, command.version)
     if again is not None:
         return state, again
     seat = state.seat_of(player)
     refusal = _intent_refusal(state, seat, command.version)
     if refusal is not None:
-        return _refuse(state, player, msg_id, *refusal)
+        return _refuse(state, player, msg_id, *refusal, command.version)
     assert seat is not None
     problem = _rematch_problem(state, seat, action)
     if problem is None and action == "accept" and command.busy is not None:
         problem = f"{command.busy} is playing another match right now"
     if problem is not None:
-        return _refuse(state, player, msg_id, RoomCode.REMATCH_INVALID, problem)
+        return _refuse(state, player, msg_id, RoomCode.REMATCH_INVALID, problem, command.version)
     reply = (player, msg_id)
-    remembered = _remember(state, player, msg_id, ACCEPTED)
+    remembered = _remember(state, (player, msg_id, command.version), ACCEPTED)
     if action == "accept" or (action == "offer" and state.bot_seat is not None and command.busy is None):
         # The computer always plays again: an offer to it is accepted at once.
         events: list[RoomEvent] = [RematchChanged(action="offer", seat=seat)] if action == "offer" else []
@@ -439,14 +441,15 @@ def _start_rematch(
 
 
 def _chat(state: RoomState, command: cmd.Chat, now: datetime) -> Decision:
-    again = _answered_before(state, command.player_id, command.msg_id)
+    player, msg_id = command.player_id, command.msg_id
+    again = _answered_before(state, player, msg_id, command.version)
     if again is not None:
         return state, again
-    seat = state.seat_of(command.player_id)
+    seat = state.seat_of(player)
     if seat is None:
-        return _refuse(state, command.player_id, command.msg_id, RoomCode.NOT_SEATED, "you have no seat at this table")
-    line = SendChat(seat=seat, text=command.text, at=now, sender=command.player_id, msg_id=command.msg_id)
-    return _remember(state, command.player_id, command.msg_id, line), [line]
+        return _refuse(state, player, msg_id, RoomCode.NOT_SEATED, "you have no seat at this table", command.version)
+    line = SendChat(seat=seat, text=command.text, at=now, sender=player, msg_id=msg_id)
+    return _remember(state, (player, msg_id, command.version), line), [line]
 
 
 # ---------------------------------------------------------------- presence and absence (R6.2)

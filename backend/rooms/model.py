@@ -8,8 +8,7 @@ Only presence — which players have a socket open right now — comes from the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Literal
@@ -22,6 +21,9 @@ from .options import TableOptions
 RoomStatus = Literal["open", "playing", "finished", "closed"]
 RematchAction = Literal["offer", "accept", "decline", "withdraw"]
 RECENT_ANSWERS = 64  # refusals and chat lines remembered per room for resent ids
+# An intent is known by its sender, its client message id and the version it was made against:
+# a resend repeats all three, while a new device of the same player may reuse an id.
+IntentKey = tuple[str, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,13 +92,13 @@ class RoomState:
     match_id: str | None = None
     match: MatchState | None = None
     seq: int = 0  # actions in the current match's log
-    answered: Mapping[str, frozenset[int]] = field(default_factory=dict)  # player → ids the log accepted
+    answered: frozenset[IntentKey] = frozenset()  # intents the current match's action log accepted
     deal_events: tuple[Event, ...] = ()  # every event of the current deal, unredacted (the bot's memory)
     stake: Stake | None = None
     rematch: RematchOffer | None = None
     absence: tuple[datetime | None, ...] = ()  # per seat: the deadline while its seat is held (R6.2)
     present: frozenset[str] = frozenset()  # players with a socket open
-    recent: tuple[tuple[str, int, object], ...] = ()  # (player, msg id, answer) of refusals and chat
+    recent: tuple[tuple[IntentKey, object], ...] = ()  # answers to refused intents, chat lines and rematches
 
     # ------------------------------------------------------------ seats
 
@@ -132,8 +134,8 @@ class RoomState:
             found.append(self.rematch.deadline)
         return found
 
-    def recent_answer(self, player_id: str, msg_id: int) -> object | None:
-        for who, which, answer in self.recent:
-            if who == player_id and which == msg_id:
+    def recent_answer(self, key: IntentKey) -> object | None:
+        for known, answer in self.recent:
+            if known == key:
                 return answer
         return None

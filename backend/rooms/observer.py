@@ -26,7 +26,7 @@ from .messages import (
     StakeOut,
     StateMessage,
 )
-from .model import RoomEvent, RoomState, Stake
+from .model import MatchStarted, RematchChanged, RoomEvent, RoomState, Stake
 
 
 def room_out(state: RoomState, for_player: str | None = None) -> RoomOut:
@@ -80,12 +80,12 @@ def _for_seat(events: Sequence[RoomEvent], seat: int) -> list[RoomEvent]:
     game: list[Event] = []
     out: list[RoomEvent] = []
     for event in events:
-        if event.kind in ("match_started", "rematch"):
+        if isinstance(event, MatchStarted | RematchChanged):
             out.extend(events_for_seat(game, seat))
             game = []
             out.append(event)
         else:
-            game.append(event)  # type: ignore[arg-type]  # every other kind is an engine event
+            game.append(event)
     out.extend(events_for_seat(game, seat))
     return out
 

@@ -16,7 +16,7 @@ from backend.engine import new_seed
 
 from . import commands as cmd
 from .actor import RoomActor
-from .codes import RoomCode
+from .codes import CloseCode, RoomCode
 from .decide import Limits
 from .effects import Refusal
 from .model import FreshMatch, RematchAction, RoomState
@@ -147,7 +147,7 @@ class Rooms:
     async def connect(self, room_id: str, player_id: str, connection: Connection) -> None:
         replaced = self.bus.attach(room_id, player_id, connection)
         if replaced is not None:
-            replaced.close(4409, "replaced by a newer connection")
+            replaced.close(CloseCode.REPLACED, "replaced by a newer connection")
             await self._command(room_id, cmd.Hello(player_id))
             return
         await self._command(room_id, cmd.Connect(player_id))
@@ -182,8 +182,8 @@ class Rooms:
         busy = await self._room_store.busy_elsewhere(room_id, others) if action in ("accept", "offer") else None
         await actor.handle(cmd.Rematch(player_id, msg_id, version, action, fresh_match(), busy))
 
-    async def chat(self, room_id: str, player_id: str, msg_id: int, text: str) -> None:
-        await self._command(room_id, cmd.Chat(player_id, msg_id, text))
+    async def chat(self, room_id: str, player_id: str, msg_id: int, version: int, text: str) -> None:
+        await self._command(room_id, cmd.Chat(player_id, msg_id, version, text))
 
 
 def _with_presence(state: RoomState, present: frozenset[str]) -> RoomState:

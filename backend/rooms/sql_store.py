@@ -24,7 +24,7 @@ from backend.engine import match as match_rules
 from backend.engine.events import Event
 
 from .decide import rebuild_finished
-from .model import RematchOffer, RoomState, SeatHolder
+from .model import IntentKey, RematchOffer, RoomState, SeatHolder
 from .options import TableOptions
 from .ports import StoredRoom
 
@@ -68,7 +68,7 @@ def rebuild(stored: StoredRoom) -> RoomState:
     if stored.seed is None:
         return state
     match = new_match(state.options.rules, stored.seed)
-    answered: dict[str, set[int]] = {}
+    answered: set[IntentKey] = set()
     memory: list[Event] = []
     for action in stored.actions:
         move = _engine_action(action)
@@ -79,12 +79,12 @@ def rebuild(stored: StoredRoom) -> RoomState:
             memory.append(event)
         player = state.player_at(action.seat)
         if action.client_msg_id is not None and player is not None:
-            answered.setdefault(player, set()).add(action.client_msg_id)
+            answered.add((player, action.client_msg_id, action.room_version - 1))  # made against the version before
     state = replace(
         state,
         match=match,
         seq=len(stored.actions),
-        answered={player: frozenset(ids) for player, ids in answered.items()},
+        answered=frozenset(answered),
         deal_events=tuple(memory),
     )
     return rebuild_finished(state)

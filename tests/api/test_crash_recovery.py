@@ -44,5 +44,23 @@ async def test_unanswered_intent_during_a_crash_is_safe_to_resend(sqlite_server:
     state = await again.connect()
     assert state["version"] == answer["version"]
     resent = await again.intent(intent)  # the client never saw the answer: it tries again
-    assert resent["type"] == "rejected" and resent["code"] == "stale_version"
-    assert len(again.view["deal"]["hand"]) == len(answer["view"]["deal"]["hand"])  # applied once
+    # DESIGN promise 6: the answer is rebuilt from the action log, so it is the same as the first time.
+    assert resent["type"] == "state" and resent["reply_to"] == 77, resent
+    assert resent["version"] == answer["version"]  # applied once
+    assert len(again.view["deal"]["hand"]) == len(answer["view"]["deal"]["hand"])
+
+
+async def test_r6_2_an_absence_clock_survives_a_restart(sqlite_server: ServerProcess) -> None:
+    anna, ben = await create_table(sqlite_server.url, sqlite_server.ws_url, {"reconnect_grace_s": 600})
+    await ben.close()
+    await anna.wait_for(lambda m: m["type"] == "presence" and m["seat"] == 1 and not m["connected"])
+    await anna.send({"type": "hello"})
+    state = await anna.wait_for(lambda m: m["type"] == "state" and not m["room"]["players"][1]["connected"])
+    deadline = state["room"]["players"][1]["grace_deadline"]
+    assert deadline is not None
+    sqlite_server.kill()
+    sqlite_server.start()
+    back = Seat(anna.player, anna.room_id, sqlite_server.ws_url)
+    state = await back.connect()
+    # The clock goes on from the stored deadline, not from zero.
+    assert state["room"]["players"][1]["grace_deadline"] == deadline

@@ -69,7 +69,8 @@ async def test_rematch_swaps_seats_and_ledger_accumulates(shared_server: ServerP
     anna, ben = await create_table(shared_server.url, shared_server.ws_url, {"target": 301, "stake_per_point": "2"})
     await play_moves((anna, ben), random.Random(3))
     offer = await anna.intent({"type": "rematch", "action": "offer"})
-    assert offer["type"] == "state" and offer["room"]["rematch"] == {"offered_by": 0}
+    assert offer["type"] == "state" and offer["room"]["rematch"]["offered_by"] == 0
+    assert offer["room"]["rematch"]["deadline"]  # stored with the offer: a restart does not reset it
     await ben.wait_for(lambda m: m["type"] == "state" and m["room"]["rematch"] is not None)
     accepted = await ben.intent({"type": "rematch", "action": "accept"})
     assert accepted["type"] == "state" and accepted["room"]["status"] == "playing"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -13,7 +14,16 @@ from alembic.migration import MigrationContext
 from backend.db.group_commit import GroupCommitter
 from backend.db.models import Base
 from backend.db.store import Store
-from backend.db.writes import ActionRecord, ActionWrite, MatchEnd, NewMatch, VersionConflict
+from backend.db.writes import (
+    AbsenceWrite,
+    ActionRecord,
+    ActionWrite,
+    JoinWrite,
+    MatchEnd,
+    NewMatch,
+    SeatTaken,
+    VersionConflict,
+)
 
 
 @pytest.fixture
@@ -28,7 +38,7 @@ def _room_with_match(store: Store) -> tuple[str, str]:
     ben, _ = store.create_player("Ben")
     room = store.create_room(anna.id, {"target": 301}, "public")
     match = NewMatch(id=f"m_{room.id}", options={"target": 301}, seed=7, first_dealer=0, seat_ids=(anna.id, ben.id))
-    assert store.join_room(room.id, ben.id, match)
+    store.write(JoinWrite(room.id, ben.id, match))
     return room.id, match.id
 
 
@@ -40,7 +50,7 @@ def _play(room_id: str, match_id: str, version: int, seq: int) -> ActionWrite:
         seq=seq,
         action=ActionRecord(seat=seq % 2, kind="play", card="AC"),
         client_msg_id=seq,
-        deals=[],
+        deals=(),
         end=None,
         totals=(0, 0),
     )
@@ -58,7 +68,7 @@ def test_a_stale_version_is_refused_and_writes_nothing(store: Store) -> None:
     with pytest.raises(VersionConflict):
         store.commit_actions([_play(room_id, match_id, 1, 2)])
     stored = store.load_room(room_id)
-    assert stored is not None and stored.room.version == 2 and [a.seq for a in stored.actions] == [1]
+    assert stored is not None and stored.record.room.version == 2 and [a.seq for a in stored.actions] == [1]
 
 
 def test_group_commit_stores_a_batch_and_isolates_a_conflict(store: Store) -> None:
@@ -67,7 +77,7 @@ def test_group_commit_stores_a_batch_and_isolates_a_conflict(store: Store) -> No
     writes[1] = _play(*rooms[1], 5, 1)  # made against a version the room never had
     outcomes = store.commit_actions(writes)
     assert outcomes[0] is None and outcomes[2] is None and isinstance(outcomes[1], VersionConflict)
-    versions = [store.load_room(room_id).room.version for room_id, _ in rooms]  # type: ignore[union-attr]
+    versions = [store.load_room(room_id).record.room.version for room_id, _ in rooms]  # type: ignore[union-attr]
     assert versions == [2, 1, 2]
 
 
@@ -80,7 +90,7 @@ async def test_group_committer_answers_every_caller(store: Store) -> None:
             await committer.commit(_play(*rooms[0], 1, 2))
     finally:
         committer.close()
-    assert all(store.load_room(room_id).room.version == 2 for room_id, _ in rooms)  # type: ignore[union-attr]
+    assert all(store.load_room(room_id).record.room.version == 2 for room_id, _ in rooms)  # type: ignore[union-attr]
 
 
 def test_r6_1_settlements_and_the_ledger_are_exact(store: Store) -> None:
@@ -91,9 +101,47 @@ def test_r6_1_settlements_and_the_ledger_are_exact(store: Store) -> None:
     amount = Decimal("0.1") * 3  # 0.30000000000000004 as a binary float
     end = MatchEnd(1, "resign", (0, 0), winner, loser, 3, Decimal("0.1"), "EUR", amount)
     store.commit_actions(
-        [ActionWrite(room_id, 1, match_id, 1, ActionRecord(seat=1, kind="resign"), 1, [], end, (0, 0))]
+        [ActionWrite(room_id, 1, match_id, 1, ActionRecord(seat=1, kind="resign"), 1, (), end, (0, 0))]
     )
     [entry] = store.ledger(winner)
     assert entry["balance"] == {"EUR": "0.3"} and entry["won"] == 1
     [entry] = store.ledger(loser)
     assert entry["balance"] == {"EUR": "-0.3"} and entry["won"] == 0
+
+
+def test_a_second_joiner_finds_the_seat_taken(store: Store) -> None:
+    room_id, _ = _room_with_match(store)
+    cleo, _ = store.create_player("Cleo")
+    match = NewMatch(id="m_other", options={"target": 301}, seed=8, first_dealer=0, seat_ids=("x", cleo.id))
+    with pytest.raises(SeatTaken):
+        store.write(JoinWrite(room_id, cleo.id, match))
+
+
+def test_r6_2_deadlines_are_stored_and_cleared_with_the_match_end(store: Store) -> None:
+    room_id, match_id = _room_with_match(store)
+    deadline = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+    store.write(AbsenceWrite(room_id, 1, deadline))
+    record = store.room_record(room_id)
+    assert record is not None
+    [row] = record.deadlines
+    assert (row.kind, row.seat) == ("absence", 1)
+    assert row.deadline.replace(tzinfo=row.deadline.tzinfo or UTC) == deadline
+    end = MatchEnd(
+        0, "absence", (0, 0), record.room.seat0_id, record.room.seat1_id or "", 301, Decimal(0), "chips", Decimal(0)
+    )
+    store.commit_actions(
+        [ActionWrite(room_id, 1, match_id, 1, ActionRecord(1, "resign", reason="absence"), None, (), end, (0, 0))]
+    )
+    assert store.room_record(room_id).deadlines == []  # type: ignore[union-attr]
+
+
+def test_a_socket_ticket_opens_once_and_only_in_time(store: Store) -> None:
+    anna, _ = store.create_player("Anna")
+    ticket = store.issue_ticket(anna.id, timedelta(seconds=30))
+    assert ticket and anna.id not in ticket
+    player = store.redeem_ticket(ticket)
+    assert player is not None and player.id == anna.id
+    assert store.redeem_ticket(ticket) is None  # single use
+    expired = store.issue_ticket(anna.id, timedelta(seconds=-1))
+    assert store.redeem_ticket(expired) is None
+    assert store.redeem_ticket("not-a-ticket") is None

@@ -85,7 +85,12 @@ def test_both_seats_racing_a_play_against_a_resignation(module_sqlite_server: Se
         waiter.hello()
         match_id = table.room["match_id"]
         actions = len(db.actions(match_id))
-        play = {"type": "play", "id": 2 * round_number + 1, "version": version, "card": mover.state["view"]["legal"][0]["card"]}
+        play = {
+            "type": "play",
+            "id": 2 * round_number + 1,
+            "version": version,
+            "card": mover.state["view"]["legal"][0]["card"],
+        }
         resign = {"type": "resign", "id": 2 * round_number + 2, "version": version}
         pairs = [(mover, play), (waiter, resign)]
         rng.shuffle(pairs)

@@ -113,9 +113,18 @@ def test_a_resent_accepted_intent_gets_the_same_answer_and_is_not_applied_twice(
 
 def test_resent_id_is_answered_from_the_action_log_after_a_rebuild() -> None:
     # After a restart ``answered`` is rebuilt from the log's client message ids (sql_store.rebuild).
-    state = replace(started(), answered={ANNA: frozenset({41})})
+    state = replace(started(), answered=frozenset({(ANNA, 41, 0)}))
     _, effects = step(state, cmd.PlayCard(ANNA, 41, 0, "AC", False))
     assert effects == [SendState(ANNA, reply_to=41)]
+
+
+def test_a_reused_id_against_a_newer_version_is_a_new_intent() -> None:
+    # A second device of the same player counts its ids from 1 again: only id *and* version make a resend.
+    state = started()
+    player, card = mover(state)
+    reused = replace(state, answered=frozenset({(player, 1, state.version - 1)}))
+    after, effects = step(reused, cmd.PlayCard(player, 1, state.version, card, False))
+    assert after.version == state.version + 1 and of(effects, Persist)
 
 
 def test_r6_2_absence_clock_starts_when_the_opponent_waits() -> None:
@@ -212,10 +221,10 @@ def test_the_computer_is_asked_when_it_is_its_turn() -> None:
 
 def test_chat_goes_to_everyone_and_a_resend_only_echoes() -> None:
     state = started()
-    after, effects = step(state, cmd.Chat(ANNA, 3, "hi"), T0)
+    after, effects = step(state, cmd.Chat(ANNA, 3, 0, "hi"), T0)
     [line] = of(effects, SendChat)
     assert line.text == "hi" and not line.echo_only and after.version == state.version
-    _, effects = step(after, cmd.Chat(ANNA, 3, "hi"), T0)
+    _, effects = step(after, cmd.Chat(ANNA, 3, 0, "hi"), T0)
     assert of(effects, SendChat)[0].echo_only
 
 
