@@ -20,7 +20,7 @@ from .options import TableOptions
 
 RoomStatus = Literal["open", "playing", "finished", "closed"]
 RematchAction = Literal["offer", "accept", "decline", "withdraw"]
-RECENT_ANSWERS = 64  # refusals and chat lines remembered per room for resent ids
+RECENT_ANSWERS = 256  # refusals, chat lines and rematch steps remembered per room for resent ids
 # An intent is known by its sender, its client message id and the version it was made against:
 # a resend repeats all three, while a new device of the same player may reuse an id.
 IntentKey = tuple[str, int, int]

@@ -398,7 +398,7 @@ class GameFuzz:
             expect = "stale_version"
         elif kind == "replay":
             seat = side
-            past = h.history[seat][-100:]  # the server remembers the last 128 answers per player
+            past = h.history[seat][-100:]  # the server remembers the last 256 refusals and chat lines per room
             if not past:
                 return
             sent, first = one(past)
