@@ -28,6 +28,15 @@ class ActionRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """An action as the log holds it: what was done, and which intent (if any) asked for it."""
+
+    action: ActionRecord
+    client_msg_id: int | None
+    made_at_version: int  # the room version the intent was made against
+
+
+@dataclass(frozen=True, slots=True)
 class DealRow:
     number: int
     dealer: int

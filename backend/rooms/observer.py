@@ -95,7 +95,9 @@ def state_message(
 ) -> StateMessage:
     seat = state.seat_of(player_id)
     view = None if state.match is None or seat is None else seat_view(state.match, seat)
-    return StateMessage(
+    # Built without validation: this is the hot path of every move, the parts are typed values
+    # built here and by the engine, and the tests validate every message received against the model.
+    return StateMessage.model_construct(
         version=state.version,
         reply_to=reply_to,
         room=room_out(state, player_id),

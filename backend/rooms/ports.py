@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from backend.db.models import Action
-from backend.db.writes import RoomWrite
+from backend.db.writes import LoggedAction, RoomWrite
 from backend.engine.events import Event
 from backend.engine.view import SeatView
 
@@ -26,7 +25,7 @@ class StoredRoom:
 
     state: RoomState  # the room without its match (``match`` None, ``seq`` 0)
     seed: int | None = None  # the current match's seed
-    actions: Sequence[Action] = field(default_factory=tuple)  # the current match's log, in order
+    actions: Sequence[LoggedAction] = field(default_factory=tuple)  # the current match's log, in order
 
 
 class RoomStore(Protocol):

@@ -15,9 +15,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from backend.db.group_commit import GroupCommitter
-from backend.db.models import Action
 from backend.db.store import RoomRecord, Store
-from backend.db.writes import ActionWrite, RoomWrite
+from backend.db.writes import ActionRecord, ActionWrite, LoggedAction, RoomWrite
 from backend.engine import Play, card, new_match
 from backend.engine import Resign as EngineResign
 from backend.engine import match as match_rules
@@ -70,16 +69,16 @@ def rebuild(stored: StoredRoom) -> RoomState:
     match = new_match(state.options.rules, stored.seed)
     answered: set[IntentKey] = set()
     memory: list[Event] = []
-    for action in stored.actions:
-        move = _engine_action(action)
-        match, events = match_rules.apply(match, action.seat, move)
+    for logged in stored.actions:
+        action = logged.action
+        match, events = match_rules.apply(match, action.seat, _engine_action(action))
         for event in events:
             if event.kind == "deal_started":
                 memory = []
             memory.append(event)
         player = state.player_at(action.seat)
-        if action.client_msg_id is not None and player is not None:
-            answered.add((player, action.client_msg_id, action.room_version - 1))  # made against the version before
+        if logged.client_msg_id is not None and player is not None:
+            answered.add((player, logged.client_msg_id, logged.made_at_version))
     state = replace(
         state,
         match=match,
@@ -90,7 +89,7 @@ def rebuild(stored: StoredRoom) -> RoomState:
     return rebuild_finished(state)
 
 
-def _engine_action(action: Action) -> Play | EngineResign:
+def _engine_action(action: ActionRecord) -> Play | EngineResign:
     if action.kind == "play" and action.card is not None:
         return Play(card(action.card), action.declare)
     return EngineResign("absence" if action.reason == "absence" else "resign")
@@ -108,7 +107,15 @@ class SqlRoomStore:
         if stored is None:
             return None
         seed = None if stored.match is None else int(stored.match.seed)
-        return StoredRoom(state=record_state(stored.record), seed=seed, actions=stored.actions)
+        actions = tuple(
+            LoggedAction(
+                ActionRecord(row.seat, row.kind, row.card, row.declare, row.reason),
+                row.client_msg_id,
+                row.room_version - 1,  # the log stores the version the action produced
+            )
+            for row in stored.actions
+        )
+        return StoredRoom(state=record_state(stored.record), seed=seed, actions=actions)
 
     async def write(self, write: RoomWrite) -> None:
         if isinstance(write, ActionWrite):

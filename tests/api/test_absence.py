@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import os
-import random
 import socket
 from decimal import Decimal
 from pathlib import Path
 
-from tests.support.client import Player, Seat, create_table, play_moves
+from tests.support.client import Player, create_table
 from tests.support.services import ServerProcess
 
 
@@ -29,31 +27,9 @@ async def test_r6_2_absent_player_forfeits_after_the_grace(sqlite_server: Server
     assert match["end_reason"] == "absence" and match["result"] == "won"
 
 
-async def test_returning_within_the_grace_keeps_the_match(sqlite_server: ServerProcess) -> None:
-    anna, ben = await create_table(sqlite_server.url, sqlite_server.ws_url, {"reconnect_grace_s": 5, "target": 301})
-    await anna.close()
-    await ben.wait_for(lambda m: m["type"] == "presence" and not m["connected"])
-    await asyncio.sleep(1)
-    back = Seat(anna.player, anna.room_id, sqlite_server.ws_url)
-    await back.connect()
-    presence = await ben.wait_for(lambda m: m["type"] == "presence" and m["connected"])
-    assert presence["grace_deadline"] is None
-    await asyncio.sleep(5.5)
-    assert back.view["winner"] is None
-    await play_moves((back, ben), random.Random(2))
-    assert back.view["end_reason"] == "target"
-
-
-async def test_nobody_forfeits_while_both_are_away(sqlite_server: ServerProcess) -> None:
-    anna, ben = await create_table(sqlite_server.url, sqlite_server.ws_url, {"reconnect_grace_s": 5})
-    await ben.close()
-    await anna.wait_for(lambda m: m["type"] == "presence" and not m["connected"])
-    await anna.close()  # now nobody waits: the clock for Ben stops
-    await asyncio.sleep(6)
-    back = Seat(anna.player, anna.room_id, sqlite_server.ws_url)
-    state = await back.connect()
-    assert state["view"]["winner"] is None
-    assert state["room"]["players"][1]["grace_deadline"] is not None  # Ben's clock starts again
+# Returning within the grace and both players being away are decided by ``decide`` with a made-up
+# clock (tests/rooms/test_decide.py: test_r6_2_returning_stops_the_clock,
+# test_r6_2_nobody_forfeits_while_both_are_away): no test here sleeps to watch a clock.
 
 
 async def test_rematch_offer_lapses(sqlite_url: str, tmp_path: Path) -> None:
