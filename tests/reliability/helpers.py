@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from backend.api.messages import validate_server_message
 from backend.db.engine import normalize_url
 from backend.db.models import Action, Deal, Match, Player, Room, Settlement
 
@@ -123,6 +124,7 @@ class SyncSeat:
 
     def receive(self, timeout: float = 10) -> dict[str, Any]:
         message = json.loads(self.socket.recv(timeout=timeout))
+        validate_server_message(message)  # even under fuzzing, every answer is a documented message
         if message["type"] == "state":
             self.state = message
         return message
