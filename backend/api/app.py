@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from backend.db.store import Store
 from backend.rooms.adapters import LocalBus, SystemClock
 from backend.rooms.bots import ProcessBotRunner
+from backend.rooms.cluster import RedisCluster
 from backend.rooms.service import Rooms, RoomTiming
 from backend.rooms.sql_store import SqlRoomStore
 from backend.settings import Settings, get_settings
@@ -31,16 +32,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
         app.state.store = store
+        # Without REDIS_URL one process serves every room; with it, this process joins a cluster of
+        # identical ones and serves the rooms whose lease it holds (docs/scaling.md).
+        cluster = None if settings.redis_url is None else RedisCluster(settings.redis_url)
+        app.state.cluster = cluster
         app.state.rooms = Rooms(
             store,
             SqlRoomStore(store, crash_after_commits=settings.crash_after_commits),
-            bus=LocalBus(),
+            bus=LocalBus() if cluster is None else cluster,
             clock=SystemClock(),
             bots=ProcessBotRunner(settings.bot_workers),
             timing=RoomTiming(bot_delay_s=settings.bot_delay_s, rematch_timeout_s=settings.rematch_timeout_s),
+            cluster=cluster,
         )
-        rebuilt = await app.state.rooms.rebuild_live_rooms()
-        log.info("rebuilt %d live room(s) from the action log", rebuilt)
+        rebuilt = await app.state.rooms.start()
+        if cluster is None:
+            log.info("rebuilt %d live room(s) from the action log", rebuilt)
+        else:
+            log.info("joined the cluster as %s", cluster.id)
         # Full garbage collections over a large heap stall the event loop for 100 ms and more, the
         # worst of the round-trip tail under load. Objects alive after start-up are frozen out of
         # collection, and collections are made rarer (the game state creates few cycles).
@@ -50,7 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            app.state.rooms.shutdown()
+            await app.state.rooms.shutdown()
             store.dispose()
 
     app = FastAPI(

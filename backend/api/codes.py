@@ -18,6 +18,7 @@ class TransportCode(StrEnum):
     UNAUTHORIZED = "unauthorized"  # a missing or wrong player token or socket ticket
     MATCH_NOT_FOUND = "match_not_found"
     DATABASE_UNAVAILABLE = "database_unavailable"
+    REDIS_UNAVAILABLE = "redis_unavailable"
 
 
 RefusalCode = IllegalCode | RoomCode | TransportCode

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from backend.db.models import Match, Player, Settlement
-from backend.db.store import RoomRecord, decimal_text
+from backend.db.store import RoomRecord, Store, decimal_text
 from backend.engine import Rules
 from backend.rooms.codes import RoomCode
 from backend.rooms.messages import RoomOut
@@ -51,12 +51,19 @@ def _refused(error: RoomRefused) -> Exception:
 
 
 @router.get("/health", response_model=Health, tags=["health"])
-async def health(store: StoreDep) -> Health:
+async def health(store: StoreDep, rooms: RoomsDep) -> Health:
     try:
         await asyncio.to_thread(store.ping)
     except Exception as error:
         raise api_error(503, TransportCode.DATABASE_UNAVAILABLE, str(error)) from error
-    return Health(status="ok", database="ok")
+    cluster = rooms.cluster
+    if cluster is None:
+        return Health(status="ok", database="ok")
+    try:
+        await cluster.redis.ping()
+    except Exception as error:
+        raise api_error(503, TransportCode.REDIS_UNAVAILABLE, str(error)) from error
+    return Health(status="ok", database="ok", redis="ok", process=cluster.id)
 
 
 # ------------------------------------------------------------------ players
@@ -85,10 +92,21 @@ async def socket_ticket(player: CurrentPlayer, store: StoreDep) -> SocketTicket:
 # ------------------------------------------------------------------ rooms
 
 
-def _summary(rooms: Rooms, record: RoomRecord, player: Player | None) -> RoomOut:
+async def _summary(rooms: Rooms, record: RoomRecord, player: Player | None) -> RoomOut:
     """A room as the database and the bus know it: no room needs to be in memory for this."""
-    state = replace(record_state(record), present=rooms.bus.present(record.room.id))
+    state = replace(record_state(record), present=await rooms.bus.present(record.room.id))
     return room_out(state, None if player is None else player.id)
+
+
+async def _current(rooms: Rooms, store: Store, room_id: str, state: RoomState | None, player: Player) -> RoomOut:
+    """The room after a change: from this process's actor, or from the database when the change
+    was carried out by the process that owns the room."""
+    if state is not None:
+        return room_out(state, player.id)
+    record = await asyncio.to_thread(store.room_record, room_id)
+    if record is None:
+        raise api_error(404, RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}")
+    return await _summary(rooms, record, player)
 
 
 def _visible(state: RoomState, player: Player | None) -> bool:
@@ -104,7 +122,7 @@ async def _visible_record(store: StoreDep, room_id: str, player: Player | None) 
 
 
 @router.post("/rooms", status_code=201, response_model=RoomOut, tags=["rooms"])
-async def create_room(body: RoomCreate, player: CurrentPlayer, rooms: RoomsDep) -> RoomOut:
+async def create_room(body: RoomCreate, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
     rules = Rules(
         declaration_scoring=body.declaration_scoring,
         show_stock_bottom=body.show_stock_bottom,
@@ -121,41 +139,41 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, rooms: RoomsDep) 
     )
     visibility = "private" if options.bot_level else body.visibility  # nobody else can join a computer game
     try:
-        state = await rooms.create_room(player, options, visibility)
+        state, room_id = await rooms.create_room(player, options, visibility)
     except RoomRefused as error:
         raise _refused(error) from error
-    return room_out(state, player.id)
+    return await _current(rooms, store, room_id, state, player)
 
 
 @router.get("/rooms", response_model=list[RoomOut], tags=["rooms"])
 async def open_rooms(store: StoreDep, rooms: RoomsDep) -> list[RoomOut]:
     records = await asyncio.to_thread(store.open_public_rooms)
-    return [_summary(rooms, record, None) for record in records]
+    return [await _summary(rooms, record, None) for record in records]
 
 
 @router.get("/rooms/mine", response_model=list[RoomOut], tags=["rooms"])
 async def my_rooms(player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> list[RoomOut]:
     records = await asyncio.to_thread(store.rooms_of_player, player.id)
-    return [_summary(rooms, record, player) for record in records]
+    return [await _summary(rooms, record, player) for record in records]
 
 
 @router.get("/rooms/{room_id}", response_model=RoomOut, tags=["rooms"])
 async def get_room(room_id: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
-    return _summary(rooms, await _visible_record(store, room_id, player), player)
+    return await _summary(rooms, await _visible_record(store, room_id, player), player)
 
 
-async def _join(rooms: Rooms, room_id: str, player: Player) -> RoomOut:
+async def _join(rooms: Rooms, store: Store, room_id: str, player: Player) -> RoomOut:
     try:
         state = await rooms.join(room_id, player)
     except RoomRefused as error:
         raise _refused(error) from error
-    return room_out(state, player.id)
+    return await _current(rooms, store, room_id, state, player)
 
 
 @router.post("/rooms/{room_id}/join", response_model=RoomOut, tags=["rooms"])
 async def join_room(room_id: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
     record = await _visible_record(store, room_id, player)
-    return await _join(rooms, record.room.id, player)
+    return await _join(rooms, store, record.room.id, player)
 
 
 async def _by_invite(store: StoreDep, code: str) -> RoomRecord:
@@ -167,13 +185,13 @@ async def _by_invite(store: StoreDep, code: str) -> RoomRecord:
 
 @router.get("/invites/{code}", response_model=RoomOut, tags=["rooms"])
 async def get_invite(code: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
-    return _summary(rooms, await _by_invite(store, code), player)
+    return await _summary(rooms, await _by_invite(store, code), player)
 
 
 @router.post("/invites/{code}/join", response_model=RoomOut, tags=["rooms"])
 async def join_by_invite(code: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
     record = await _by_invite(store, code)
-    return await _join(rooms, record.room.id, player)
+    return await _join(rooms, store, record.room.id, player)
 
 
 @router.post("/rooms/{room_id}/leave", status_code=204, tags=["rooms"])

@@ -66,7 +66,7 @@ class RoomCreate(Strict):
     visibility: Literal["public", "private"] = "public"
     reconnect_grace_s: int = Field(default=120, ge=5, le=3600, description="R6.2: seconds a dropped seat is held")
     opponent: Literal["human", "computer"] = "human"
-    bot_level: Literal["easy", "medium", "hard"] = "medium"
+    bot_level: Literal["easy", "medium", "hard", "expert"] = "medium"
 
     @model_validator(mode="after")
     def _computer_games_are_friendly(self) -> RoomCreate:
@@ -94,6 +94,8 @@ class RoomCreate(Strict):
 class Health(BaseModel):
     status: Literal["ok"]
     database: Literal["ok"]
+    redis: Literal["ok"] | None = Field(default=None, description="set when the process runs in a cluster (REDIS_URL)")
+    process: str | None = Field(default=None, description="this process's id in the cluster")
 
 
 class SocketTicket(BaseModel):

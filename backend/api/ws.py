@@ -131,11 +131,11 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     if player is None:
         await websocket.close(CloseCode.BAD_TOKEN, "missing or wrong token or ticket")
         return
-    actor = await rooms.actor(room_id) if len(room_id) <= 40 else None
-    if actor is None or actor.state.status == "closed":
+    record = await asyncio.to_thread(app.state.store.room_record, room_id) if len(room_id) <= 40 else None
+    if record is None or record.room.status == "closed":
         await websocket.close(CloseCode.UNKNOWN_ROOM, "unknown room")
         return
-    if actor.state.seat_of(player.id) is None:
+    if player.id not in (record.room.seat0_id, record.room.seat1_id):
         await websocket.close(CloseCode.NOT_SEATED, "no seat in this room")
         return
 
@@ -148,9 +148,9 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
-            version = actor.state.version
             text = frame.get("text")
             if text is None:
+                version = await rooms.version(room_id)
                 outbox.send(rejected(None, TransportCode.BAD_MESSAGE, "frames must be JSON text", version))
                 continue
             if len(text.encode()) > settings.max_frame_bytes:
@@ -158,15 +158,19 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
                 break
             if not bucket.take():
                 strikes += 1
-                outbox.send(
-                    rejected(_message_id(text), TransportCode.RATE_LIMITED, "too many messages; slow down", version)
-                )
+                version = await rooms.version(room_id)
+                slow_down = "too many messages; slow down"
+                outbox.send(rejected(_message_id(text), TransportCode.RATE_LIMITED, slow_down, version))
                 if strikes >= FLOOD_STRIKES:
                     outbox.close(CloseCode.POLICY, "flooding")
                     break
                 continue
             strikes = 0
-            await _handle(rooms, room_id, player.id, outbox, text, version)
+            try:
+                await _handle(rooms, room_id, player.id, outbox, text)
+            except RoomRefused as refused:  # no server could take the table just now: the client resends
+                version = await rooms.version(room_id)
+                outbox.send(rejected(_message_id(text), refused.code, refused.message, version))
     except (WebSocketDisconnect, RoomRefused):
         pass
     finally:
@@ -184,12 +188,13 @@ def _message_id(text: str) -> int | None:
     return value if type(value) is int else None
 
 
-async def _handle(rooms: Rooms, room_id: str, player_id: str, outbox: SocketOutbox, text: str, version: int) -> None:
+async def _handle(rooms: Rooms, room_id: str, player_id: str, outbox: SocketOutbox, text: str) -> None:
     try:
         message = client_message.validate_json(text)
     except ValidationError as error:
         problem = error.errors()[0]
         where = ".".join(str(part) for part in problem["loc"]) or "message"
+        version = await rooms.version(room_id)
         outbox.send(rejected(_message_id(text), TransportCode.BAD_MESSAGE, f"{where}: {problem['msg']}", version))
         return
     match message:

@@ -13,12 +13,13 @@ of a state. Bots are pure and synchronous. See docs/bots.md.
 """
 
 from .knowledge import IncompleteHistory, SeatKnowledge, knowledge_from_view, observe
-from .players import LEVELS, Bot, EasyBot, HardBot, MediumBot, bot_for, choose
+from .players import LEVELS, Bot, EasyBot, ExpertBot, HardBot, MediumBot, bot_for, choose
 
 __all__ = [
     "LEVELS",
     "Bot",
     "EasyBot",
+    "ExpertBot",
     "HardBot",
     "IncompleteHistory",
     "MediumBot",

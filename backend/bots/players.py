@@ -8,6 +8,10 @@
   consistently with everything seen, and score each legal play by playing the deal out
   with the ``medium`` heuristics; phase 2 (stock empty, perfect information): exact
   alpha-beta search (``solver``).
+* ``expert`` — phase 1: determinized search where every sampled world is searched by
+  alpha-beta (``deep``), deeper and deeper until a deadline, worlds weighted by what the
+  opponent's plays reveal, plays chosen for the chance of winning the match
+  (``expert``); phase 2: the exact solver, as ``hard``.
 
 All randomness comes from the ``rng`` argument, so a decision is a pure function of
 ``(knowledge, rng state)``.
@@ -26,9 +30,9 @@ from .policy import DECLARE, choose_follow, choose_lead
 from .sim import play_out
 from .solver import EndgameSolver, Position
 
-__all__ = ["LEVELS", "Bot", "EasyBot", "HardBot", "MediumBot", "bot_for", "choose"]
+__all__ = ["LEVELS", "Bot", "EasyBot", "ExpertBot", "HardBot", "MediumBot", "bot_for", "choose"]
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
 
 class Bot(Protocol):
@@ -164,11 +168,13 @@ class HardBot:
         return plays[best]
 
 
-_BOTS: dict[str, Bot] = {"easy": EasyBot(), "medium": MediumBot(), "hard": HardBot()}
+from .expert import ExpertBot  # noqa: E402  (expert builds on HardBot above)
+
+_BOTS: dict[str, Bot] = {"easy": EasyBot(), "medium": MediumBot(), "hard": HardBot(), "expert": ExpertBot()}
 
 
 def bot_for(level: str) -> Bot:
-    """The bot of a level: ``easy``, ``medium`` or ``hard``."""
+    """The bot of a level: ``easy``, ``medium``, ``hard`` or ``expert``."""
     try:
         return _BOTS[level]
     except KeyError:

@@ -91,6 +91,13 @@ class RoomActor:
         if self.state.deadlines():
             self._arm(min(self.state.deadlines()))
 
+    def announce(self) -> None:
+        """After a takeover: the dead owner may have committed a change it never published, so
+        every connected player gets the full current state."""
+        for holder in self.state.seats:
+            if holder is not None and holder.bot_level is None and holder.player_id in self.state.present:
+                self._run(SendState(holder.player_id))
+
     def stop(self) -> None:
         for task in (self._timer, self._bot_task):
             if task is not None:

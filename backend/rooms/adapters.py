@@ -15,13 +15,13 @@ class LocalBus:
     def __init__(self) -> None:
         self._sockets: defaultdict[str, dict[str, Connection]] = defaultdict(dict)
 
-    def attach(self, room_id: str, player_id: str, connection: Connection) -> Connection | None:
+    async def attach(self, room_id: str, player_id: str, connection: Connection) -> Connection | None:
         room = self._sockets[room_id]
         previous = room.get(player_id)
         room[player_id] = connection
         return previous if previous is not connection else None
 
-    def detach(self, room_id: str, player_id: str, connection: Connection) -> bool:
+    async def detach(self, room_id: str, player_id: str, connection: Connection) -> bool:
         room = self._sockets.get(room_id)
         if room is None or room.get(player_id) is not connection:
             return False  # an older socket that was replaced
@@ -30,7 +30,7 @@ class LocalBus:
             del self._sockets[room_id]
         return True
 
-    def present(self, room_id: str) -> frozenset[str]:
+    async def present(self, room_id: str) -> frozenset[str]:
         return frozenset(self._sockets.get(room_id, ()))
 
     def deliver(self, room_id: str, player_id: str, text: str) -> None:

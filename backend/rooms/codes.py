@@ -17,6 +17,7 @@ class RoomCode(StrEnum):
     ROOM_CLOSED = "room_closed"
     ROOM_STARTED = "room_started"  # the match has started: leave by resigning
     SERVER_ERROR = "server_error"  # the change could not be stored; nothing was applied
+    UNAVAILABLE = "unavailable"  # for a moment no server can take the table (a takeover, a database blip): resend
 
 
 class CloseCode(IntEnum):

@@ -53,13 +53,14 @@ class Bus(Protocol):
     players, and the bus finds their sockets.
     """
 
-    def attach(self, room_id: str, player_id: str, connection: Connection) -> Connection | None:
+    async def attach(self, room_id: str, player_id: str, connection: Connection) -> Connection | None:
         """Register a socket; returns the older socket of the same player it replaces, if any."""
 
-    def detach(self, room_id: str, player_id: str, connection: Connection) -> bool:
+    async def detach(self, room_id: str, player_id: str, connection: Connection) -> bool:
         """Forget a socket; True if it was that player's current one (the player has left)."""
 
-    def present(self, room_id: str) -> frozenset[str]: ...
+    async def present(self, room_id: str) -> frozenset[str]:
+        """The players with a socket open to this room, over every process."""
 
     def deliver(self, room_id: str, player_id: str, text: str) -> None: ...
 

@@ -1,12 +1,16 @@
 """The rooms of this process: finding (or rebuilding) a room's actor and handing it commands.
 
-This is what the API talks to. It owns no rule and no state of its own beyond the cache of
-actors: a room's state lives in its actor, and everything the actor knows is stored.
+This is what the API talks to. In one process every room is ours. With a cluster (Redis), a
+room is served by the process that holds its lease: a command for a room we do not own is
+forwarded to its owner; a room without an owner is taken over by whoever needs it first, by
+rebuilding it from the database (DESIGN promise 5). Either way a room's state lives only in its
+owner's actor, and everything the actor knows is stored.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass, replace
 
@@ -16,6 +20,7 @@ from backend.engine import new_seed
 
 from . import commands as cmd
 from .actor import RoomActor
+from .cluster import Forwarded, RedisCluster
 from .codes import CloseCode, RoomCode
 from .decide import Limits
 from .effects import Refusal
@@ -25,10 +30,12 @@ from .ports import BotRunner, Bus, Clock, Connection
 from .sql_store import SqlRoomStore, rebuild
 
 log = logging.getLogger(__name__)
+SWEEP_S = 2.0  # how often a cluster process looks for rooms without an owner and for presence changes
+FORWARD_TRIES = 4
 
 
 class RoomRefused(Exception):
-    """A room refused a REST command; the API maps ``code`` to an answer."""
+    """A room refused a command; the API maps ``code`` to an answer."""
 
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(refusal.message)
@@ -47,6 +54,9 @@ def fresh_match() -> FreshMatch:
     return FreshMatch(match_id=new_id("m"), seed=new_seed())
 
 
+UNAVAILABLE = Refusal(RoomCode.UNAVAILABLE, "the table is moving to another server; nothing changed, try again")
+
+
 class Rooms:
     def __init__(
         self,
@@ -57,6 +67,7 @@ class Rooms:
         clock: Clock,
         bots: BotRunner,
         timing: RoomTiming = RoomTiming(),
+        cluster: RedisCluster | None = None,
     ) -> None:
         self.store = store
         self.bus = bus
@@ -64,24 +75,60 @@ class Rooms:
         self._clock = clock
         self._bots = bots
         self._timing = timing
+        self._cluster = cluster
+        self.cluster = cluster
         self._limits = Limits(rematch_timeout_s=timing.rematch_timeout_s)
         self._actors: dict[str, RoomActor] = {}
         self._loading = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
 
-    # ------------------------------------------------------------ actors
+    # ------------------------------------------------------------ start and stop
 
-    async def actor(self, room_id: str) -> RoomActor | None:
+    async def start(self) -> int:
+        """One process: rebuild every live room now. A cluster: join it and take unowned rooms as
+        they are found (each room is rebuilt by one process only)."""
+        if self._cluster is None:
+            ids = await asyncio.to_thread(self.store.live_room_ids)
+            for room_id in ids:
+                await self._owned_actor(room_id)
+            return len(ids)
+        self._cluster.on_lost = self._lost
+        self._cluster.on_resubscribed = self._repair
+        self._cluster.on_undelivered = self._owe_state
+        await self._cluster.start(self._forwarded)
+        self._sweeper = asyncio.create_task(self._sweep(), name="rooms-sweep")
+        return 0
+
+    async def shutdown(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for actor in self._actors.values():
+            actor.stop()
+        if self._cluster is not None:
+            await self._cluster.stop()
+        self._bots.shutdown()
+        self._room_store.close()
+
+    # ------------------------------------------------------------ actors and ownership
+
+    async def _owned_actor(self, room_id: str) -> RoomActor | None:
+        """The room's actor if this process owns the room (taking it over if nobody does),
+        None if another process owns it; ``RoomRefused`` if there is no such room."""
+        cluster = self._cluster
         actor = self._actors.get(room_id)
-        if actor is not None:
+        if actor is not None and (cluster is None or cluster.owns(room_id)):
             return actor
+        if cluster is not None and not await cluster.acquire(room_id):
+            return None
         async with self._loading:
             actor = self._actors.get(room_id)
-            if actor is None:
+            if actor is None or actor.stale:
                 stored = await self._room_store.load(room_id)
                 if stored is None:
-                    return None
-                state = rebuild(stored)
-                state = _with_presence(state, self.bus.present(room_id))
+                    if cluster is not None:
+                        await cluster.release(room_id)
+                    raise RoomRefused(Refusal(RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}"))
+                state = replace(rebuild(stored), present=await self.bus.present(room_id))
                 actor = RoomActor(
                     state,
                     store=self._room_store,
@@ -94,58 +141,147 @@ class Rooms:
                 )
                 self._actors[room_id] = actor
                 actor.resume()
+                if cluster is not None:
+                    actor.announce()
         return actor
 
     def _forget(self, actor: RoomActor) -> None:
         if self._actors.get(actor.id) is actor:
             del self._actors[actor.id]
         actor.stop()
+        if self._cluster is not None and self._cluster.owns(actor.id):
+            asyncio.get_running_loop().create_task(self._cluster.release(actor.id))
 
-    async def rebuild_live_rooms(self) -> int:
-        """After a restart: rebuild every unfinished match from its seed and action log, and
-        let its clocks go on from the stored deadlines."""
-        ids = await asyncio.to_thread(self.store.live_room_ids)
-        for room_id in ids:
-            await self.actor(room_id)
-        return len(ids)
-
-    def shutdown(self) -> None:
-        for actor in self._actors.values():
+    def _lost(self, room_id: str) -> None:
+        """The lease could not be renewed: another process may own the room now."""
+        actor = self._actors.pop(room_id, None)
+        if actor is not None:
             actor.stop()
-        self._bots.shutdown()
-        self._room_store.close()
 
-    async def _command(self, room_id: str, command: cmd.Command) -> RoomState:
-        actor = await self.actor(room_id)
+    async def _command(self, room_id: str, command: cmd.Command) -> RoomState | None:
+        """Carry out ``command`` on its room, here or on the owner; the new state when it is here."""
+        for attempt in range(FORWARD_TRIES):
+            actor = await self._owned_actor(room_id)
+            if actor is not None:
+                refusal = await actor.handle(command)
+                if refusal is not None:
+                    raise RoomRefused(refusal)
+                return actor.state
+            assert self._cluster is not None
+            owner = await self._cluster.owner(room_id)
+            if owner is None:
+                continue  # the lease just lapsed: try to take the room
+            try:
+                answer = await self._cluster.forward(owner, room_id, command)
+            except TimeoutError:
+                break  # the owner did not answer (it may have died): the client resends
+            if answer.refusal is not None:
+                raise RoomRefused(answer.refusal)
+            if not answer.retry:
+                return None
+            await asyncio.sleep(0.1 * (attempt + 1))
+        raise RoomRefused(UNAVAILABLE)
+
+    async def _forwarded(self, room_id: str, command: cmd.Command) -> Forwarded:
+        """A command another process forwarded to us as the room's owner."""
+        if self._cluster is None or not self._cluster.owns(room_id):
+            return Forwarded(None, retry=True)
+        try:
+            actor = await self._owned_actor(room_id)
+        except RoomRefused as refused:
+            return Forwarded(Refusal(refused.code, refused.message))
         if actor is None:
-            raise RoomRefused(Refusal(RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}"))
-        refusal = await actor.handle(command)
-        if refusal is not None:
-            raise RoomRefused(refusal)
-        return actor.state
+            return Forwarded(None, retry=True)
+        return Forwarded(await actor.handle(command))
+
+    # ------------------------------------------------------------ the cluster's housekeeping
+
+    async def _sweep(self) -> None:
+        """Take over live rooms that lost their owner (their deadlines and computer moves go on),
+        and tell each owned room who is connected over all processes (a dead process's sockets)."""
+        cluster = self._cluster
+        assert cluster is not None
+        while True:
+            try:
+                for room_id in await asyncio.to_thread(self.store.live_room_ids):
+                    if not cluster.owns(room_id) and await cluster.owner(room_id) is None:
+                        with contextlib.suppress(RoomRefused):
+                            await self._owned_actor(room_id)
+                for room_id, actor in list(self._actors.items()):
+                    if not cluster.owns(room_id):
+                        continue
+                    present = await cluster.present(room_id)
+                    for player in present - actor.state.present:
+                        await actor.handle(cmd.Connect(player))
+                    for player in actor.state.present - present:
+                        await actor.handle(cmd.Disconnect(player))
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("room sweep failed: %s", error)
+            await asyncio.sleep(SWEEP_S)
+
+    def _repair(self) -> None:
+        """After the cluster's subscription came back: messages may have been lost, so every
+        socket held here gets the full current state again (what a client's hello would do)."""
+        assert self._cluster is not None
+        for room_id, player_id in self._cluster.local_players():
+            task = asyncio.get_running_loop().create_task(self._quiet(room_id, cmd.Hello(player_id)))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    async def _quiet(self, room_id: str, command: cmd.Command) -> None:
+        with contextlib.suppress(RoomRefused):
+            await self._command(room_id, command)
+
+    def _owe_state(self, room_id: str, player_id: str) -> None:
+        """A message to ``player_id`` was lost on its way (Redis went away): once Redis answers
+        again, send the player the current full state, which supersedes what was lost."""
+        task = asyncio.get_running_loop().create_task(self._resend_state(room_id, player_id))
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    async def _resend_state(self, room_id: str, player_id: str) -> None:
+        for attempt in range(20):
+            await asyncio.sleep(0.25 * (attempt + 1))
+            try:
+                await self._command(room_id, cmd.Hello(player_id))
+                return
+            except RoomRefused:
+                continue
+            except Exception as error:  # Redis still away
+                log.info("still cannot resend the state of %s in %s: %s", player_id, room_id, error)
 
     # ------------------------------------------------------------ the lobby (REST)
 
-    async def create_room(self, player: Player, options: TableOptions, visibility: str) -> RoomState:
+    async def create_room(self, player: Player, options: TableOptions, visibility: str) -> tuple[RoomState | None, str]:
+        """The new room's state (None if another process took it first) and its id."""
         row = await asyncio.to_thread(self.store.create_room, player.id, options.to_json(), visibility)
         if options.bot_level is None:
-            actor = await self.actor(row.id)
-            assert actor is not None
-            return actor.state
+            actor = await self._owned_actor(row.id)
+            return (None if actor is None else actor.state), row.id
         bot = await asyncio.to_thread(self.store.bot_player, options.bot_level)
-        return await self.join(row.id, bot)  # the computer takes seat 1 at once
+        return await self.join(row.id, bot), row.id  # the computer takes seat 1 at once
 
-    async def join(self, room_id: str, player: Player) -> RoomState:
+    async def join(self, room_id: str, player: Player) -> RoomState | None:
         return await self._command(room_id, cmd.Join(player.id, player.name, player.bot_level, fresh_match()))
 
     async def leave(self, room_id: str, player_id: str) -> None:
         await self._command(room_id, cmd.Leave(player_id))
-        self._actors.pop(room_id, None)
+        actor = self._actors.pop(room_id, None)
+        if actor is not None:
+            self._forget(actor)
+
+    async def version(self, room_id: str) -> int:
+        """The room's current version, for refusals made before a room was asked."""
+        actor = self._actors.get(room_id)
+        if actor is not None:
+            return actor.state.version
+        record = await asyncio.to_thread(self.store.room_record, room_id)
+        return 0 if record is None else record.room.version
 
     # ------------------------------------------------------------ sockets
 
     async def connect(self, room_id: str, player_id: str, connection: Connection) -> None:
-        replaced = self.bus.attach(room_id, player_id, connection)
+        replaced = await self.bus.attach(room_id, player_id, connection)
         if replaced is not None:
             replaced.close(CloseCode.REPLACED, "replaced by a newer connection")
             await self._command(room_id, cmd.Hello(player_id))
@@ -153,14 +289,17 @@ class Rooms:
         await self._command(room_id, cmd.Connect(player_id))
 
     async def disconnect(self, room_id: str, player_id: str, connection: Connection) -> None:
-        if not self.bus.detach(room_id, player_id, connection):
+        if not await self.bus.detach(room_id, player_id, connection):
             return  # an older socket that a newer one replaced
+        if self._cluster is None and room_id not in self._actors:
+            return
+        with contextlib.suppress(RoomRefused):
+            await self._command(room_id, cmd.Disconnect(player_id))
         actor = self._actors.get(room_id)
         if actor is None:
             return
-        await actor.handle(cmd.Disconnect(player_id))
         state = actor.state
-        if not self.bus.present(room_id) and state.status in ("finished", "closed") and state.rematch is None:
+        if not await self.bus.present(room_id) and state.status in ("finished", "closed") and state.rematch is None:
             # Nothing can happen here without a socket: free the memory; the room is rebuilt
             # from the database if anybody comes back.
             self._forget(actor)
@@ -175,16 +314,12 @@ class Rooms:
         await self._command(room_id, cmd.Resign(player_id, msg_id, version))
 
     async def rematch(self, room_id: str, player_id: str, msg_id: int, version: int, action: RematchAction) -> None:
-        actor = await self.actor(room_id)
-        if actor is None:
+        record = await asyncio.to_thread(self.store.room_record, room_id)
+        if record is None:
             return
-        others = [h.player_id for h in actor.state.seats if h is not None and h.bot_level is None]
+        others = [p.id for p in record.players.values() if p.bot_level is None]
         busy = await self._room_store.busy_elsewhere(room_id, others) if action in ("accept", "offer") else None
-        await actor.handle(cmd.Rematch(player_id, msg_id, version, action, fresh_match(), busy))
+        await self._command(room_id, cmd.Rematch(player_id, msg_id, version, action, fresh_match(), busy))
 
     async def chat(self, room_id: str, player_id: str, msg_id: int, version: int, text: str) -> None:
         await self._command(room_id, cmd.Chat(player_id, msg_id, version, text))
-
-
-def _with_presence(state: RoomState, present: frozenset[str]) -> RoomState:
-    return replace(state, present=present)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -157,3 +158,40 @@ def serving(kind: str, folder: Path, **env: str) -> Iterator[ServerProcess]:
             process.stop()
         problems = process.errors()
         assert not problems, "\n".join(problems[:20])
+
+
+class RedisServer:
+    """A private redis-server on a free port, so a test may restart it without disturbing others."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.folder = folder
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            missing_service("redis-server is not installed")
+        assert binary is not None
+        command = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        log = (self.folder / "redis.log").open("ab")
+        self.process = subprocess.Popen(command, cwd=self.folder, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 10
+        while not port_open("127.0.0.1", self.port):
+            if time.monotonic() > deadline:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def restart(self) -> None:
+        """Down and up again, empty (no persistence): every key and subscription is gone."""
+        self.stop()
+        self.start()

@@ -20,11 +20,13 @@ export const REFUSAL_CODES = Object.freeze([
   "room_closed",
   "room_started",
   "server_error",
+  "unavailable",
   "bad_message",
   "rate_limited",
   "unauthorized",
   "match_not_found",
-  "database_unavailable"
+  "database_unavailable",
+  "redis_unavailable"
 ]);
 
 // Why the server closes a socket.
@@ -112,7 +114,8 @@ export const TABLE_OPTIONS = Object.freeze({
     "values": [
       "easy",
       "medium",
-      "hard"
+      "hard",
+      "expert"
     ],
     "default": "medium"
   }

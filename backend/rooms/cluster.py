@@ -1,0 +1,356 @@
+"""Several app processes over Redis: room ownership, forwarded commands, delivery and presence.
+
+Each room has exactly one owner process at a time: the one holding its lease, a Redis key
+``room:{id}:owner`` set with ``SET NX PX`` and renewed while the owner keeps the room. The
+lease is an optimisation for liveness; safety comes from the version compare-and-swap in the
+database, so a process that lost its lease can never commit over the new owner's moves.
+
+Messages between processes use Redis **pub/sub**, chosen over streams deliberately:
+
+* ``proc:{id}`` — a process's inbox: commands forwarded to the owner, and their replies;
+* ``room:{id}`` — messages the owner addresses to a room's players, delivered by whichever
+  process holds each player's socket, plus "this player attached elsewhere" notices.
+
+Pub/sub keeps nothing: a subscriber that blinks (a Redis restart, a dropped connection) loses
+what was published meanwhile. That is acceptable because nothing in it is the source of truth:
+states are full views, not diffs, so after (re)subscribing a process asks the owner for a fresh
+state for each socket it holds (the same repair as a client's ``hello`` with its last version);
+a forwarded command that got no reply is refused with a temporary code and the client resends
+it (same id and version), which the owner answers from its action log without applying twice.
+Streams would keep a backlog per room that nobody needs to replay, and cost trimming.
+
+Presence lives in Redis too: ``presence:{room}`` maps each connected player to the process
+holding the socket, and every process refreshes ``alive:{proc}`` (a key with a short TTL); a
+player whose process stopped refreshing is not present.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from . import commands as cmd
+from .codes import CloseCode
+from .effects import Refusal
+from .model import FreshMatch
+from .ports import Connection
+
+log = logging.getLogger(__name__)
+
+LEASE_MS = 4000  # an owner that stops renewing loses its rooms after this long
+RENEW_S = 1.0
+ALIVE_S = 6  # a process is alive while its key lives
+FORWARD_TIMEOUT_S = 5.0
+
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end
+"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end
+"""
+
+
+def _owner_key(room_id: str) -> str:
+    return f"room:{room_id}:owner"
+
+
+# ---------------------------------------------------------------- commands on the wire
+
+_COMMANDS: dict[str, type[Any]] = {
+    c.__name__: c
+    for c in (
+        cmd.Join,
+        cmd.Leave,
+        cmd.Connect,
+        cmd.Disconnect,
+        cmd.Hello,
+        cmd.PlayCard,
+        cmd.Resign,
+        cmd.Rematch,
+        cmd.Chat,
+        cmd.Tick,
+    )
+}
+
+
+def encode_command(command: cmd.Command) -> dict[str, Any]:
+    return {"type": type(command).__name__, **asdict(command)}
+
+
+def decode_command(data: dict[str, Any]) -> cmd.Command:
+    fields = dict(data)
+    kind = _COMMANDS[fields.pop("type")]
+    if "fresh" in fields:
+        fields["fresh"] = FreshMatch(**fields["fresh"])
+    command: cmd.Command = kind(**fields)
+    return command
+
+
+@dataclass(frozen=True, slots=True)
+class Forwarded:
+    """What the owner answered to a forwarded command."""
+
+    refusal: Refusal | None
+    retry: bool = False  # the receiver no longer owns the room: look again
+
+
+Handler = Callable[[str, cmd.Command], Awaitable[Forwarded]]
+
+
+class RedisCluster:
+    """This process's membership in the cluster: its inbox, leases, presence and room channels."""
+
+    def __init__(self, url: str) -> None:
+        self.id = f"proc_{secrets.token_hex(6)}"
+        self.redis: Redis = Redis.from_url(url, decode_responses=True, health_check_interval=5)
+        self._handler: Handler | None = None
+        self._pending: dict[str, asyncio.Future[Forwarded]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._rooms: set[str] = set()  # room channels this process listens to
+        self._local: dict[str, dict[str, Connection]] = {}  # room → player → socket held here
+        self._owned: set[str] = set()
+        self.on_lost: Callable[[str], None] = lambda room_id: None  # a lease could not be renewed
+        self.on_resubscribed: Callable[[], None] = lambda: None
+        # A message to a player could not be published: that player is owed a fresh full state.
+        self.on_undelivered: Callable[[str, str], None] = lambda room_id, player_id: None
+        self._pubsub: Any = None
+
+    async def start(self, handler: Handler) -> None:
+        self._handler = handler
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="cluster-listen"),
+            asyncio.create_task(self._heartbeat(), name="cluster-heartbeat"),
+        ]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for room_id in list(self._owned):
+            await self.release(room_id)
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.delete(f"alive:{self.id}")
+            for room_id, players in self._local.items():
+                for player_id in players:
+                    await self.redis.hdel(f"presence:{room_id}", player_id)
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    # ------------------------------------------------------------ ownership
+
+    async def acquire(self, room_id: str) -> bool:
+        if room_id in self._owned:
+            return True
+        try:
+            won = await self.redis.set(_owner_key(room_id), self.id, nx=True, px=LEASE_MS)
+        except (RedisError, OSError):
+            return False
+        if won:
+            self._owned.add(room_id)
+        return bool(won)
+
+    async def owner(self, room_id: str) -> str | None:
+        value = await self.redis.get(_owner_key(room_id))
+        return None if value is None else str(value)
+
+    async def release(self, room_id: str) -> None:
+        self._owned.discard(room_id)
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.eval(_RELEASE, 1, _owner_key(room_id), self.id)
+
+    def owns(self, room_id: str) -> bool:
+        return room_id in self._owned
+
+    # ------------------------------------------------------------ forwarding
+
+    async def forward(self, owner: str, room_id: str, command: cmd.Command) -> Forwarded:
+        request = secrets.token_hex(8)
+        done: asyncio.Future[Forwarded] = asyncio.get_running_loop().create_future()
+        self._pending[request] = done
+        message: dict[str, Any] = {"kind": "command", "req": request, "from": self.id, "room": room_id}
+        message["command"] = encode_command(command)
+        try:
+            receivers = await self.redis.publish(f"proc:{owner}", json.dumps(message))
+            if not receivers:
+                return Forwarded(None, retry=True)  # the owner is gone: its lease will lapse
+            return await asyncio.wait_for(done, FORWARD_TIMEOUT_S)
+        finally:
+            self._pending.pop(request, None)
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        assert self._handler is not None
+        try:
+            answer = await self._handler(message["room"], decode_command(message["command"]))
+        except Exception:
+            log.exception("a forwarded command failed in room %s", message["room"])
+            answer = Forwarded(Refusal("server_error", "the command could not be carried out; try again"))
+        reply: dict[str, Any] = {"kind": "reply", "req": message["req"], "retry": answer.retry}
+        if answer.refusal is not None:
+            reply["refusal"] = {"code": answer.refusal.code, "message": answer.refusal.message}
+        await self.redis.publish(f"proc:{message['from']}", json.dumps(reply))
+
+    # ------------------------------------------------------------ sockets, delivery, presence
+
+    async def attach(self, room_id: str, player_id: str, connection: Connection) -> Connection | None:
+        players = self._local.setdefault(room_id, {})
+        previous = players.get(player_id)
+        players[player_id] = connection
+        if room_id not in self._rooms:
+            self._rooms.add(room_id)
+            if self._pubsub is not None:
+                with contextlib.suppress(RedisError, OSError):
+                    await self._pubsub.subscribe(f"room:{room_id}")
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.hset(f"presence:{room_id}", player_id, self.id)
+            # A socket of this player held by another process is replaced by this one.
+            notice = {"kind": "attached", "player": player_id, "proc": self.id}
+            await self.redis.publish(f"room:{room_id}", json.dumps(notice))
+        return previous if previous is not connection else None
+
+    async def detach(self, room_id: str, player_id: str, connection: Connection) -> bool:
+        players = self._local.get(room_id)
+        if players is None or players.get(player_id) is not connection:
+            return False
+        del players[player_id]
+        if not players:
+            del self._local[room_id]
+        with contextlib.suppress(RedisError, OSError):
+            # Only if the presence still points here: the player may have moved to another process.
+            if await self.redis.hget(f"presence:{room_id}", player_id) == self.id:
+                await self.redis.hdel(f"presence:{room_id}", player_id)
+        return True
+
+    async def present(self, room_id: str) -> frozenset[str]:
+        try:
+            found = await self.redis.hgetall(f"presence:{room_id}")
+            holders = {str(player): str(proc) for player, proc in found.items()}
+            if not holders:
+                return frozenset()
+            procs = sorted(set(holders.values()))
+            alive = await self.redis.mget([f"alive:{proc}" for proc in procs])
+        except (RedisError, OSError):
+            return frozenset(self._local.get(room_id, {}))
+        living = {proc for proc, flag in zip(procs, alive, strict=True) if flag}
+        return frozenset(player for player, proc in holders.items() if proc in living)
+
+    def deliver(self, room_id: str, player_id: str, text: str) -> None:
+        connection = self._local.get(room_id, {}).get(player_id)
+        if connection is not None:
+            connection.send(text)
+            return
+        payload = json.dumps({"kind": "deliver", "player": player_id, "text": text})
+        task = asyncio.get_running_loop().create_task(self._publish(f"room:{room_id}", payload))
+
+        def undelivered(task: asyncio.Task[None]) -> None:
+            if not task.cancelled() and task.exception() is not None:
+                log.warning("a message for %s could not be published: %s", player_id, task.exception())
+                self.on_undelivered(room_id, player_id)
+
+        task.add_done_callback(undelivered)
+
+    def close_room(self, room_id: str, code: int, reason: str) -> None:
+        for connection in self._local.pop(room_id, {}).values():
+            connection.close(code, reason)
+        payload = json.dumps({"kind": "close", "code": code, "reason": reason})
+        task = asyncio.get_running_loop().create_task(self._publish(f"room:{room_id}", payload))
+        task.add_done_callback(_log_failure)
+
+    def local_players(self) -> list[tuple[str, str]]:
+        return [(room_id, player_id) for room_id, players in self._local.items() for player_id in players]
+
+    async def _publish(self, channel: str, payload: str) -> None:
+        await self.redis.publish(channel, payload)
+
+    def _on_room_message(self, room_id: str, message: dict[str, Any]) -> None:
+        players = self._local.get(room_id)
+        if not players:
+            return
+        kind = message.get("kind")
+        if kind == "deliver":
+            connection = players.get(message["player"])
+            if connection is not None:
+                connection.send(message["text"])
+        elif kind == "attached" and message["proc"] != self.id:
+            connection = players.pop(message["player"], None)
+            if connection is not None:
+                connection.close(CloseCode.REPLACED, "replaced by a newer connection")
+        elif kind == "close":
+            for connection in self._local.pop(room_id, {}).values():
+                connection.close(message["code"], message["reason"])
+
+    # ------------------------------------------------------------ the background loops
+
+    async def _listen(self) -> None:
+        """Read the inbox and the room channels; after any reconnect, subscribe again and repair."""
+        first = True
+        while True:
+            try:
+                self._pubsub = self.redis.pubsub()
+                await self._pubsub.subscribe(f"proc:{self.id}", *(f"room:{r}" for r in self._rooms))
+                if not first:
+                    self.on_resubscribed()  # messages may have been lost meanwhile: resend full states
+                first = False
+                async for raw in self._pubsub.listen():
+                    if raw.get("type") != "message":
+                        continue
+                    self._dispatch(raw["channel"], json.loads(raw["data"]))
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError, ConnectionError) as error:
+                log.warning("Redis subscription lost (%s); reconnecting", error)
+                self._drop_leases()
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await self._pubsub.aclose()
+
+    def _dispatch(self, channel: str, message: dict[str, Any]) -> None:
+        if channel == f"proc:{self.id}":
+            if message["kind"] == "command":
+                asyncio.get_running_loop().create_task(self._answer(message)).add_done_callback(_log_failure)
+            elif message["kind"] == "reply":
+                done = self._pending.get(message["req"])
+                if done is not None and not done.done():
+                    refusal = message.get("refusal")
+                    done.set_result(
+                        Forwarded(
+                            None if refusal is None else Refusal(refusal["code"], refusal["message"]), message["retry"]
+                        )
+                    )
+        elif channel.startswith("room:"):
+            self._on_room_message(channel[len("room:") :], message)
+
+    async def _heartbeat(self) -> None:
+        """Keep this process alive, renew the leases of its rooms and drop rooms whose lease is lost."""
+        while True:
+            try:
+                await self.redis.set(f"alive:{self.id}", "1", ex=ALIVE_S)
+                for room_id in list(self._owned):
+                    renewed = await self.redis.eval(_RENEW, 1, _owner_key(room_id), self.id, LEASE_MS)
+                    if not renewed:
+                        self._owned.discard(room_id)
+                        self.on_lost(room_id)
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as error:
+                log.warning("Redis unreachable (%s): this process gives up its rooms until it is back", error)
+                self._drop_leases()
+            await asyncio.sleep(RENEW_S)
+
+    def _drop_leases(self) -> None:
+        for room_id in list(self._owned):
+            self._owned.discard(room_id)
+            self.on_lost(room_id)
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("a cluster message could not be sent: %s", task.exception())
