@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout, uninstalled
 
 import httpx  # noqa: E402
 
-from tests.support.services import ServerProcess, database, free_port  # noqa: E402
+from tests.support.services import RedisServer, ServerProcess, database, free_port  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 ANSWER_TIMEOUT = 10.0
@@ -112,6 +112,7 @@ async def setup_rooms(base_url: str, rooms: int, target: int, concurrency: int =
 @dataclass
 class Stats:
     rtts: list[float] = field(default_factory=list)  # seconds, measured window only
+    forwarded_rtts: list[float] = field(default_factory=list)  # --processes: intents sent to a non-owner
     sent: int = 0
     answered: int = 0
     errors: Counter[str] = field(default_factory=Counter)
@@ -125,6 +126,7 @@ class Conn:
     def __init__(self, socket: Any, stats: Stats) -> None:
         self.socket = socket
         self.stats = stats
+        self.forwarded = False  # --processes: this socket is on a process that does not own the room
         self.state: dict[str, Any] | None = None
         self.changed = asyncio.Event()
         self.waiters: dict[int, asyncio.Future[dict[str, Any]]] = {}
@@ -237,6 +239,8 @@ async def play_room(
         stats.answered += 1
         if sent_at >= measure_from:
             stats.rtts.append(rtt)
+            if conns[mover].forwarded:
+                stats.forwarded_rtts.append(rtt)
         if mode == "game":
             other = conns[1 - mover]
             try:
@@ -256,7 +260,8 @@ async def client_run(
     readers: list[asyncio.Task[None]] = []
 
     async def open_conn(room: dict[str, Any], seat: int) -> Conn:
-        url = f"{ws_url}/ws/rooms/{room['room_id']}?token={room['tokens'][seat]}"
+        base = room.get("ws_urls", [ws_url, ws_url])[seat]  # --processes: the seats on different processes
+        url = f"{base}/ws/rooms/{room['room_id']}?token={room['tokens'][seat]}"
         async with gate:
             for attempt in range(5):
                 try:
@@ -267,6 +272,7 @@ async def client_run(
                         raise
                     await asyncio.sleep(0.2 * (attempt + 1))
         conn = Conn(socket, stats)
+        conn.forwarded = bool(room.get("forwarded", [False, False])[seat])
         readers.append(asyncio.create_task(conn.read()))
         if mode == "game":
             await conn.until(lambda: conn.state is not None)
@@ -295,6 +301,7 @@ async def client_run(
         reader.cancel()
     return {
         "rtts": stats.rtts,
+        "forwarded_rtts": stats.forwarded_rtts,
         "sent": stats.sent,
         "answered": stats.answered,
         "errors": dict(stats.errors),
@@ -324,7 +331,7 @@ def client_process(args: tuple[Any, ...]) -> None:
 
 
 def run_clients(
-    ws_url: str, rooms: list[dict[str, Any]], mode: str, args: argparse.Namespace, server_pid: int
+    ws_url: str, rooms: list[dict[str, Any]], mode: str, args: argparse.Namespace, server_pid: int | list[int]
 ) -> dict[str, Any]:
     context = mp.get_context("spawn")
     procs = max(1, min(args.client_procs, len(rooms)))
@@ -343,7 +350,8 @@ def run_clients(
         worker.start()
     sync["connected"].wait(timeout=900)  # all sockets open
     connect_seconds = time.monotonic() - connect_started
-    rss_connected = rss_kb(server_pid)
+    pids = server_pid if isinstance(server_pid, list) else [server_pid]
+    rss_connected = sum(rss_kb(pid) for pid in pids)
     start = time.monotonic() + 0.5
     sync["start_at"].value = start
     sync["go"].wait(timeout=60)
@@ -352,10 +360,10 @@ def run_clients(
     deadline = start + args.warmup + args.seconds
     while time.monotonic() < deadline + 0.2:
         if cpu_at_measure is None and time.monotonic() >= start + args.warmup:
-            cpu_at_measure = (cpu_seconds(server_pid), time.monotonic())
-        rss_peak = max(rss_peak, rss_kb(server_pid))
+            cpu_at_measure = (sum(cpu_seconds(pid) for pid in pids), time.monotonic())
+        rss_peak = max(rss_peak, sum(rss_kb(pid) for pid in pids))
         time.sleep(0.25)
-    server_cpu = (cpu_seconds(server_pid) - cpu_at_measure[0]) / (time.monotonic() - cpu_at_measure[1])
+    server_cpu = (sum(cpu_seconds(pid) for pid in pids) - cpu_at_measure[0]) / (time.monotonic() - cpu_at_measure[1])
     outputs = [results.get(timeout=120) for _ in workers]
     for worker in workers:
         worker.join(timeout=30)
@@ -363,6 +371,7 @@ def run_clients(
     if fatal:
         raise SystemExit(f"a client process failed: {fatal}")
     rtts = [r for o in outputs for r in o["rtts"]]
+    forwarded = [r for o in outputs for r in o.get("forwarded_rtts", [])]
     errors: Counter[str] = Counter()
     for output in outputs:
         errors.update(output["errors"])
@@ -382,6 +391,9 @@ def run_clients(
         "p50_ms": round(percentile(rtts, 50) * 1000, 2),
         "p90_ms": round(percentile(rtts, 90) * 1000, 2),
         "p99_ms": round(percentile(rtts, 99) * 1000, 2),
+        "forwarded_p50_ms": round(percentile(forwarded, 50) * 1000, 2) if forwarded else None,
+        "forwarded_p99_ms": round(percentile(forwarded, 99) * 1000, 2) if forwarded else None,
+        "forwarded_share": round(len(forwarded) / len(rtts), 2) if rtts else None,
         "max_ms": round(max(rtts) * 1000, 2) if rtts else None,
         "mean_ms": round(statistics.fmean(rtts) * 1000, 2) if rtts else None,
         "state_bytes": round(sum(o["received_bytes"] for o in outputs) / states) if states else 0,
@@ -392,7 +404,50 @@ def run_clients(
     }
 
 
+def cluster_run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    """``--processes N``: N app processes on PostgreSQL and a private Redis; room i's seats are on
+    processes i and i + 1, so half of all intents reach a process that does not own the room and
+    are forwarded to its owner (the extra hop)."""
+    redis = RedisServer(folder)
+    redis.start()
+    try:
+        with database("postgres", folder) as url:
+            servers = [
+                ServerProcess(url, folder / f"server{i}.log", RATE_LIMIT_INTENTS="30", REDIS_URL=redis.url)
+                for i in range(args.processes)
+            ]
+            for server in servers:
+                server.start()
+            try:
+                pids = [server.process.pid for server in servers if server.process is not None]
+                rss_idle = sum(rss_kb(pid) for pid in pids)
+                started = time.monotonic()
+                rooms = asyncio.run(setup_rooms(servers[0].url, args.rooms, args.target))
+                for index, room in enumerate(rooms):
+                    room["ws_urls"] = [servers[index % len(servers)].ws_url, servers[(index + 1) % len(servers)].ws_url]
+                    # the rooms were created and joined through process 0, which owns them
+                    room["forwarded"] = [url != servers[0].ws_url for url in room["ws_urls"]]
+                setup_seconds = time.monotonic() - started
+                result = run_clients(servers[0].ws_url, rooms, "game", args, pids)
+                result |= {
+                    "database": f"postgres + redis, {args.processes} processes",
+                    "setup_seconds": round(setup_seconds, 1),
+                    "server_rss_idle_kb": rss_idle,
+                    "server_kb_per_room": round((result["server_rss_peak_kb"] - rss_idle) / args.rooms, 1),
+                }
+            finally:
+                for server in servers:
+                    server.stop()
+            logs = "\n".join(s.log_path.read_text(errors="replace") for s in servers)
+            result["server_log_errors"] = sum(1 for line in logs.splitlines() if "Traceback" in line or "ERROR" in line)
+            return result
+    finally:
+        redis.stop()
+
+
 def game_run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    if args.processes > 1:
+        return cluster_run(args, folder)
     kind = args.database
     with database(kind, folder) as url:
         server = ServerProcess(url, folder / "server.log", RATE_LIMIT_INTENTS="30")  # the production limit
@@ -457,7 +512,7 @@ def echo_run(args: argparse.Namespace, folder: Path, pad: int) -> dict[str, Any]
 
 
 def show(result: dict[str, Any]) -> None:
-    name = "1001 server" if result["mode"] == "game" else "echo floor "
+    name = f"1001 server ({result.get('database', 'sqlite')})" if result["mode"] == "game" else "echo floor "
     print(
         f"{name}: {result['rooms']} rooms / {result['sockets']} sockets, {result['client_procs']} client procs | "
         f"{result['moves_per_s']} moves/s | round trip p50 {result['p50_ms']} ms, p90 {result['p90_ms']} ms, "
@@ -469,6 +524,12 @@ def show(result: dict[str, Any]) -> None:
         f"{result['server_kb_per_room']} KiB per room | server CPU {result['server_cpu_pct']} % of a core | "
         f"client CPU {result['client_cpu_pct']} % | state {result['state_bytes']} bytes"
         + (f" | setup {result['setup_seconds']} s" if "setup_seconds" in result else "")
+        + (
+            f" | forwarded intents ({result['forwarded_share']:.0%}) p50 {result['forwarded_p50_ms']} ms, "
+            f"p99 {result['forwarded_p99_ms']} ms"
+            if result.get("forwarded_p50_ms") is not None
+            else ""
+        )
         + f" | sockets opened in {result['connect_seconds']} s"
     )
 
@@ -483,6 +544,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=int, default=1001, choices=(301, 501, 1001))
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo-app baseline")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="app processes sharing PostgreSQL and a private Redis (>1: a cluster)"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     limit = raise_open_files()

@@ -50,7 +50,7 @@ def _refused(error: RoomRefused) -> Exception:
     return api_error(ROOM_STATUS.get(error.code, 409), error.code, error.message)
 
 
-@router.get("/health", response_model=Health, tags=["health"])
+@router.get("/health", response_model=Health, response_model_exclude_none=True, tags=["health"])
 async def health(store: StoreDep, rooms: RoomsDep) -> Health:
     try:
         await asyncio.to_thread(store.ping)
