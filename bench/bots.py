@@ -1,6 +1,7 @@
 """Bot strength: whole matches between every pair of bot levels, with fixed seeds.
 
     python bench/bots.py [--matches 40] [--workers 2] [--seed 1001] [--levels easy,medium,hard]
+                         [--pairs medium:expert,hard:expert] [--deals 0] [--expert-clock wall|cpu]
                          [--target 1001] [--declaration-scoring by_suit] [--show-stock-bottom] [--deck-size 24]
 
 For every pairing of two levels, ``--matches`` matches to the table target (1001 by
@@ -9,7 +10,10 @@ the two levels swap seats from one match to the next. Each bot decides from
 ``observe(deal, seat)`` — what its seat may see (R7) — with its own seeded
 ``random.Random``, so a run is reproducible. Prints each pairing's win rate with a
 95% Wilson confidence interval, then decision-time statistics per level (every
-decision, including forced ones).
+decision, including forced ones; also how many took more than 1 s of wall time).
+``--pairs a:b,…`` replaces the all-pairs schedule of ``--levels``. ``--deals N`` adds N
+duplicate deals per pairing (each deal played twice, seats swapped, match totals 0):
+the later level's mean deal score advantage with a 95% normal interval over the pairs.
 """
 
 from __future__ import annotations
@@ -25,14 +29,54 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout, uninstalled
 
-from backend.bots import bot_for, observe
+from backend.bots import ExpertBot, bot_for, observe
+from backend.engine.deal import apply as deal_apply
+from backend.engine.deal import deal_result, new_deal
 from backend.engine.match import apply as match_apply
 from backend.engine.match import new_match
 from backend.engine.rules import Rules
 from backend.engine.shuffle import derive
+
+
+def make_bot(spec: str) -> Any:
+    """A level (``hard``) or an expert variant for ablations: ``expert-noinfer`` (uniform worlds),
+    ``expert-nomatch`` (maximize the deal score), ``expert-depthN`` (search at most N tricks deep;
+    0: playouts only), ``expert-worldsN``, ``expert-budgetS`` (seconds), combinable with ``+``
+    (``expert-noinfer+nomatch``)."""
+    if spec == "expert":
+        return _expert(spec)
+    if not spec.startswith("expert-"):
+        return bot_for(spec)
+    options: dict[str, Any] = {}
+    for part in spec.removeprefix("expert-").split("+"):
+        if part == "noinfer":
+            options["infer"] = False
+        elif part == "nomatch":
+            options["match_aware"] = False
+        elif part.startswith("depth"):
+            options["max_depth"] = int(part.removeprefix("depth"))
+        elif part.startswith("worlds"):
+            options["max_worlds"] = int(part.removeprefix("worlds"))
+        elif part.startswith("budget"):
+            options["budget"] = float(part.removeprefix("budget"))
+        else:
+            raise ValueError(f"unknown expert variant {part!r}")
+    return _expert(spec, **options)
+
+
+def _expert(level: str, **options: Any) -> ExpertBot:
+    """An expert whose deadline reads the clock chosen by ``BENCH_EXPERT_CLOCK``: ``wall`` (the
+    default, as in the server) or ``cpu`` (this process's CPU time: one core's worth of thinking
+    whatever the machine's load)."""
+    if os.environ.get("BENCH_EXPERT_CLOCK", "wall") == "cpu":
+        options["clock"] = time.process_time
+    bot = ExpertBot(**options)
+    bot.level = level
+    return bot
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -57,7 +101,7 @@ def play_match(job: tuple[str, str, int, int, dict]) -> dict:
     level0, level1, match_seed, rng_seed, rules_dict = job
     rules = Rules.from_dict(rules_dict)
     levels = (level0, level1)
-    bots = (bot_for(level0), bot_for(level1))
+    bots = (make_bot(level0), make_bot(level1))
     rngs = (random.Random(f"{rng_seed}:0"), random.Random(f"{rng_seed}:1"))
     times: dict[str, list[float]] = {level0: [], level1: []}
     cpu: dict[str, list[float]] = {level0: [], level1: []}
@@ -85,17 +129,42 @@ def play_match(job: tuple[str, str, int, int, dict]) -> dict:
     }
 
 
+def play_deal_pair(job: tuple[str, str, int, dict]) -> dict:
+    """One deal played twice, ``b`` in either seat. Returns ``b``'s deal score minus ``a``'s per game."""
+    a, b, seed, rules_dict = job
+    rules = Rules.from_dict(rules_dict)
+    gains = []
+    for b_seat in (0, 1):
+        bots = [make_bot(a), make_bot(a)]
+        bots[b_seat] = make_bot(b)
+        rngs = (random.Random(f"{seed}:{b_seat}:0"), random.Random(f"{seed}:{b_seat}:1"))
+        state = new_deal(rules, seed, derive(seed, "dealer") & 1)
+        while not state.over:
+            seat = state.turn
+            play = bots[seat].choose(observe(state, seat), rngs[seat])
+            state, _ = deal_apply(state, seat, play)
+        score = deal_result(state).score
+        gains.append(score[b_seat] - score[1 - b_seat])
+    return {"pairing": (a, b), "gains": gains}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=40, help="matches per pairing (default 40)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (default 2)")
     parser.add_argument("--seed", type=int, default=1001, help="base seed of the match seeds")
     parser.add_argument("--levels", default="easy,medium,hard", help="comma-separated levels to pair")
+    parser.add_argument("--pairs", default="", help="weaker:stronger pairings, comma-separated (instead of --levels)")
+    parser.add_argument("--deals", type=int, default=0, help="duplicate deals per pairing (default 0)")
+    parser.add_argument(
+        "--expert-clock", choices=("wall", "cpu"), default="wall", help="the clock of expert's deadline (default wall)"
+    )
     parser.add_argument("--target", type=int, default=1001, choices=(1001, 501, 301))
     parser.add_argument("--declaration-scoring", default="by_suit", choices=("by_suit", "by_order"))
     parser.add_argument("--show-stock-bottom", action="store_true")
     parser.add_argument("--deck-size", type=int, default=24, choices=(24, 32), help="32: variant V1")
     args = parser.parse_args(argv)
+    os.environ["BENCH_EXPERT_CLOCK"] = args.expert_clock  # read by make_bot, in the workers too
 
     rules = Rules(
         target=args.target,
@@ -103,10 +172,14 @@ def main(argv: list[str] | None = None) -> int:
         show_stock_bottom=args.show_stock_bottom,
         deck_size=args.deck_size,
     )
-    levels = args.levels.split(",")
+    if args.pairs:
+        pairings = [(p.split(":")[0], p.split(":")[1]) for p in args.pairs.split(",")]
+        levels = list(dict.fromkeys(level for pair in pairings for level in pair))
+    else:
+        levels = args.levels.split(",")
+        pairings = list(itertools.combinations(levels, 2))
     for level in levels:
-        bot_for(level)
-    pairings = list(itertools.combinations(levels, 2))
+        make_bot(level)
     jobs = []
     for a, b in pairings:
         for i in range(args.matches):
@@ -116,16 +189,37 @@ def main(argv: list[str] | None = None) -> int:
 
     print(
         f"# {len(jobs)} matches to {args.target}, {args.matches} per pairing, seed {args.seed}, "
-        f"{args.workers} worker(s), Python {platform.python_version()}",
+        f"{args.workers} worker(s), expert clock {args.expert_clock}, Python {platform.python_version()}",
         flush=True,
     )
     started = time.perf_counter()
+    deal_jobs = [
+        (a, b, derive(args.seed, f"duplicate:{a}:{b}:{i}"), rules.to_dict())
+        for a, b in pairings
+        for i in range(args.deals)
+    ]
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
+            deal_results = list(pool.map(play_deal_pair, deal_jobs, chunksize=1))
             results = list(pool.map(play_match, jobs, chunksize=1))
     else:
+        deal_results = [play_deal_pair(job) for job in deal_jobs]
         results = [play_match(job) for job in jobs]
     elapsed = time.perf_counter() - started
+
+    if deal_results:
+        print()
+        print("| pairing | duplicate deals | points per deal | 95% CI |")
+        print("|---|---|---|---|")
+        for a, b in pairings:
+            pairs = [statistics.mean(r["gains"]) for r in deal_results if r["pairing"] == (a, b)]
+            mean = statistics.mean(pairs)
+            half = 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs)) if len(pairs) > 1 else math.inf
+            print(f"| {b} vs {a} | {len(pairs)} | {mean:+.1f} | {mean - half:+.1f} … {mean + half:+.1f} |")
+    if not results:
+        print()
+        print(f"elapsed_seconds={elapsed:.0f}")
+        return 0
 
     print()
     print("| pairing | wins | win rate | 95% CI (Wilson) | deals/match |")
@@ -141,14 +235,18 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     print()
-    print("| level | decisions | wall mean ms | wall p95 ms | wall max ms | CPU mean ms | CPU p95 ms | CPU max ms |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(
+        "| level | decisions | wall mean ms | wall p95 ms | wall max ms | CPU mean ms | CPU p95 ms | CPU max ms "
+        "| wall > 1 s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for level in levels:
         wall = sorted(t for r in results for t in r["times"].get(level, []))
         used = sorted(t for r in results for t in r["cpu"].get(level, []))
         if not wall:
             continue
-        print(f"| {level} | {len(wall)} | {_stats(wall)} | {_stats(used)} |")
+        slow = sum(1 for t in wall if t > 1.0)
+        print(f"| {level} | {len(wall)} | {_stats(wall)} | {_stats(used)} | {slow} |")
     print()
     print(f"elapsed_seconds={elapsed:.0f}")
     return 0

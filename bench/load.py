@@ -440,6 +440,9 @@ def cluster_run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
                     server.stop()
             logs = "\n".join(s.log_path.read_text(errors="replace") for s in servers)
             result["server_log_errors"] = sum(1 for line in logs.splitlines() if "Traceback" in line or "ERROR" in line)
+            if result["errors"] or result["server_log_errors"]:
+                notable = [line for line in logs.splitlines() if line and not line.startswith("INFO")]
+                print("server log (first notable lines):\n  " + "\n  ".join(notable[:15]))
             return result
     finally:
         redis.stop()

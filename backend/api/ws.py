@@ -143,7 +143,11 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     bucket = TokenBucket(settings.rate_limit_intents, settings.rate_limit_window_s)
     strikes = 0
     try:
-        await rooms.connect(room_id, player.id, outbox)
+        try:
+            await rooms.connect(room_id, player.id, outbox)
+        except RoomRefused:
+            outbox.close(CloseCode.TRY_AGAIN, "the table is busy for a moment; reconnect")
+            return
         while not outbox.closed:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":

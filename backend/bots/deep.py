@@ -14,7 +14,8 @@ the complete phase-2 position, so it stays valid from one world to the next).
 estimated by playing it out with the ``medium`` heuristics (``sim.play_out``). A depth
 at least the number of phase-1 tricks left makes the search exact to the end of the deal.
 
-Every search checks ``clock()`` against ``deadline`` every 64 nodes and raises
+Every search checks ``clock()`` against ``deadline`` every 64 phase-1 nodes and every 256
+phase-2 nodes (the inherited solver's recursion runs through ``_search`` here) and raises
 ``Timeout`` once it is past, so a caller can bound its thinking time whatever the
 position.
 
@@ -91,6 +92,13 @@ class DealSearch(EndgameSolver):
         if not self.nodes & 63 and self.clock() > self.deadline:
             raise Timeout
 
+    def _search(self, hl: int, hf: int, trump: int, declared: int, pl: int, pf: int, alpha: int, beta: int) -> int:
+        """The phase-2 solver's search, counted so that the deadline also interrupts long endgames."""
+        self.nodes += 1
+        if not self.nodes & 255 and self.clock() > self.deadline:
+            raise Timeout
+        return super()._search(hl, hf, trump, declared, pl, pf, alpha, beta)
+
     def estimate(self, hl: int, hf: int, pos: int, trump: int, declared: int, pl: int, pf: int) -> int:
         """A phase-1 position's value for the leader, by a ``medium`` playout (both hands and stock known)."""
         self._tick()
@@ -102,7 +110,6 @@ class DealSearch(EndgameSolver):
         """Value for the leader (its points to come minus the follower's), fail-soft; ``pos`` indexes the stock."""
         stock = self.stock
         if pos >= len(stock):
-            self._tick()
             return self._search(hl, hf, trump, declared, pl, pf, alpha, beta)
         if depth <= 0:
             return self.estimate(hl, hf, pos, trump, declared, pl, pf)

@@ -31,6 +31,7 @@ reach its deadline is reproducible.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -39,6 +40,7 @@ from collections.abc import Callable
 from backend.engine.cards import KING, QUEEN
 from backend.engine.deal import Play
 
+from .core import cards_list
 from .deep import DealSearch, Timeout
 from .knowledge import SeatKnowledge
 from .policy import DECLARE
@@ -164,12 +166,13 @@ class ExpertBot:
 
     def __init__(
         self,
-        budget: float = 0.55,
+        budget: float = 0.7,
         max_worlds: int = 40,
         clock: Callable[[], float] = time.perf_counter,
         match_aware: bool = True,
         infer: bool = True,
         max_depth: int = 99,
+        enumerate_limit: int = 150,
     ) -> None:
         self.budget = budget
         self.max_worlds = max_worlds
@@ -177,6 +180,7 @@ class ExpertBot:
         self.match_aware = match_aware
         self.infer = infer
         self.max_depth = max_depth
+        self.enumerate_limit = enumerate_limit
         self.last_depths: list[int] = []  # per world, the deepest completed pass (for benchmarks)
 
     def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Play:
@@ -208,9 +212,44 @@ class ExpertBot:
         keyed.sort(reverse=True)
         return [candidates[i] for _, i in keyed[: self.max_worlds]]
 
+    def all_worlds(self, k: SeatKnowledge, limit: int) -> list[tuple[int, list[int]]] | None:
+        """Every world consistent with ``k`` (as ``sample_world`` draws them), or ``None`` if there are more
+        than ``limit``. Late in phase 1 there are few: at the last phase-1 trick of the 24-card game at
+        most 10 · 9 = 90 (which two unseen cards are in the stock, in which order)."""
+        known = k.known_opponent_cards
+        bottom = k.stock_bottom
+        free = [c for c in cards_list(k.unseen & ~known) if c != bottom]
+        need = k.opponent_count - known.bit_count()
+        in_stock = len(free) - need
+        count = math.comb(len(free), need) * math.factorial(in_stock)
+        if count > limit:
+            return None
+        worlds = []
+        for chosen in itertools.combinations(free, in_stock):
+            opp = known
+            for c in free:
+                if c not in chosen:
+                    opp |= 1 << c
+            for order in itertools.permutations(chosen):
+                stock = list(order)
+                if bottom is not None:
+                    stock.append(bottom)
+                worlds.append((opp, stock))
+        return worlds
+
     def _phase1(self, k: SeatKnowledge, plays: list[Play], rng: random.Random) -> Play:
         deadline = self.clock() + self.budget
-        worlds = self.sample_worlds(k, rng)
+        every = self.all_worlds(k, self.enumerate_limit)
+        weights: list[float] | None = None
+        if every is not None:
+            # Few enough to take them all (in random order, so that a deadline leaves a fair subset
+            # searched deeply), each weighted by its likelihood.
+            rng.shuffle(every)
+            worlds = every
+            if self.infer:
+                weights = [world_weight(k, opp) for opp, _ in worlds]
+        else:
+            worlds = self.sample_worlds(k, rng)
         moves = [p.card | (DECLARE if p.declare else 0) for p in plays]
         me = k.seat
         pending = _pending(k)
@@ -243,24 +282,28 @@ class ExpertBot:
             pass
         self.last_depths = depths
 
-        return plays[self.pick(k, moves, scores)]
+        return plays[self.pick(k, moves, scores, weights)]
 
     # ------------------------------------------------------------ the match utility
 
-    def pick(self, k: SeatKnowledge, moves: list[int], scores: list[dict[int, int]]) -> int:
+    def pick(
+        self, k: SeatKnowledge, moves: list[int], scores: list[dict[int, int]], weights: list[float] | None = None
+    ) -> int:
         """The index of the move with the best mean match utility over the worlds' scores (deal score
-        difference to come per move); ties broken by the mean score. Without ``match_aware``: the mean score."""
+        difference to come per move, one dict per world, weighted by ``weights``); ties broken by the mean
+        score. Without ``match_aware``: the mean score."""
         base = self._counted(k)
+        w = weights if weights is not None else [1.0] * len(scores)
         best_key: tuple[float, float] = (-math.inf, -math.inf)
         best = 0
         for j, move in enumerate(moves):
             total = 0.0
             utility = 0.0
-            for row in scores:
+            for row, weight in zip(scores, w, strict=True):
                 value = row[move]
-                total += value
+                total += weight * value
                 if self.match_aware:
-                    utility += self._utility(k, base, value)
+                    utility += weight * self._utility(k, base, value)
             key = (utility, total) if self.match_aware else (total, 0.0)
             if key > best_key:
                 best_key, best = key, j

@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
 from . import commands as cmd
@@ -50,6 +50,8 @@ LEASE_MS = 4000  # an owner that stops renewing loses its rooms after this long
 RENEW_S = 1.0
 ALIVE_S = 6  # a process is alive while its key lives
 FORWARD_TIMEOUT_S = 5.0
+POOL_SIZE = 32  # Redis connections per process for commands; a caller waits for a free one
+PUBLISH_BATCH = 256
 
 _RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end
@@ -111,7 +113,13 @@ class RedisCluster:
 
     def __init__(self, url: str) -> None:
         self.id = f"proc_{secrets.token_hex(6)}"
-        self.redis: Redis = Redis.from_url(url, decode_responses=True, health_check_interval=5)
+        pool = BlockingConnectionPool.from_url(
+            url, max_connections=POOL_SIZE, timeout=FORWARD_TIMEOUT_S, decode_responses=True, health_check_interval=5
+        )
+        self.redis: Redis = Redis(connection_pool=pool)
+        # Deliveries leave through one queue and one publisher, in order: two states for a player
+        # must never overtake each other on different connections.
+        self._outgoing: asyncio.Queue[tuple[str, str, str | None]] = asyncio.Queue()
         self._handler: Handler | None = None
         self._pending: dict[str, asyncio.Future[Forwarded]] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -129,6 +137,7 @@ class RedisCluster:
         self._tasks = [
             asyncio.create_task(self._listen(), name="cluster-listen"),
             asyncio.create_task(self._heartbeat(), name="cluster-heartbeat"),
+            asyncio.create_task(self._publisher(), name="cluster-publisher"),
         ]
 
     async def stop(self) -> None:
@@ -247,27 +256,35 @@ class RedisCluster:
             connection.send(text)
             return
         payload = json.dumps({"kind": "deliver", "player": player_id, "text": text})
-        task = asyncio.get_running_loop().create_task(self._publish(f"room:{room_id}", payload))
-
-        def undelivered(task: asyncio.Task[None]) -> None:
-            if not task.cancelled() and task.exception() is not None:
-                log.warning("a message for %s could not be published: %s", player_id, task.exception())
-                self.on_undelivered(room_id, player_id)
-
-        task.add_done_callback(undelivered)
+        self._outgoing.put_nowait((f"room:{room_id}", payload, player_id))
 
     def close_room(self, room_id: str, code: int, reason: str) -> None:
         for connection in self._local.pop(room_id, {}).values():
             connection.close(code, reason)
         payload = json.dumps({"kind": "close", "code": code, "reason": reason})
-        task = asyncio.get_running_loop().create_task(self._publish(f"room:{room_id}", payload))
-        task.add_done_callback(_log_failure)
+        self._outgoing.put_nowait((f"room:{room_id}", payload, None))
 
     def local_players(self) -> list[tuple[str, str]]:
         return [(room_id, player_id) for room_id, players in self._local.items() for player_id in players]
 
-    async def _publish(self, channel: str, payload: str) -> None:
-        await self.redis.publish(channel, payload)
+    async def _publisher(self) -> None:
+        """Publish queued deliveries in order, many per round trip (a pipeline)."""
+        while True:
+            batch = [await self._outgoing.get()]
+            while len(batch) < PUBLISH_BATCH and not self._outgoing.empty():
+                batch.append(self._outgoing.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, payload, _ in batch:
+                        pipe.publish(channel, payload)
+                    await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as error:
+                log.warning("%d message(s) could not be published: %s", len(batch), error)
+                for channel, _, player_id in batch:
+                    if player_id is not None:  # that player is owed a fresh full state
+                        self.on_undelivered(channel[len("room:") :], player_id)
 
     def _on_room_message(self, room_id: str, message: dict[str, Any]) -> None:
         players = self._local.get(room_id)
@@ -332,10 +349,14 @@ class RedisCluster:
         """Keep this process alive, renew the leases of its rooms and drop rooms whose lease is lost."""
         while True:
             try:
-                await self.redis.set(f"alive:{self.id}", "1", ex=ALIVE_S)
-                for room_id in list(self._owned):
-                    renewed = await self.redis.eval(_RENEW, 1, _owner_key(room_id), self.id, LEASE_MS)
-                    if not renewed:
+                owned = list(self._owned)
+                async with self.redis.pipeline(transaction=False) as pipe:  # one round trip for all leases
+                    pipe.set(f"alive:{self.id}", "1", ex=ALIVE_S)
+                    for room_id in owned:
+                        pipe.eval(_RENEW, 1, _owner_key(room_id), self.id, LEASE_MS)
+                    results = await pipe.execute()
+                for room_id, renewed in zip(owned, results[1:], strict=True):
+                    if not renewed and room_id in self._owned:
                         self._owned.discard(room_id)
                         self.on_lost(room_id)
             except asyncio.CancelledError:

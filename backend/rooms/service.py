@@ -81,6 +81,7 @@ class Rooms:
         self._actors: dict[str, RoomActor] = {}
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self._owed: set[tuple[str, str]] = set()  # (room, player) waiting for a fresh state
 
     # ------------------------------------------------------------ start and stop
 
@@ -236,19 +237,25 @@ class Rooms:
     def _owe_state(self, room_id: str, player_id: str) -> None:
         """A message to ``player_id`` was lost on its way (Redis went away): once Redis answers
         again, send the player the current full state, which supersedes what was lost."""
+        if (room_id, player_id) in self._owed:
+            return
+        self._owed.add((room_id, player_id))
         task = asyncio.get_running_loop().create_task(self._resend_state(room_id, player_id))
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     async def _resend_state(self, room_id: str, player_id: str) -> None:
-        for attempt in range(20):
-            await asyncio.sleep(0.25 * (attempt + 1))
-            try:
-                await self._command(room_id, cmd.Hello(player_id))
-                return
-            except RoomRefused:
-                continue
-            except Exception as error:  # Redis still away
-                log.info("still cannot resend the state of %s in %s: %s", player_id, room_id, error)
+        try:
+            for attempt in range(20):
+                await asyncio.sleep(0.25 * (attempt + 1))
+                try:
+                    await self._command(room_id, cmd.Hello(player_id))
+                    return
+                except RoomRefused:
+                    continue
+                except Exception as error:  # Redis still away
+                    log.info("still cannot resend the state of %s in %s: %s", player_id, room_id, error)
+        finally:
+            self._owed.discard((room_id, player_id))
 
     # ------------------------------------------------------------ the lobby (REST)
 

@@ -34,6 +34,7 @@ export const CLOSE_CODES = Object.freeze({
   "NORMAL": 1000,
   "POLICY": 1008,
   "TOO_BIG": 1009,
+  "TRY_AGAIN": 1013,
   "BAD_TOKEN": 4401,
   "NOT_SEATED": 4403,
   "UNKNOWN_ROOM": 4404,

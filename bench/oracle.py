@@ -1,0 +1,297 @@
+"""Bot strength against cheating players: how far each level is from perfect information.
+
+    python bench/oracle.py [--levels hard,expert] [--oracle exact] [--deals 30] [--matches 0]
+                           [--workers 2] [--seed 1001] [--cap 3.0] [--target 1001]
+                           [--declaration-scoring by_suit] [--show-stock-bottom] [--deck-size 24]
+                           [--expert-clock wall|cpu]
+
+Two yardsticks, never levels a player can choose (they read the true deal):
+
+* ``exact`` — perfect information and (nearly) perfect play: alpha-beta with a
+  transposition table over the rest of the deal with the true opponent hand and stock
+  order (``backend.bots.deep.DealSearch``), the endgame solver once the stock is empty.
+  A phase-1 decision deepens trick by trick until it is exact or ``--cap`` seconds of CPU
+  time have passed (the tables are kept for the whole deal, so only the first decisions of a deal
+  are ever capped); the run reports the share of phase-1 decisions that were exact.
+* ``same_budget`` — ``hard``'s own search (medium-policy playouts, same budget) given the
+  true opponent hand and stock order: the value of the information alone.
+
+``--deals N``: N deals, each played twice with the seats swapped (duplicate deals), bot
+level against the oracle; prints the oracle's mean gain per deal (its deal score minus
+the bot's, over all 2N deal games) with a 95% normal interval. ``--matches M``: M
+matches to the target with seats swapped every match; prints the bot's wins with a 95%
+Wilson interval. Fixed seeds; the deal results are reproducible except where a time cap
+cut a search short.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout, uninstalled
+
+from bots import make_bot, wilson
+
+from backend.bots import HardBot, observe
+from backend.bots.deep import DealSearch, Timeout
+from backend.bots.knowledge import SeatKnowledge
+from backend.bots.players import _pending
+from backend.bots.solver import INF, Position
+from backend.engine import deal as engine
+from backend.engine.cards import cards_in
+from backend.engine.deal import DealState, Play
+from backend.engine.kernel import declarable
+from backend.engine.match import apply as match_apply
+from backend.engine.match import new_match
+from backend.engine.rules import Rules
+from backend.engine.shuffle import derive
+
+DECLARE = 32
+
+
+class ExactOracle:
+    """Perfect information, alpha-beta to the end of the deal (capped at ``cap`` seconds per decision)."""
+
+    name = "exact"
+
+    def __init__(self, cap: float = 3.0) -> None:
+        self.cap = cap
+        self._deal: tuple[int, ...] | None = None
+        self.search = DealSearch()
+        self.decisions = 0
+        self.exact = 0
+
+    def choose(self, state: DealState, k: SeatKnowledge, rng: random.Random) -> Play:
+        legal = engine.legal_actions(state, state.turn)
+        if len(legal) == 1:
+            return legal[0]
+        key = (*state.initial_stock, *state.initial_hands, state.rules.by_suit)
+        if key != self._deal:  # a new deal: fresh tables, the true stock from its top
+            self._deal = key
+            self.search = DealSearch(state.rules.by_suit, clock=time.process_time)
+            self.search.set_stock(state.initial_stock)
+        s = self.search
+        me = state.turn
+        pending = _pending(k)
+        if not state.stock:  # phase 2: the endgame solver (perfect information already)
+            hands = state.hands
+            pos = Position(
+                hands, state.leader, state.trick, state.trump, state.declared_suits, (pending[0], pending[1])
+            )
+            s.deadline = math.inf
+            return s.best(pos)[0]
+        pos_index = len(state.initial_stock) - len(state.stock)
+        left = len(state.stock) // 2
+        s.deadline = time.process_time() + self.cap
+        best: Play = legal[0]
+        self.decisions += 1
+        for depth in range(1, left + 1):
+            try:
+                best = self._best(state, me, pending, pos_index, depth)
+            except Timeout:
+                break
+            if depth == left:
+                self.exact += 1
+        return best
+
+    def _best(self, state: DealState, me: int, pending: list[int], pos: int, depth: int) -> Play:
+        s = self.search
+        hands = state.hands
+        if state.trick:
+            lead = state.trick[0]
+            leader = state.leader
+            best_value, best_f = -INF, -1
+            for f in cards_in(hands[me]):
+                v = -s.after_trick(
+                    hands[leader],
+                    hands[me] & ~(1 << f),
+                    pos,
+                    lead,
+                    f,
+                    state.trump,
+                    state.declared_suits,
+                    pending[leader],
+                    pending[me],
+                    depth,
+                    -INF,
+                    -best_value,
+                )
+                if v > best_value:
+                    best_value, best_f = v, f
+            return Play(best_f)
+        hl, hf = hands[me], hands[1 - me]
+        args = (hl, hf, pos, state.trump, state.declared_suits, pending[me], pending[1 - me])
+        s.search(*args, -INF, INF, depth)
+        move = s.best1[args]
+        if move & DECLARE:
+            assert (move & 31) >> 3 in declarable(hl, state.declared_suits)
+        return Play(move & 31, bool(move & DECLARE))
+
+
+class SameBudgetOracle(HardBot):
+    """``hard``'s Monte Carlo, but every world is the true one."""
+
+    name = "same_budget"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.truth: tuple[int, list[int]] = (0, [])
+
+    def sample_world(self, k: SeatKnowledge, rng: random.Random) -> tuple[int, list[int]]:
+        return self.truth[0], list(self.truth[1])
+
+    def choose_state(self, state: DealState, k: SeatKnowledge, rng: random.Random) -> Play:
+        self.truth = (state.hands[1 - state.turn], list(state.stock))
+        return super().choose(k, rng)
+
+
+def _oracle(name: str, cap: float) -> Any:
+    return ExactOracle(cap) if name == "exact" else SameBudgetOracle()
+
+
+def _decide(player: Any, state: DealState, seat: int, totals: tuple[int, int], rng: random.Random) -> Play:
+    k = observe(state, seat, totals)
+    if isinstance(player, ExactOracle):
+        return player.choose(state, k, rng)
+    if isinstance(player, SameBudgetOracle):
+        return player.choose_state(state, k, rng)
+    play: Play = player.choose(k, rng)
+    return play
+
+
+def play_deal_pair(job: tuple[str, str, float, int, dict[str, Any]]) -> dict[str, Any]:
+    """One deal, twice (the bot in either seat). Returns the oracle's score minus the bot's, per game."""
+    level, oracle_name, cap, seed, rules_dict = job
+    rules = Rules.from_dict(rules_dict)
+    gains = []
+    oracle = _oracle(oracle_name, cap)
+    times: list[float] = []
+    for bot_seat in (0, 1):
+        players = [None, None]
+        players[bot_seat] = make_bot(level)
+        players[1 - bot_seat] = oracle
+        rng = random.Random(derive(seed, f"rng:{bot_seat}"))
+        state = engine.new_deal(rules, seed, derive(seed, "dealer") & 1)
+        while not state.over:
+            seat = state.turn
+            start = time.perf_counter()
+            play = _decide(players[seat], state, seat, (0, 0), rng)
+            if seat == bot_seat:
+                times.append(time.perf_counter() - start)
+            state, _ = engine.apply(state, seat, play)
+        score = engine.deal_result(state).score
+        gains.append(score[1 - bot_seat] - score[bot_seat])
+    exact = (oracle.exact, oracle.decisions) if isinstance(oracle, ExactOracle) else (0, 0)
+    return {"gains": gains, "exact": exact, "times": times}
+
+
+def play_match(job: tuple[str, str, float, int, int, dict[str, Any]]) -> dict[str, Any]:
+    level, oracle_name, cap, seed, bot_seat, rules_dict = job
+    rules = Rules.from_dict(rules_dict)
+    players: list[Any] = [None, None]
+    players[bot_seat] = make_bot(level)
+    oracle = _oracle(oracle_name, cap)
+    players[1 - bot_seat] = oracle
+    rng = random.Random(derive(seed, "rng"))
+    match = new_match(rules, seed)
+    deals = 0
+    while not match.over:
+        state = match.deal
+        seat = state.turn
+        play = _decide(players[seat], state, seat, match.totals, rng)
+        number = match.deal_number
+        match, _ = match_apply(match, seat, play)
+        if match.deal_number != number or match.over:
+            deals += 1
+    exact = (oracle.exact, oracle.decisions) if isinstance(oracle, ExactOracle) else (0, 0)
+    return {"bot_won": match.winner == bot_seat, "deals": deals, "totals": match.totals, "exact": exact}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--levels", default="hard,expert")
+    parser.add_argument("--oracle", default="exact", choices=("exact", "same_budget"))
+    parser.add_argument("--deals", type=int, default=30, help="duplicate deals per level (each played twice)")
+    parser.add_argument("--matches", type=int, default=0, help="matches to the target per level")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--seed", type=int, default=1001)
+    parser.add_argument("--cap", type=float, default=3.0, help="exact oracle: seconds per phase-1 decision")
+    parser.add_argument("--target", type=int, default=1001, choices=(1001, 501, 301))
+    parser.add_argument("--declaration-scoring", default="by_suit", choices=("by_suit", "by_order"))
+    parser.add_argument("--show-stock-bottom", action="store_true")
+    parser.add_argument("--deck-size", type=int, default=24, choices=(24, 32))
+    parser.add_argument("--expert-clock", choices=("wall", "cpu"), default="wall", help="see bench/bots.py")
+    args = parser.parse_args(argv)
+    os.environ["BENCH_EXPERT_CLOCK"] = args.expert_clock
+    rules = Rules(
+        target=args.target,
+        declaration_scoring=args.declaration_scoring,
+        show_stock_bottom=args.show_stock_bottom,
+        deck_size=args.deck_size,
+    )
+    levels = args.levels.split(",")
+    for level in levels:
+        make_bot(level)
+    print(
+        f"# oracle {args.oracle}, {args.deals} duplicate deals and {args.matches} matches per level, "
+        f"seed {args.seed}, cap {args.cap}s, {args.workers} worker(s), expert clock {args.expert_clock}, "
+        f"Python {platform.python_version()}",
+        flush=True,
+    )
+    started = time.perf_counter()
+    deal_jobs = [
+        (level, args.oracle, args.cap, derive(args.seed, f"oracle-deal:{i}"), rules.to_dict())
+        for level in levels
+        for i in range(args.deals)
+    ]
+    match_jobs = [
+        (level, args.oracle, args.cap, derive(args.seed, f"oracle-match:{i}"), i % 2, rules.to_dict())
+        for level in levels
+        for i in range(args.matches)
+    ]
+    with ProcessPoolExecutor(args.workers) as pool:
+        deal_results = list(pool.map(play_deal_pair, deal_jobs, chunksize=1))
+        match_results = list(pool.map(play_match, match_jobs, chunksize=1))
+    elapsed = time.perf_counter() - started
+
+    if deal_results:
+        print()
+        print(f"| level | deal games | {args.oracle} oracle's gain per deal | 95% CI | oracle exact |")
+        print("|---|---|---|---|---|")
+        for level in levels:
+            rows = [r for job, r in zip(deal_jobs, deal_results, strict=True) if job[0] == level]
+            gains = [g for r in rows for g in r["gains"]]
+            # Duplicate pairs are the independent units: the interval uses the pair means.
+            pairs = [statistics.mean(r["gains"]) for r in rows]
+            mean = statistics.mean(gains)
+            half = 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs)) if len(pairs) > 1 else math.inf
+            exact = sum(r["exact"][0] for r in rows), sum(r["exact"][1] for r in rows)
+            share = f"{exact[0] / exact[1]:.0%}" if exact[1] else "–"
+            print(f"| {level} | {len(gains)} | {mean:+.1f} | {mean - half:+.1f} … {mean + half:+.1f} | {share} |")
+    if match_results:
+        print()
+        print(f"| level | wins vs {args.oracle} oracle | win rate | 95% CI (Wilson) | deals/match |")
+        print("|---|---|---|---|---|")
+        for level in levels:
+            rows = [r for job, r in zip(match_jobs, match_results, strict=True) if job[0] == level]
+            wins = sum(r["bot_won"] for r in rows)
+            lo, hi = wilson(wins, len(rows))
+            deals = statistics.mean(r["deals"] for r in rows)
+            print(f"| {level} | {wins}/{len(rows)} | {wins / len(rows):.0%} | {lo:.0%}–{hi:.0%} | {deals:.1f} |")
+    print()
+    print(f"elapsed_seconds={elapsed:.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
