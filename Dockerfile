@@ -1,17 +1,30 @@
+# 1001 online: one app process (uvicorn) per container. docker-compose.yml runs two of them behind nginx.
 FROM python:3.11-slim
 
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+# The code runs from /app and only from there: `backend` is not installed into site-packages, so
+# backend/settings.py finds /app/frontend and /app/data from any working directory.
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PYTHONPATH=/app \
+    PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    MIGRATE=1
 WORKDIR /app
 
-COPY pyproject.toml README.md ./
-COPY backend ./backend
-RUN pip install . && useradd --create-home --uid 1001 app && mkdir -p /app/data && chown app /app/data
+# Runtime dependencies only, at the exact versions of the lock file (`make lock` refreshes it).
+COPY deploy/requirements.lock /tmp/requirements.lock
+RUN pip install -r /tmp/requirements.lock && pip check && rm /tmp/requirements.lock \
+ && useradd --create-home --uid 1001 app && mkdir -p /app/data && chown app /app/data
 
 COPY alembic.ini ./
 COPY migrations ./migrations
 COPY frontend ./frontend
+COPY backend ./backend
 
 USER app
+# SQLite's default database (DATABASE_URL unset) lives here; a volume keeps it across containers.
+VOLUME ["/app/data"]
 EXPOSE 8000
-# Migrate, then serve. DATABASE_URL selects PostgreSQL; the default is SQLite in /app/data.
-CMD ["sh", "-c", "alembic upgrade head && exec uvicorn backend.api.app:create_app --factory --host 0.0.0.0 --port 8000 --ws-per-message-deflate false --ws-max-size 65536 --ws-ping-interval 10 --ws-ping-timeout 15 --proxy-headers"]
+# GET /api/health (200 once the database answers); the image has no curl.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-m", "backend.serve", "--health-check", "--port", "8000"]
+# MIGRATE=1 (the default): `alembic upgrade head`, then serve; MIGRATE=0 serves only. The uvicorn
+# options (WebSocket ping, frame size, no deflate) live in backend/serve.py, shared with `make run`.
+CMD ["python", "-m", "backend.serve", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers"]

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint codegen bench migrate clean
+.PHONY: run test lint codegen bench migrate lock clean
 
 $(BIN)/activate: pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "need $(PYTHON) (set PYTHON=python3 to use another)"; exit 1; }
@@ -18,7 +18,7 @@ migrate: $(BIN)/activate
 	$(BIN)/alembic upgrade head
 
 run: migrate
-	$(BIN)/uvicorn backend.api.app:create_app --factory --host $(HOST) --port $(PORT) --ws-per-message-deflate false --ws-max-size 65536 --ws-ping-interval 10 --ws-ping-timeout 15
+	$(BIN)/python -m backend.serve --host $(HOST) --port $(PORT)
 
 test: $(BIN)/activate
 	$(BIN)/ruff check backend tests bench migrations
@@ -35,6 +35,12 @@ lint: $(BIN)/activate
 # The client's frontend/js/generated/protocol.js, from the server's codes and RoomCreate.
 codegen: $(BIN)/activate
 	$(BIN)/python -m backend.api.codegen
+
+# deploy/requirements.lock, installed by the Dockerfile: the runtime dependencies of pyproject.toml
+# resolved afresh (newest versions allowed by pyproject.toml) at exact versions. Review the diff, rebuild.
+lock: $(BIN)/activate
+	$(BIN)/pip install --quiet --dry-run --ignore-installed --report - . | $(BIN)/python deploy/lock.py > deploy/requirements.lock.new
+	mv deploy/requirements.lock.new deploy/requirements.lock
 
 bench: $(BIN)/activate
 	$(BIN)/python bench/engine_bench.py
