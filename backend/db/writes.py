@@ -124,5 +124,9 @@ class VersionConflict(Exception):
     """Another writer advanced the room first; the caller's view of it is stale."""
 
 
+class StoreUnavailable(Exception):
+    """The database could not be reached: nothing was written; the same change may be tried again."""
+
+
 class SeatTaken(Exception):
     """The seat was taken (or the table closed) by another request first."""

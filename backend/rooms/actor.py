@@ -16,7 +16,7 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from backend.db.writes import SeatTaken, VersionConflict
+from backend.db.writes import SeatTaken, StoreUnavailable, VersionConflict
 from backend.engine import events_for_seat, seat_view
 
 from . import commands as cmd
@@ -130,6 +130,11 @@ class RoomActor:
             failure = Refusal(RoomCode.STALE_VERSION, "the table moved on; reloading")
         except SeatTaken:
             failure = Refusal(RoomCode.ROOM_FULL, "somebody else took the seat first")
+        except StoreUnavailable as error:
+            log.warning("the database is unreachable for room %s: %s", self.id, error)
+            failure = Refusal(
+                RoomCode.UNAVAILABLE, "the database is unreachable for a moment; nothing changed, try again"
+            )
         except Exception:
             log.exception("could not store a change of room %s", self.id)
             failure = Refusal(RoomCode.SERVER_ERROR, "the change could not be saved; nothing was applied, try again")

@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from sqlalchemy.exc import InterfaceError, OperationalError
+
 from backend.db.group_commit import GroupCommitter
 from backend.db.store import RoomRecord, Store
-from backend.db.writes import ActionRecord, ActionWrite, LoggedAction, RoomWrite
+from backend.db.writes import ActionRecord, ActionWrite, LoggedAction, RoomWrite, StoreUnavailable
 from backend.engine import Play, card, new_match
 from backend.engine import Resign as EngineResign
 from backend.engine import match as match_rules
@@ -118,6 +120,12 @@ class SqlRoomStore:
         return StoredRoom(state=record_state(stored.record), seed=seed, actions=actions)
 
     async def write(self, write: RoomWrite) -> None:
+        try:
+            await self._write(write)
+        except (OperationalError, InterfaceError) as error:  # the database is away, not the change wrong
+            raise StoreUnavailable(str(error).splitlines()[0]) from error
+
+    async def _write(self, write: RoomWrite) -> None:
         if isinstance(write, ActionWrite):
             await self._writer.commit(write)  # group commit: many rooms' moves in one transaction
             self._commits += 1

@@ -1,0 +1,116 @@
+"""The actor with fake ports: persist first, publish only after the commit, and a refused write
+(a database blip) changes nothing and says so with a temporary code."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from datetime import datetime
+
+from backend.db.writes import ActionWrite, RoomWrite, StoreUnavailable
+from backend.engine.events import Event
+from backend.engine.view import SeatView
+from backend.rooms import commands as cmd
+from backend.rooms.actor import RoomActor
+from backend.rooms.decide import Limits
+from backend.rooms.model import RoomState
+from backend.rooms.ports import Connection, StoredRoom
+
+from .test_decide import ANNA, BEN, T0, mover, started
+
+
+class FakeStore:
+    def __init__(self) -> None:
+        self.writes: list[RoomWrite] = []
+        self.down = False
+
+    async def load(self, room_id: str) -> StoredRoom | None:
+        return None
+
+    async def write(self, write: RoomWrite) -> None:
+        if self.down:
+            raise StoreUnavailable("connection refused")
+        self.writes.append(write)
+
+    async def busy_elsewhere(self, room_id: str, player_ids: Sequence[str]) -> str | None:
+        return None
+
+
+class FakeBus:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, object]]] = []
+
+    async def attach(self, room_id: str, player_id: str, connection: Connection) -> Connection | None:
+        return None
+
+    async def detach(self, room_id: str, player_id: str, connection: Connection) -> bool:
+        return True
+
+    async def present(self, room_id: str) -> frozenset[str]:
+        return frozenset({ANNA, BEN})
+
+    def deliver(self, room_id: str, player_id: str, text: str) -> None:
+        self.sent.append((player_id, json.loads(text)))
+
+    def close_room(self, room_id: str, code: int, reason: str) -> None:
+        pass
+
+
+class FakeClock:
+    def now(self) -> datetime:
+        return T0
+
+    async def sleep_until(self, deadline: datetime) -> None:
+        await asyncio.Event().wait()  # never: these tests do not let time pass
+
+
+class NoBots:
+    async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> tuple[str, bool]:
+        raise AssertionError("no computer at this table")
+
+    def shutdown(self) -> None:
+        pass
+
+
+def actor(state: RoomState, store: FakeStore, bus: FakeBus) -> RoomActor:
+    return RoomActor(
+        state,
+        store=store,
+        bus=bus,
+        clock=FakeClock(),
+        bots=NoBots(),
+        limits=Limits(),
+        bot_delay_s=0,
+        on_stale=lambda _: None,
+    )
+
+
+async def test_an_accepted_play_is_stored_then_published_to_both_seats() -> None:
+    store, bus = FakeStore(), FakeBus()
+    state = started()
+    room = actor(state, store, bus)
+    player, card = mover(state)
+    assert await room.handle(cmd.PlayCard(player, 1, state.version, card, False)) is None
+    assert len(store.writes) == 1 and isinstance(store.writes[0], ActionWrite)
+    states = [(who, m) for who, m in bus.sent if m["type"] == "state"]
+    assert {who for who, _ in states} == {ANNA, BEN}
+    assert [m["reply_to"] for who, m in states if who == player] == [1]
+    assert room.state.version == state.version + 1
+    room.stop()
+
+
+async def test_a_database_blip_refuses_with_a_temporary_code_and_changes_nothing() -> None:
+    store, bus = FakeStore(), FakeBus()
+    state = started()
+    room = actor(state, store, bus)
+    store.down = True
+    player, card = mover(state)
+    await room.handle(cmd.PlayCard(player, 1, state.version, card, False))
+    assert room.state is state  # nothing half-applied
+    [(who, answer)] = bus.sent
+    assert who == player and answer["type"] == "rejected" and answer["code"] == "unavailable"
+    store.down = False  # the same intent, resent, now goes through exactly once
+    await room.handle(cmd.PlayCard(player, 1, state.version, card, False))
+    assert len(store.writes) == 1 and room.state.version == state.version + 1
+    room.stop()
