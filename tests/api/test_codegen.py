@@ -61,7 +61,7 @@ def test_the_module_carries_every_code_and_option() -> None:
     assert set(options) == set(RoomCreate.model_fields)
     assert options["target"]["values"] == [1001, 501, 301]
     assert options["reconnect_grace_s"]["minimum"] == 5 and options["reconnect_grace_s"]["maximum"] == 3600
-    assert options["bot_level"]["values"] == ["easy", "medium", "hard"]
+    assert options["bot_level"]["values"] == ["easy", "medium", "hard", "expert"]
     for name, option in options.items():
         assert "default" in option, f"{name} has no default"
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from backend.bots import EasyBot, HardBot, MediumBot, observe
+from backend.bots import EasyBot, ExpertBot, HardBot, MediumBot, observe
 from backend.engine import deal as engine
 from backend.engine.rules import Rules
 
@@ -43,6 +43,6 @@ def test_r4_hard_plays_only_legal_cards(rules: Rules) -> None:
 def test_r3_every_level_refuses_to_move_out_of_turn() -> None:
     state = engine.new_deal(Rules(), 1, 0)
     waiting = 1 - state.turn
-    for bot in (EasyBot(), MediumBot(), HardBot()):
+    for bot in (EasyBot(), MediumBot(), HardBot(), ExpertBot()):
         with pytest.raises(ValueError, match="turn"):
             bot.choose(observe(state, waiting), random.Random(0))

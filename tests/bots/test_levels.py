@@ -88,7 +88,7 @@ def test_r3_r2_hard_samples_worlds_consistent_with_what_it_saw(show_bottom: bool
 
 
 def test_choose_knows_every_level_and_only_those() -> None:
-    assert LEVELS == ("easy", "medium", "hard")
+    assert LEVELS == ("easy", "medium", "hard", "expert")
     assert [bot_for(level).level for level in LEVELS] == list(LEVELS)
     with pytest.raises(ValueError, match="unknown bot level"):
         bot_for("impossible")

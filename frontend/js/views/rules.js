@@ -1,6 +1,7 @@
 // The rules page: R1–R7, our rulings and the table options, in plain words.
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
+import { TABLE_OPTIONS } from '../generated/protocol.js';
 
 const SECTIONS = [
   ['r1', ['1', '2', '3']],
@@ -14,7 +15,7 @@ const SECTIONS = [
 ];
 const RULINGS = ['r4_1', 'r5_1', 'r6_1', 'r6_2'];
 const OPTIONS = ['target', 'scoring', 'deck', 'stock_bottom', 'open_scores', 'stake', 'visibility', 'grace'];
-const LEVELS = ['easy', 'medium', 'hard'];
+const LEVELS = TABLE_OPTIONS.bot_level.values; // the computer's levels, as the server defines them
 
 export function mount(root) {
   function render() {
