@@ -51,7 +51,7 @@ def test_language_switch_is_remembered_and_rules_show_the_rulings(
         expect(page.get_by_test_id("rules-v1")).to_contain_text("6 cards")
         for option in ("24 or 32 cards", "Open card points", "Seat held after a dropped connection"):
             expect(page.get_by_test_id("rules-options")).to_contain_text(option)
-        for level in ("Easy", "Medium", "Hard"):
+        for level in ("Easy", "Medium", "Hard", "Expert"):
             expect(page.get_by_test_id("rules-computer").locator(f"dt[data-level={level.lower()}]")).to_have_text(level)
         page.screenshot(path=artifacts / "rules-phone.png", animations="disabled")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
