@@ -21,7 +21,7 @@ from backend.engine import events_for_seat, seat_view
 
 from . import commands as cmd
 from .codes import RoomCode
-from .decide import Limits, decide
+from .decide import Limits, decide, follow_ups
 from .effects import (
     AskBot,
     CloseSockets,
@@ -84,12 +84,8 @@ class RoomActor:
 
     def resume(self) -> None:
         """After a rebuild: re-arm the deadlines and let the computer move if it is its turn."""
-        _, effects = decide(self.state, cmd.Tick(), self._clock.now(), self._limits)
-        for effect in effects:
-            if isinstance(effect, WakeAt | AskBot):
-                self._run(effect)
-        if self.state.deadlines():
-            self._arm(min(self.state.deadlines()))
+        for effect in follow_ups(self.state, []):
+            self._run(effect)
 
     def announce(self) -> None:
         """After a takeover: the dead owner may have committed a change it never published, so

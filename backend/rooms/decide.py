@@ -171,7 +171,7 @@ def _play(state: RoomState, command: cmd.PlayCard, now: datetime) -> Decision:
         return state, again
     seat = state.seat_of(player)
     if msg_id is None and (seat is None or command.version != state.version or not state.live):
-        return state, _then(state, [])  # the computer's move against a table that moved on: ask again
+        return state, follow_ups(state, [])  # the computer's move against a table that moved on: ask again
     refusal = _intent_refusal(state, seat, command.version) or _match_refusal(state)
     if refusal is not None:
         return _refuse(state, player, msg_id, *refusal, command.version)
@@ -238,7 +238,7 @@ def _apply(
         match=after,
         seq=state.seq + 1,
         answered=answered,
-        deal_events=_deal_memory(state.deal_events, events),
+        deal_events=deal_memory(state.deal_events, events),
     )
     if end is not None:
         nxt = replace(
@@ -251,10 +251,10 @@ def _apply(
     effects.append(Publish(tuple(events), reply_to=None if player is None or msg_id is None else (player, msg_id)))
     if end is not None:
         effects.extend(SendPresence(s) for s, held in enumerate(state.absence) if held is not None)
-    return nxt, _then(nxt, effects)
+    return nxt, follow_ups(nxt, effects)
 
 
-def _deal_memory(memory: tuple[Event, ...], events: Sequence[Event]) -> tuple[Event, ...]:
+def deal_memory(memory: tuple[Event, ...], events: Sequence[Event]) -> tuple[Event, ...]:
     """Keep the events of the current deal only: a new deal starts a new memory."""
     kept = list(memory)
     for event in events:
@@ -411,7 +411,7 @@ def _rematch(state: RoomState, command: cmd.Rematch, now: datetime, limits: Limi
         Persist(write, failure_to=reply),
         Publish((RematchChanged(action=action, seat=seat),), reply_to=reply),
     ]
-    return offered, _then(offered, effects)
+    return offered, follow_ups(offered, effects)
 
 
 def _rematch_problem(state: RoomState, seat: int, action: str) -> str | None:
@@ -489,7 +489,7 @@ def _with_clocks(state: RoomState, persist: list[Effect], sends: list[Effect], n
         if not any(isinstance(e, SendPresence) and e.seat == seat for e in sends):
             sends.append(SendPresence(seat))
     nxt = replace(state, absence=tuple(absence))
-    return nxt, _then(nxt, [*persist, *sends])
+    return nxt, follow_ups(nxt, [*persist, *sends])
 
 
 def _tick(state: RoomState, now: datetime) -> Decision:
@@ -505,15 +505,16 @@ def _tick(state: RoomState, now: datetime) -> Decision:
             Persist(RematchOfferWrite(state.id, state.version, None, None)),
             Publish((RematchChanged(action="timeout", seat=offer.seat),)),
         ]
-        return lapsed, _then(lapsed, effects)
-    return state, _then(state, [])
+        return lapsed, follow_ups(lapsed, effects)
+    return state, follow_ups(state, [])
 
 
 # ---------------------------------------------------------------- what follows any change
 
 
-def _then(state: RoomState, effects: list[Effect]) -> list[Effect]:
-    """After a change: wake up for the next deadline, and let the computer move if it is its turn."""
+def follow_ups(state: RoomState, effects: list[Effect]) -> list[Effect]:
+    """``effects``, then what any state calls for: wake up for the next deadline, and let the
+    computer move if it is its turn (after a change, and for a room just rebuilt)."""
     deadlines = state.deadlines()
     if deadlines:
         effects.append(WakeAt(min(deadlines)))

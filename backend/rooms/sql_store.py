@@ -24,7 +24,7 @@ from backend.engine import Resign as EngineResign
 from backend.engine import match as match_rules
 from backend.engine.events import Event
 
-from .decide import rebuild_finished
+from .decide import deal_memory, rebuild_finished
 from .model import IntentKey, RematchOffer, RoomState, SeatHolder
 from .options import TableOptions
 from .ports import StoredRoom
@@ -70,14 +70,11 @@ def rebuild(stored: StoredRoom) -> RoomState:
         return state
     match = new_match(state.options.rules, stored.seed)
     answered: set[IntentKey] = set()
-    memory: list[Event] = []
+    memory: tuple[Event, ...] = ()
     for logged in stored.actions:
         action = logged.action
         match, events = match_rules.apply(match, action.seat, _engine_action(action))
-        for event in events:
-            if event.kind == "deal_started":
-                memory = []
-            memory.append(event)
+        memory = deal_memory(memory, events)
         player = state.player_at(action.seat)
         if logged.client_msg_id is not None and player is not None:
             answered.add((player, logged.client_msg_id, logged.made_at_version))
@@ -86,7 +83,7 @@ def rebuild(stored: StoredRoom) -> RoomState:
         match=match,
         seq=len(stored.actions),
         answered=frozenset(answered),
-        deal_events=tuple(memory),
+        deal_events=memory,
     )
     return rebuild_finished(state)
 

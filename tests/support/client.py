@@ -162,10 +162,6 @@ def legal_cards(view: dict[str, Any]) -> list[str]:
     return [play["card"] for play in view["legal"]]
 
 
-def declaring_cards(view: dict[str, Any]) -> list[str]:
-    return [play["card"] for play in view["legal"] if play["declare"] is not None]
-
-
 def comparable_state(state: dict[str, Any]) -> dict[str, Any]:
     """A state without what presence or an unrelated message may change (reply id, events, connections)."""
     players = [p and {**p, "connected": None, "grace_deadline": None} for p in state["room"]["players"]]
