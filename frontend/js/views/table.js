@@ -913,7 +913,7 @@ export function mount(root, roomId) {
     el.summarySide.replaceChildren();
   }
 
-  // Wide screens show the side column next to the felt: the summary goes there (as in style.css).
+  // Wide screens show the side column next to the felt: the summary goes there (as in table.css).
   const wideScreen = window.matchMedia('(min-width: 981px)');
   const onWidth = () => {
     if (view()) renderSummary(true);
