@@ -1,6 +1,7 @@
 """Codes of the transport: refusals that never reach a room, and WebSocket close codes.
 
-Together with ``IllegalCode`` (the rules) and ``RoomCode`` (the tables) these are every code a
+Together with ``IllegalCode`` (the rules), ``RoomCode`` (the tables) and ``DeviceLinkCode`` (device
+sign-in links) these are every code a
 client can receive; ``backend.api.codegen`` writes them into the client's generated module.
 """
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from backend.db.codes import DeviceLinkCode
 from backend.engine.errors import IllegalCode
 from backend.rooms.codes import CloseCode, RoomCode
 
@@ -21,7 +23,9 @@ class TransportCode(StrEnum):
     REDIS_UNAVAILABLE = "redis_unavailable"
 
 
-RefusalCode = IllegalCode | RoomCode | TransportCode
-REFUSAL_CODES: tuple[str, ...] = tuple(code.value for enum in (IllegalCode, RoomCode, TransportCode) for code in enum)
+RefusalCode = IllegalCode | RoomCode | TransportCode | DeviceLinkCode
+REFUSAL_CODES: tuple[str, ...] = tuple(
+    code.value for enum in (IllegalCode, RoomCode, TransportCode, DeviceLinkCode) for code in enum
+)
 
-__all__ = ["REFUSAL_CODES", "CloseCode", "RefusalCode", "TransportCode"]
+__all__ = ["REFUSAL_CODES", "CloseCode", "DeviceLinkCode", "RefusalCode", "TransportCode"]

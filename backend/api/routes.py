@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 
-from backend.db.models import Match, Player, Settlement
+from backend.db.codes import DeviceLinkCode
+from backend.db.models import Match, Player, Settlement, utcnow
 from backend.db.store import RoomRecord, Store, decimal_text
 from backend.engine import Rules
 from backend.rooms.codes import RoomCode
@@ -20,10 +22,14 @@ from backend.rooms.observer import room_out
 from backend.rooms.options import TableOptions
 from backend.rooms.service import RoomRefused, Rooms
 from backend.rooms.sql_store import record_state
+from backend.settings import Settings
 
 from .codes import TransportCode
 from .deps import CurrentPlayer, RoomsDep, StoreDep, api_error
+from .qr import qr_svg
 from .schemas import (
+    DeviceLinkCreated,
+    DeviceLinkRedeem,
     Health,
     LedgerEntry,
     MatchDetail,
@@ -44,6 +50,26 @@ ROOM_STATUS: dict[str, int] = {
     RoomCode.NOT_SEATED: 403,
     RoomCode.SERVER_ERROR: 503,
 }
+
+
+DEVICE_LINK_STATUS: dict[DeviceLinkCode, int] = {
+    DeviceLinkCode.DEVICE_LINK_UNKNOWN: 404,
+    DeviceLinkCode.DEVICE_LINK_USED: 410,
+    DeviceLinkCode.DEVICE_LINK_EXPIRED: 410,
+}
+DEVICE_LINK_WORDS: dict[DeviceLinkCode, str] = {
+    DeviceLinkCode.DEVICE_LINK_UNKNOWN: "no such sign-in link",
+    DeviceLinkCode.DEVICE_LINK_USED: "this sign-in link has been used already; make a new one",
+    DeviceLinkCode.DEVICE_LINK_EXPIRED: "this sign-in link has expired; make a new one",
+}
+
+
+def request_now() -> datetime:
+    """The time of a request: a dependency, so that tests can set the clock."""
+    return utcnow()
+
+
+Now = Annotated[datetime, Depends(request_now)]
 
 
 def _refused(error: RoomRefused) -> Exception:
@@ -87,6 +113,40 @@ async def socket_ticket(player: CurrentPlayer, store: StoreDep) -> SocketTicket:
     Browsers cannot set headers on a WebSocket; the ticket keeps the long-lived token out of URLs."""
     ticket = await asyncio.to_thread(store.issue_ticket, player.id, TICKET_TTL)
     return SocketTicket(ticket=ticket, expires_in=int(TICKET_TTL.total_seconds()))
+
+
+# ------------------------------------------------------------------ another device
+
+
+def _origin(request: Request) -> str:
+    """The origin the client talks to: its ``Origin`` if that is this server or an allowed one."""
+    settings: Settings = request.app.state.settings
+    origin = request.headers.get("origin")
+    if origin and (origin in settings.allowed_origins or urlsplit(origin).netloc == request.headers.get("host")):
+        return origin
+    return str(request.base_url).rstrip("/")
+
+
+@router.post("/device-links", status_code=201, response_model=DeviceLinkCreated, tags=["players"])
+async def create_device_link(request: Request, player: CurrentPlayer, store: StoreDep, now: Now) -> DeviceLinkCreated:
+    """A one-time link that signs this player in on another device: ``<origin>/#/signin/<code>``.
+
+    Short-lived (``DEVICE_LINK_TTL_S``) and single use; only the code's hash is stored. The
+    player's long-lived token never appears in a URL: the other device gets a token of its own."""
+    ttl = timedelta(seconds=request.app.state.settings.device_link_ttl_s)
+    code, expires = await asyncio.to_thread(store.issue_device_link, player.id, now, ttl)
+    link = f"{_origin(request)}/#/signin/{code}"
+    return DeviceLinkCreated(code=code, expires_at=expires, qr_svg=qr_svg(link, "1001"))
+
+
+@router.post("/device-links/redeem", response_model=PlayerCreated, tags=["players"])
+async def redeem_device_link(body: DeviceLinkRedeem, store: StoreDep, now: Now) -> PlayerCreated:
+    """Sign in as the player who made the link: the same id and name, a token for this device."""
+    outcome = await asyncio.to_thread(store.redeem_device_link, body.code, now)
+    if isinstance(outcome, DeviceLinkCode):
+        raise api_error(DEVICE_LINK_STATUS[outcome], outcome, DEVICE_LINK_WORDS[outcome])
+    player, token = outcome
+    return PlayerCreated(id=player.id, name=player.name, token=token)
 
 
 # ------------------------------------------------------------------ rooms

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
@@ -101,6 +102,16 @@ class Health(BaseModel):
 class SocketTicket(BaseModel):
     ticket: str = Field(description="Opens one WebSocket: /ws/rooms/{room_id}?ticket=…; single use")
     expires_in: int = Field(description="Seconds the ticket stays valid")
+
+
+class DeviceLinkCreated(BaseModel):
+    code: str = Field(description="One-time code: the link is <origin>/#/signin/<code>; single use")
+    expires_at: datetime = Field(description="The code is refused from this moment on")
+    qr_svg: str = Field(description="The link as a QR code, an SVG document (for an <img> data: URL)")
+
+
+class DeviceLinkRedeem(Strict):
+    code: str = Field(min_length=1, max_length=100)
 
 
 class MatchPlayer(BaseModel):

@@ -142,3 +142,38 @@ class SocketTicket(Base):
     ticket_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     expires_at: Mapped[datetime] = mapped_column(index=True)
+
+
+class ChatLine(Base):
+    """A line of a match's chat log (the newest lines of each match are kept: ``ChatWrite.keep``)."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime]
+
+
+class DeviceLink(Base):
+    """A one-time, short-lived code that signs the same player in on another device. Only its hash
+    is stored; a redeemed code is kept (``used_at``) so that a second try is told it was used."""
+
+    __tablename__ = "device_links"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+    used_at: Mapped[datetime | None]
+
+
+class DeviceToken(Base):
+    """A further secret of a player, for a device signed in through a device link (the first
+    device's is ``Player.token_hash``). Only its hash is stored."""
+
+    __tablename__ = "device_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any, cast
 
@@ -23,11 +23,26 @@ from sqlalchemy import Connection, CursorResult, Engine, Result, bindparam, dele
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from .codes import DeviceLinkCode
 from .engine import make_engine, make_sessionmaker
-from .models import Action, Deal, Match, Player, Room, RoomDeadline, Settlement, SocketTicket, utcnow
+from .models import (
+    Action,
+    ChatLine,
+    Deal,
+    DeviceLink,
+    DeviceToken,
+    Match,
+    Player,
+    Room,
+    RoomDeadline,
+    Settlement,
+    SocketTicket,
+    utcnow,
+)
 from .writes import (
     AbsenceWrite,
     ActionWrite,
+    ChatWrite,
     CloseWrite,
     JoinWrite,
     NewMatch,
@@ -84,6 +99,7 @@ class StoredMatch:
     record: RoomRecord
     match: Match | None
     actions: list[Action] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)  # the match's chat log, oldest first
 
 
 class Store:
@@ -140,8 +156,14 @@ class Store:
         return bot
 
     def player_by_token(self, token: str) -> Player | None:
+        """The player holding ``token``: the first device's, or one given by a device link."""
+        hashed = hash_token(token)
         with self._sessions() as session:
-            return session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+            player = session.scalar(select(Player).where(Player.token_hash == hashed))
+            if player is None:
+                query = select(Player).join(DeviceToken, DeviceToken.player_id == Player.id)
+                player = session.scalar(query.where(DeviceToken.token_hash == hashed))
+            return player
 
     def players(self, ids: list[str]) -> dict[str, Player]:
         with self._sessions() as session:
@@ -273,6 +295,25 @@ class Store:
                     session.add(self._match_row(write.room_id, write.match))
                 case AbsenceWrite():
                     self._set_deadline(session, write.room_id, "absence", write.seat, write.deadline)
+                case ChatWrite():
+                    self._add_chat_line(session, write)
+
+    @staticmethod
+    def _add_chat_line(session: Session, write: ChatWrite) -> None:
+        """Store a chat line and drop the match's lines older than its newest ``keep``."""
+        session.add(ChatLine(match_id=write.match_id, seat=write.seat, text=write.text, at=write.at))
+        session.flush()
+        kept = (
+            select(ChatLine.id)
+            .where(ChatLine.match_id == write.match_id)
+            .order_by(ChatLine.id.desc())
+            .limit(write.keep)
+            .subquery()
+        )
+        session.execute(
+            delete(ChatLine).where(ChatLine.match_id == write.match_id, ChatLine.id.not_in(select(kept.c.id))),
+            execution_options={"synchronize_session": False},
+        )
 
     def _join(self, session: Session, write: JoinWrite) -> None:
         taken = session.execute(
@@ -321,6 +362,40 @@ class Store:
             if expires < utcnow():
                 return None
             return session.get(Player, row.player_id)
+
+    # ------------------------------------------------------------ device sign-in links
+
+    def issue_device_link(self, player_id: str, now: datetime, ttl: timedelta) -> tuple[str, datetime]:
+        """A one-time code that signs ``player_id`` in on another device until ``now + ttl``.
+
+        Returns the code and its expiry; only the code's hash is stored."""
+        code = secrets.token_urlsafe(18)
+        expires = now + ttl
+        with self._transaction() as session:
+            session.execute(delete(DeviceLink).where(DeviceLink.expires_at < now - ttl))  # housekeeping
+            session.add(DeviceLink(code_hash=hash_token(code), player_id=player_id, expires_at=expires))
+        return code, expires
+
+    def redeem_device_link(self, code: str, now: datetime) -> tuple[Player, str] | DeviceLinkCode:
+        """The player a code was issued to and a new token for the new device, once: later tries
+        are told it was used; a code not redeemed by its expiry is refused. The first device's
+        token stays valid (only hashes are stored, so it could not be handed out anyway)."""
+        with self._transaction() as session:
+            row = session.get(DeviceLink, hash_token(code), with_for_update=True)
+            if row is None:
+                return DeviceLinkCode.DEVICE_LINK_UNKNOWN
+            if row.used_at is not None:
+                return DeviceLinkCode.DEVICE_LINK_USED
+            expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
+            if expires <= now:
+                return DeviceLinkCode.DEVICE_LINK_EXPIRED
+            player = session.get(Player, row.player_id)
+            if player is None:
+                return DeviceLinkCode.DEVICE_LINK_UNKNOWN
+            row.used_at = now
+            token = secrets.token_urlsafe(32)
+            session.add(DeviceToken(token_hash=hash_token(token), player_id=player.id, created_at=now))
+            return player, token
 
     # ------------------------------------------------------------ the action log
 
@@ -422,6 +497,8 @@ class Store:
                 stored.match = session.get(Match, record.room.match_id)
                 query = select(Action).where(Action.match_id == record.room.match_id).order_by(Action.seq)
                 stored.actions = list(session.scalars(query).all())
+                chat = select(ChatLine).where(ChatLine.match_id == record.room.match_id).order_by(ChatLine.id)
+                stored.chat = list(session.scalars(chat).all())
         return stored
 
     # ------------------------------------------------------------ history and ledger

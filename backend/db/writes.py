@@ -117,7 +117,18 @@ class AbsenceWrite:
     deadline: datetime | None
 
 
-RoomWrite = ActionWrite | JoinWrite | CloseWrite | RematchOfferWrite | RematchStartWrite | AbsenceWrite
+@dataclass(frozen=True, slots=True)
+class ChatWrite:
+    """A line of a match's chat log; only the newest ``keep`` lines of the match are kept."""
+
+    match_id: str
+    seat: int
+    text: str
+    at: datetime
+    keep: int
+
+
+RoomWrite = ActionWrite | JoinWrite | CloseWrite | RematchOfferWrite | RematchStartWrite | AbsenceWrite | ChatWrite
 
 
 class VersionConflict(Exception):

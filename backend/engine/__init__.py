@@ -30,6 +30,7 @@ from .match import replay as replay_match
 from .rules import Rules
 from .shuffle import new_seed
 from .view import (
+    BlockedPlay,
     DealRecordView,
     DealView,
     DeclarationView,
@@ -37,6 +38,7 @@ from .view import (
     LegalPlay,
     SeatView,
     TrickView,
+    blocked_plays,
     deal_view,
     events_for_seat,
     legal_plays,
@@ -45,6 +47,7 @@ from .view import (
 
 __all__ = [
     "ILLEGAL_CODES",
+    "BlockedPlay",
     "CardDrawn",
     "CardPlayed",
     "DealEvent",
@@ -72,6 +75,7 @@ __all__ = [
     "TrickView",
     "TrickWon",
     "apply",
+    "blocked_plays",
     "card",
     "check",
     "deal_from_hands",

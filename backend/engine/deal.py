@@ -285,6 +285,12 @@ def _refusal(state: DealState, seat: int, play: Play) -> IllegalAction | None:
     return None
 
 
+def refusal_code(state: DealState, seat: int, play: Play) -> IllegalCode | None:
+    """Why the rules refuse ``play`` by ``seat`` now, or None if they allow it: the code ``check`` raises."""
+    refusal = _refusal(state, seat, play)
+    return None if refusal is None else refusal.code
+
+
 def check(state: DealState, seat: int, play: Play) -> None:
     """Raise ``IllegalAction`` if ``seat`` may not make ``play`` now."""
     refusal = _refusal(state, seat, play)

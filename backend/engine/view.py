@@ -19,13 +19,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .cards import CARD_NAMES, KING, QUEEN, SUITS, cards_in
-from .deal import DealState, Declaration, legal_mask
+from .deal import DealState, Declaration, Play, legal_mask, refusal_code
+from .errors import IllegalCode
 from .events import CardDrawn, EndReason, Event
 from .kernel import NO_TRUMP, declarable
 from .match import DealRecord, MatchState
 from .rules import Rules
 
 __all__ = [
+    "BlockedPlay",
     "DealRecordView",
     "DealView",
     "DeclarationView",
@@ -33,6 +35,7 @@ __all__ = [
     "LegalPlay",
     "SeatView",
     "TrickView",
+    "blocked_plays",
     "deal_view",
     "events_for_seat",
     "legal_plays",
@@ -46,6 +49,14 @@ class LegalPlay:
 
     card: str
     declare: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BlockedPlay:
+    """A card of the hand the seat may not play now, and the rules' own reason (the code a play of it gets)."""
+
+    card: str
+    code: IllegalCode
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -118,6 +129,7 @@ class SeatView:
     deal_number: int
     deal: DealView
     legal: tuple[LegalPlay, ...]  # empty unless this seat is to move
+    blocked: tuple[BlockedPlay, ...]  # the rest of the hand, with why (empty unless this seat is to move)
     history: tuple[DealRecordView, ...]
     winner: int | None
     end_reason: EndReason | None
@@ -166,6 +178,29 @@ def legal_plays(state: DealState, seat: int) -> tuple[LegalPlay, ...]:
     )
 
 
+@lru_cache(maxsize=512)
+def _blocked(card: int, code: IllegalCode) -> BlockedPlay:
+    return BlockedPlay(card=CARD_NAMES[card], code=code)
+
+
+def blocked_plays(state: DealState, seat: int) -> tuple[BlockedPlay, ...]:
+    """The cards of ``seat``'s hand it may not play now, in card order, each with the code the
+    engine refuses it with (``refusal_code``: the rules' one copy). Empty unless it is to move,
+    so ``legal_plays`` and ``blocked_plays`` together are the whole hand.
+    """
+    if state.turn != seat:
+        return ()
+    refused = state.hands[seat] & ~legal_mask(state)
+    if not refused:
+        return ()
+    blocked = []
+    for c in cards_in(refused):
+        code = refusal_code(state, seat, Play(c))
+        assert code is not None  # a card outside the legal mask is refused
+        blocked.append(_blocked(c, code))
+    return tuple(blocked)
+
+
 def deal_view(state: DealState, seat: int) -> DealView:
     """The deal as ``seat`` sees it (R7)."""
     last = state.tricks[-1] if state.tricks else None
@@ -206,6 +241,7 @@ def seat_view(match: MatchState, seat: int) -> SeatView:
         deal_number=match.deal_number,
         deal=deal_view(match.deal, seat),
         legal=() if match.over else legal_plays(match.deal, seat),
+        blocked=() if match.over else blocked_plays(match.deal, seat),
         history=tuple(_record(r) for r in match.history),
         winner=match.winner,
         end_reason=match.end_reason,

@@ -16,6 +16,7 @@ from backend.db.writes import (
     AbsenceWrite,
     ActionRecord,
     ActionWrite,
+    ChatWrite,
     CloseWrite,
     DealRow,
     JoinWrite,
@@ -42,12 +43,15 @@ from .effects import (
     Refusal,
     Reject,
     SendChat,
+    SendChatLog,
     SendPresence,
     SendState,
     WakeAt,
 )
 from .model import (
+    CHAT_LOG_LINES,
     RECENT_ANSWERS,
+    ChatLine,
     FreshMatch,
     IntentKey,
     MatchStarted,
@@ -88,7 +92,7 @@ def decide(state: RoomState, command: cmd.Command, now: datetime, limits: Limits
         case cmd.Chat():
             return _chat(state, command, now)
         case cmd.Hello():
-            return state, [SendState(command.player_id)]
+            return state, [SendState(command.player_id), SendChatLog(command.player_id)]
         case cmd.Connect():
             return _presence(state, command.player_id, True, now)
         case cmd.Disconnect():
@@ -285,6 +289,17 @@ def _match_end(state: RoomState, match: MatchState) -> MatchEnd:
     )
 
 
+def resign_price(state: RoomState, seat: int) -> Stake | None:
+    """R6.2: what ``seat`` would owe if it resigned now — settled by the very code a resignation
+    goes through (``match.apply`` of ``Resign``, then ``_match_end``). None when the match is not
+    being played or is played for nothing."""
+    match = state.match
+    if not state.live or match is None or not state.options.stake_per_point:
+        return None
+    after, _ = match_rules.apply(match, seat, EngineResign("resign"))
+    return _stake(_match_end(state, after), after)
+
+
 def rebuild_finished(state: RoomState) -> RoomState:
     """A room rebuilt from the log whose match is over knows what the loser owes (R6)."""
     if state.match is None or not state.match.over:
@@ -360,6 +375,7 @@ def _start_match(state: RoomState, new: NewMatch) -> RoomState:
         stake=None,
         rematch=None,
         absence=tuple(None for _ in state.seats),
+        chat=(),  # a chat log per match
     )
 
 
@@ -449,7 +465,13 @@ def _chat(state: RoomState, command: cmd.Chat, now: datetime) -> Decision:
     if seat is None:
         return _refuse(state, player, msg_id, RoomCode.NOT_SEATED, "you have no seat at this table", command.version)
     line = SendChat(seat=seat, text=command.text, at=now, sender=player, msg_id=msg_id)
-    return _remember(state, (player, msg_id, command.version), line), [line]
+    logged = replace(state, chat=(*state.chat, ChatLine(seat, command.text, now))[-CHAT_LOG_LINES:])
+    effects: list[Effect] = []
+    if state.match_id is not None:  # stored with the match, so that it survives a restart
+        write = ChatWrite(state.match_id, seat, command.text, now, keep=CHAT_LOG_LINES)
+        effects.append(Persist(write, failure_to=(player, msg_id)))
+    effects.append(line)
+    return _remember(logged, (player, msg_id, command.version), line), effects
 
 
 # ---------------------------------------------------------------- presence and absence (R6.2)
@@ -459,7 +481,7 @@ def _presence(state: RoomState, player_id: str, here: bool, now: datetime) -> De
     present = state.present | {player_id} if here else state.present - {player_id}
     changed = replace(state, present=present)
     seat = state.seat_of(player_id)
-    sends: list[Effect] = [SendState(player_id)] if here else []
+    sends: list[Effect] = [SendState(player_id), SendChatLog(player_id)] if here else []
     if seat is not None:
         sends.append(SendPresence(seat))
     return _with_clocks(changed, [], sends, now)

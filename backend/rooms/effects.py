@@ -69,6 +69,13 @@ class SendChat:
 
 
 @dataclass(frozen=True, slots=True)
+class SendChatLog:
+    """Send one player the match's chat log (right after its first state on a (re)connect)."""
+
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class CloseSockets:
     code: int
     reason: str
@@ -85,6 +92,6 @@ class AskBot:
     version: int
 
 
-Effect = Persist | Publish | SendState | Reject | SendPresence | SendChat | CloseSockets | WakeAt | AskBot
+Effect = Persist | Publish | SendState | Reject | SendPresence | SendChat | SendChatLog | CloseSockets | WakeAt | AskBot
 
 STALE = RoomCode.STALE_VERSION

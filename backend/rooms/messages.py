@@ -87,6 +87,9 @@ class StateMessage(Out):
     view: SeatView | None
     events: list[EventOut]
     stake: StakeOut | None
+    resign_price: StakeOut | None = Field(
+        default=None, description="R6.2: what this seat would owe if it resigned now; None without a stake"
+    )
 
 
 class RejectedMessage(Out):
@@ -106,6 +109,20 @@ class ChatMessage(Out):
     reply_to: int | None
 
 
+class ChatLogLine(Out):
+    seat: int
+    name: str | None
+    text: str
+    at: datetime
+
+
+class ChatLogMessage(Out):
+    """The match's chat log (its newest lines, oldest first), sent right after the first state of a connection."""
+
+    type: Literal["chat_log"] = "chat_log"
+    lines: list[ChatLogLine]
+
+
 class PresenceMessage(Out):
     type: Literal["presence"] = "presence"
     seat: int
@@ -114,7 +131,7 @@ class PresenceMessage(Out):
 
 
 ServerMessage = Annotated[
-    StateMessage | RejectedMessage | ChatMessage | PresenceMessage,
+    StateMessage | RejectedMessage | ChatMessage | ChatLogMessage | PresenceMessage,
     Field(discriminator="type"),
 ]
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

@@ -24,6 +24,8 @@ RECENT_ANSWERS = 256  # refusals, chat lines and rematch steps remembered per ro
 # An intent is known by its sender, its client message id and the version it was made against:
 # a resend repeats all three, while a new device of the same player may reuse an id.
 IntentKey = tuple[str, int, int]
+# The chat log kept (and stored) per match: its newest lines, sent to a player on every (re)connect.
+CHAT_LOG_LINES = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +45,15 @@ class Stake:
     points_short: int
     debtor_seat: int
     creditor_seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """A line of the match's chat log (stored with the match; at most ``CHAT_LOG_LINES`` kept)."""
+
+    seat: int
+    text: str
+    at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +110,7 @@ class RoomState:
     absence: tuple[datetime | None, ...] = ()  # per seat: the deadline while its seat is held (R6.2)
     present: frozenset[str] = frozenset()  # players with a socket open
     recent: tuple[tuple[IntentKey, object], ...] = ()  # answers to refused intents, chat lines and rematches
+    chat: tuple[ChatLine, ...] = ()  # the current match's chat log, oldest first (bounded, stored)
 
     # ------------------------------------------------------------ seats
 

@@ -14,8 +14,11 @@ from backend.db.store import decimal_text
 from backend.engine import events_for_seat, seat_view
 from backend.engine.events import Event
 
+from .decide import resign_price
 from .effects import Refusal, SendChat
 from .messages import (
+    ChatLogLine,
+    ChatLogMessage,
     ChatMessage,
     OptionsOut,
     PresenceMessage,
@@ -104,6 +107,7 @@ def state_message(
         view=view,
         events=[] if seat is None else _for_seat(events, seat),
         stake=stake_out(state.stake),
+        resign_price=None if seat is None else stake_out(resign_price(state, seat)),
     )
 
 
@@ -120,3 +124,17 @@ def chat_message(state: RoomState, line: SendChat, reply_to: int | None) -> Chat
     return ChatMessage(
         seat=line.seat, name=None if holder is None else holder.name, text=line.text, at=line.at, reply_to=reply_to
     )
+
+
+def chat_log_message(state: RoomState) -> ChatLogMessage:
+    """The match's chat log; names are the seats' current holders (as for a live ``chat``)."""
+    return ChatLogMessage(
+        lines=[
+            ChatLogLine(seat=line.seat, name=_name(state, line.seat), text=line.text, at=line.at) for line in state.chat
+        ]
+    )
+
+
+def _name(state: RoomState, seat: int) -> str | None:
+    holder = state.seats[seat] if seat < len(state.seats) else None
+    return None if holder is None else holder.name

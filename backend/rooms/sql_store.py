@@ -25,7 +25,7 @@ from backend.engine import match as match_rules
 from backend.engine.events import Event
 
 from .decide import deal_memory, rebuild_finished
-from .model import IntentKey, RematchOffer, RoomState, SeatHolder
+from .model import CHAT_LOG_LINES, ChatLine, IntentKey, RematchOffer, RoomState, SeatHolder
 from .options import TableOptions
 from .ports import StoredRoom
 
@@ -114,7 +114,8 @@ class SqlRoomStore:
             )
             for row in stored.actions
         )
-        return StoredRoom(state=record_state(stored.record), seed=seed, actions=actions)
+        chat = tuple(ChatLine(row.seat, row.text, _aware(row.at)) for row in stored.chat[-CHAT_LOG_LINES:])
+        return StoredRoom(state=replace(record_state(stored.record), chat=chat), seed=seed, actions=actions)
 
     async def write(self, write: RoomWrite) -> None:
         try:

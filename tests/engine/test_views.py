@@ -137,7 +137,8 @@ def test_r7_seat_view_serializes_with_todays_field_names():
     view = seat_view(match, match.deal.turn)
     data = TypeAdapter(SeatView).dump_python(view, mode="json")
     assert list(data) == [
-        "seat", "rules", "target", "totals", "deal_number", "deal", "legal", "history", "winner", "end_reason"
+        "seat", "rules", "target", "totals", "deal_number", "deal", "legal", "blocked", "history", "winner",
+        "end_reason",
     ]  # fmt: skip
     assert list(data["deal"]) == [
         "dealer", "forehand", "turn", "phase", "hand", "opponent_cards", "stock_count", "stock_bottom", "trump",

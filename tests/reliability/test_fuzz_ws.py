@@ -173,12 +173,13 @@ class Harness:
             self.codes["chat"] = self.codes.get("chat", 0) + 1
         else:
             assert answer["type"] == "state", (frame, answer)
-            assert not rest, (frame, between)
-            if answer["reply_to"] is None:  # a hello
+            if answer["reply_to"] is None:  # a hello: the state, then the match's chat log
+                assert [m["type"] for m in rest] == ["chat_log"], (frame, between)
                 assert json.loads(frame)["type"] == "hello", (frame, answer)
                 assert comparable(after) == comparable(before), frame
                 assert counts_after == counts, frame
             else:
+                assert not rest, (frame, between)
                 assert expected_id is not None and answer["reply_to"] == expected_id, (frame, answer)
                 assert after["version"] in (before["version"], before["version"] + 1), (frame, answer)
                 if after["version"] == before["version"]:  # a replayed id: answered again, applied once
