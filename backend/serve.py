@@ -19,7 +19,7 @@ import urllib.request
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from backend.settings import ROOT
+from backend.settings import ROOT, get_settings
 
 APP = "backend.api.app:create_app"
 
@@ -88,6 +88,9 @@ def uvicorn_options(args: argparse.Namespace) -> dict[str, Any]:
         **WS_OPTIONS,
         "proxy_headers": args.proxy_headers,
         "forwarded_allow_ips": args.forwarded_allow_ips,
+        # SIGTERM: the app hands its rooms over first (backend/ops/shutdown.py), then uvicorn waits
+        # at most this long for the remaining connections before it exits (docs/operating.md).
+        "timeout_graceful_shutdown": get_settings().shutdown_timeout_s,
     }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -29,12 +30,34 @@ class Settings(BaseSettings):
     bot_workers: int = Field(default=1, description="Worker processes in which computer opponents think")
     bot_delay_s: float = Field(default=0.6, description="Pause before the computer plays, so people can follow")
     rematch_timeout_s: float = Field(default=120.0, description="Seconds before an unanswered rematch offer lapses")
+    match_seed: int | None = Field(
+        default=None,
+        description="Tests only: every new match is shuffled from this seed instead of a random one",
+    )
+    device_link_ttl_s: int = Field(
+        default=600, ge=30, le=86_400, description="Seconds a one-time sign-in link for another device stays valid"
+    )
     crash_after_commits: int | None = Field(
         default=None,
         description="Fault injection for the chaos tests only: exit hard after this many stored actions, "
         "between the database commit and the broadcast",
     )
     frontend_dir: Path = Field(default=ROOT / "frontend", description="The static client served at /")
+    # Operating (docs/operating.md)
+    metrics: bool = Field(default=False, description="Serve Prometheus metrics at /metrics (off by default)")
+    metrics_token: str | None = Field(
+        default=None,
+        description="If set, /metrics asks for `Authorization: Bearer <token>`; unset, it answers loopback only",
+    )
+    log_format: Literal["text", "json"] = Field(default="text", description="One line per event: text or JSON")
+    log_level: str = Field(default="info", description="The level of the app's own log lines")
+    shutdown_timeout_s: float = Field(
+        default=10.0, description="On SIGTERM: at most this long to finish commits and hand rooms over, then exit"
+    )
+    open_table_ttl_s: float = Field(
+        default=86400.0, description="An open table nobody joined is closed after this many seconds"
+    )
+    housekeeping_interval_s: float = Field(default=60.0, description="How often expired tables are looked for")
 
 
 @lru_cache

@@ -11,7 +11,10 @@ and sets up the rooms concurrently over REST, then opens two sockets per room fr
 answers it — for ``--seconds`` after ``--warmup``. A finished match is followed by a rematch.
 
 Printed: moves per second, the p50/p90/p99/max round trip from intent to new state, errors by
-kind, the server's memory (RSS from /proc) per room and its CPU use, and the client processes'
+kind, the server's memory (RSS from /proc) per room and its CPU use, the server's own figures over
+the measured window read from its Prometheus metrics (``METRICS=1``, ``/metrics``: moves stored per
+second, intent and commit latency from the histograms, refusals by code, Redis and database
+errors, live rooms and sockets; summed over processes with ``--processes``), and the client processes'
 CPU use (when a client process nears 100 % of a core, the figures measure the clients, not the
 server). Then the same client pattern runs against bench/echo_app.py, a bare uvicorn WebSocket
 app answering with messages as large as the real states, and the ratio of the two is printed.
@@ -46,6 +49,7 @@ import httpx  # noqa: E402
 from tests.support.services import RedisServer, ServerProcess, database, free_port  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
+SERVER_ENV = {"METRICS": "1"}  # /metrics on loopback (no token needed there): the server-side figures
 ANSWER_TIMEOUT = 10.0
 
 
@@ -76,6 +80,78 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+# ------------------------------------------------------------------ the server's own figures (/metrics)
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def scrape(urls: list[str]) -> Samples:
+    """Every sample of every process's /metrics, summed over the processes."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    total: Samples = {}
+    for url in urls:
+        answer = httpx.get(f"{url}/metrics", timeout=10)
+        answer.raise_for_status()
+        for family in text_string_to_metric_families(answer.text):
+            for sample in family.samples:
+                key = (sample.name, tuple(sorted(sample.labels.items())))
+                total[key] = total.get(key, 0.0) + sample.value
+    return total
+
+
+def _summed(samples: Samples, name: str, by: str | None = None) -> dict[str, float]:
+    """``name``'s samples summed over every label but ``by``."""
+    out: dict[str, float] = {}
+    for (sample, labels), value in samples.items():
+        if sample == name:
+            key = dict(labels).get(by, "") if by else ""
+            out[key] = out.get(key, 0.0) + value
+    return out
+
+
+def histogram_quantile(before: Samples, after: Samples, name: str, q: float) -> float | None:
+    """The q-quantile (0..1) of a histogram's observations between two scrapes, interpolated
+    within its bucket as Prometheus's ``histogram_quantile`` does; None without observations."""
+    buckets = _summed(after, f"{name}_bucket", "le")
+    earlier = _summed(before, f"{name}_bucket", "le")
+    counts = sorted((float(le), count - earlier.get(le, 0.0)) for le, count in buckets.items())
+    if not counts or counts[-1][1] <= 0:
+        return None
+    rank = q * counts[-1][1]
+    lower, below = 0.0, 0.0
+    for upper, cumulative in counts:
+        if cumulative >= rank:
+            if upper == float("inf"):
+                return lower
+            return lower + (upper - lower) * (rank - below) / max(cumulative - below, 1e-9)
+        lower, below = upper, cumulative
+    return lower
+
+
+def server_figures(before: Samples, after: Samples, seconds: float) -> dict[str, Any]:
+    def grew(name: str, by: str | None = None) -> dict[str, float]:
+        earlier = _summed(before, name, by)
+        return {k: v - earlier.get(k, 0.0) for k, v in _summed(after, name, by).items() if v - earlier.get(k, 0.0)}
+
+    def ms(value: float | None) -> float | None:
+        return None if value is None else round(value * 1000, 2)
+
+    return {
+        "moves_per_s": round(sum(grew("thousand_moves_total").values()) / seconds, 1),
+        "intent_p50_ms": ms(histogram_quantile(before, after, "thousand_intent_seconds", 0.5)),
+        "intent_p99_ms": ms(histogram_quantile(before, after, "thousand_intent_seconds", 0.99)),
+        "commit_p50_ms": ms(histogram_quantile(before, after, "thousand_commit_seconds", 0.5)),
+        "commit_p99_ms": ms(histogram_quantile(before, after, "thousand_commit_seconds", 0.99)),
+        "refusals": {code: int(n) for code, n in grew("thousand_refusals_total", "code").items()},
+        "redis_errors": int(sum(grew("thousand_redis_errors_total").values())),
+        "db_errors": int(sum(grew("thousand_db_errors_total").values())),
+        # the gauges as the measured window began (at the end the clients are already leaving)
+        "rooms_live": int(_summed(before, "thousand_rooms_live").get("", 0)),
+        "sockets_open": int(_summed(before, "thousand_sockets_open").get("", 0)),
+    }
 
 
 # ------------------------------------------------------------------ setting the rooms up (REST)
@@ -331,7 +407,12 @@ def client_process(args: tuple[Any, ...]) -> None:
 
 
 def run_clients(
-    ws_url: str, rooms: list[dict[str, Any]], mode: str, args: argparse.Namespace, server_pid: int | list[int]
+    ws_url: str,
+    rooms: list[dict[str, Any]],
+    mode: str,
+    args: argparse.Namespace,
+    server_pid: int | list[int],
+    metrics_urls: list[str] | None = None,
 ) -> dict[str, Any]:
     context = mp.get_context("spawn")
     procs = max(1, min(args.client_procs, len(rooms)))
@@ -357,13 +438,17 @@ def run_clients(
     sync["go"].wait(timeout=60)
     rss_peak = rss_connected
     cpu_at_measure = None
+    metrics_before: Samples = {}
     deadline = start + args.warmup + args.seconds
     while time.monotonic() < deadline + 0.2:
         if cpu_at_measure is None and time.monotonic() >= start + args.warmup:
             cpu_at_measure = (sum(cpu_seconds(pid) for pid in pids), time.monotonic())
+            metrics_before = scrape(metrics_urls) if metrics_urls else {}
         rss_peak = max(rss_peak, sum(rss_kb(pid) for pid in pids))
         time.sleep(0.25)
     server_cpu = (sum(cpu_seconds(pid) for pid in pids) - cpu_at_measure[0]) / (time.monotonic() - cpu_at_measure[1])
+    measured_for = time.monotonic() - cpu_at_measure[1]
+    server_side = server_figures(metrics_before, scrape(metrics_urls), measured_for) if metrics_urls else None
     outputs = [results.get(timeout=120) for _ in workers]
     for worker in workers:
         worker.join(timeout=30)
@@ -401,6 +486,7 @@ def run_clients(
         "server_rss_peak_kb": rss_peak,
         "server_cpu_pct": round(100 * server_cpu, 1),
         "client_cpu_pct": [round(100 * o["cpu_seconds"] / o["wall_seconds"], 1) for o in outputs],
+        "server_side": server_side,  # from /metrics
     }
 
 
@@ -413,7 +499,9 @@ def cluster_run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     try:
         with database("postgres", folder) as url:
             servers = [
-                ServerProcess(url, folder / f"server{i}.log", RATE_LIMIT_INTENTS="30", REDIS_URL=redis.url)
+                ServerProcess(
+                    url, folder / f"server{i}.log", RATE_LIMIT_INTENTS="30", REDIS_URL=redis.url, **SERVER_ENV
+                )
                 for i in range(args.processes)
             ]
             for server in servers:
@@ -428,7 +516,7 @@ def cluster_run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
                     # the rooms were created and joined through process 0, which owns them
                     room["forwarded"] = [url != servers[0].ws_url for url in room["ws_urls"]]
                 setup_seconds = time.monotonic() - started
-                result = run_clients(servers[0].ws_url, rooms, "game", args, pids)
+                result = run_clients(servers[0].ws_url, rooms, "game", args, pids, [s.url for s in servers])
                 result |= {
                     "database": f"postgres + redis, {args.processes} processes",
                     "setup_seconds": round(setup_seconds, 1),
@@ -453,7 +541,7 @@ def game_run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         return cluster_run(args, folder)
     kind = args.database
     with database(kind, folder) as url:
-        server = ServerProcess(url, folder / "server.log", RATE_LIMIT_INTENTS="30")  # the production limit
+        server = ServerProcess(url, folder / "server.log", RATE_LIMIT_INTENTS="30", **SERVER_ENV)  # production limit
         server.start()
         try:
             assert server.process is not None
@@ -463,7 +551,7 @@ def game_run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
             rooms = asyncio.run(setup_rooms(server.url, args.rooms, args.target))
             setup_seconds = time.monotonic() - started
             rss_rooms = rss_kb(pid)
-            result = run_clients(server.ws_url, rooms, "game", args, pid)
+            result = run_clients(server.ws_url, rooms, "game", args, pid, [server.url])
             result |= {
                 "database": kind,
                 "setup_seconds": round(setup_seconds, 1),
@@ -535,6 +623,14 @@ def show(result: dict[str, Any]) -> None:
         )
         + f" | sockets opened in {result['connect_seconds']} s"
     )
+    side = result.get("server_side")
+    if side:
+        print(
+            f"             server side (/metrics): {side['moves_per_s']} moves/s stored | intent p50 "
+            f"{side['intent_p50_ms']} ms, p99 {side['intent_p99_ms']} ms | commit p50 {side['commit_p50_ms']} ms, "
+            f"p99 {side['commit_p99_ms']} ms | refusals {side['refusals'] or 0} | Redis errors {side['redis_errors']}, "
+            f"database errors {side['db_errors']} | {side['rooms_live']} rooms live, {side['sockets_open']} sockets"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

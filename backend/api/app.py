@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 
 from backend.db.store import Store
+from backend.ops import logs, shutdown
+from backend.ops import web as ops_web
 from backend.rooms.adapters import LocalBus, SystemClock
 from backend.rooms.bots import ProcessBotRunner
 from backend.rooms.cluster import RedisCluster
+from backend.rooms.codes import CloseCode
 from backend.rooms.service import Rooms, RoomTiming
 from backend.rooms.sql_store import SqlRoomStore
 from backend.settings import Settings, get_settings
 
 from . import routes, ws
 from .logging import install_secret_filter
+from .static import StaticClient
 
 log = logging.getLogger("backend")
 
@@ -27,6 +31,7 @@ log = logging.getLogger("backend")
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     install_secret_filter()
+    logs.configure(settings.log_format, settings.log_level)  # docs/operating.md
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -42,10 +47,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             bus=LocalBus() if cluster is None else cluster,
             clock=SystemClock(),
             bots=ProcessBotRunner(settings.bot_workers),
-            timing=RoomTiming(bot_delay_s=settings.bot_delay_s, rematch_timeout_s=settings.rematch_timeout_s),
+            timing=RoomTiming(
+                bot_delay_s=settings.bot_delay_s,
+                rematch_timeout_s=settings.rematch_timeout_s,
+                open_table_ttl_s=settings.open_table_ttl_s,
+                housekeeping_s=settings.housekeeping_interval_s,
+            ),
             cluster=cluster,
+            match_seed=settings.match_seed,
         )
         rebuilt = await app.state.rooms.start()
+        rooms: Rooms = app.state.rooms
+
+        async def drain() -> None:  # SIGTERM: hand the rooms over, send the sockets elsewhere
+            await rooms.drain(CloseCode.SERVICE_RESTART, "server restarting; reconnect")
+            await rooms.sockets_closed(timeout=settings.shutdown_timeout_s * 0.2)
+
+        shutdown.install(asyncio.get_running_loop(), drain, settings.shutdown_timeout_s)
         if cluster is None:
             log.info("rebuilt %d live room(s) from the action log", rebuilt)
         else:
@@ -71,6 +89,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.include_router(routes.router)
     app.include_router(ws.router)
+    if settings.metrics:
+        app.include_router(ops_web.router)  # /metrics: off unless METRICS=1 (docs/operating.md)
+    app.add_middleware(shutdown.DrainGate)
     if settings.frontend_dir.is_dir():
-        app.mount("/", StaticFiles(directory=settings.frontend_dir, html=True), name="frontend")
+        app.mount("/", StaticClient(settings.frontend_dir), name="frontend")  # backend/api/static.py
     return app

@@ -1,8 +1,11 @@
-"""Secrets never reach a log line: a filter on every logger that writes requests.
+"""Secrets never reach a log line: one redaction, used by the filter on the loggers that write
+requests and by the formatters of ``backend.ops.logs``.
 
 The browser opens its socket with a one-time ticket, but non-browser clients may still pass
-``?token=``; uvicorn's access log and error log print request paths with their query, so
-both are scrubbed here, whatever the client sent.
+``?token=``; uvicorn's access log and error log print request paths with their query, so both
+are scrubbed here, whatever the client sent. An invite code is a secret too (it lets anybody
+take the free seat of a private table): it is scrubbed from ``/api/invites/{code}`` paths, and
+``Bearer`` credentials from anything that quotes a header.
 """
 
 from __future__ import annotations
@@ -10,18 +13,29 @@ from __future__ import annotations
 import logging
 import re
 
-_SECRET_QUERY = re.compile(r"((?:token|ticket)=)[^&\s\"']+", re.IGNORECASE)
+REDACTED = "[redacted]"
+_SECRETS = (
+    re.compile(r"((?:token|ticket|invite_code|invite)=)[^&\s\"']+", re.IGNORECASE),
+    re.compile(r"(/invites?/)[^/\s\"'?#]+", re.IGNORECASE),
+    re.compile(r"(Bearer\s+)[^\s\"',]+", re.IGNORECASE),
+    re.compile(r"((?:\"|')(?:token|ticket|invite_code)(?:\"|')\s*:\s*(?:\"|'))[^\"']+", re.IGNORECASE),
+)
 _LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn", "backend")
 
 
 def redact(text: str) -> str:
-    return _SECRET_QUERY.sub(r"\1[redacted]", text)
+    for pattern in _SECRETS:
+        text = pattern.sub(rf"\1{REDACTED}", text)
+    return text
 
 
 class SecretFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if record.args:
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+            if isinstance(record.args, dict):
+                record.args = {k: redact(v) if isinstance(v, str) else v for k, v in record.args.items()}
+            else:
+                record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
         if isinstance(record.msg, str):
             record.msg = redact(record.msg)
         return True

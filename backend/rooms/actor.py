@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from datetime import datetime
 
 from pydantic import BaseModel
 
-from backend.db.writes import SeatTaken, StoreUnavailable, VersionConflict
+from backend.db.writes import ActionWrite, SeatTaken, StoreUnavailable, VersionConflict
 from backend.engine import events_for_seat, seat_view
+from backend.ops import metrics
 
 from . import commands as cmd
 from .codes import RoomCode
@@ -31,15 +33,17 @@ from .effects import (
     Refusal,
     Reject,
     SendChat,
+    SendChatLog,
     SendPresence,
     SendState,
     WakeAt,
 )
 from .model import RoomState
-from .observer import chat_message, presence_message, rejected_message, state_message
+from .observer import chat_log_message, chat_message, presence_message, rejected_message, state_message
 from .ports import BotRunner, Bus, Clock, RoomStore
 
 log = logging.getLogger(__name__)
+RETIRED = Refusal(RoomCode.UNAVAILABLE, "this server is restarting and has handed the table over; try again")
 
 
 class RoomActor:
@@ -69,6 +73,7 @@ class RoomActor:
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_version = -1
         self.stale = False  # another writer moved the room on: this copy must be reloaded
+        self.retired = False  # handed over on a graceful restart: no more commands here
 
     @property
     def id(self) -> str:
@@ -77,6 +82,8 @@ class RoomActor:
     async def handle(self, command: cmd.Command) -> Refusal | None:
         """Decide and carry out one command; a refusal meant for a REST caller is returned."""
         async with self._lock:
+            if self.retired:
+                return RETIRED
             if self.stale:
                 return Refusal(RoomCode.STALE_VERSION, "the table moved on; try again")
             new, effects = decide(self.state, command, self._clock.now(), self._limits)
@@ -94,6 +101,13 @@ class RoomActor:
             if holder is not None and holder.bot_level is None and holder.player_id in self.state.present:
                 self._run(SendState(holder.player_id))
 
+    async def retire(self) -> None:
+        """A graceful restart: wait for the command in hand (its commit in flight), then take no
+        more; the room's next owner rebuilds it from the database."""
+        async with self._lock:
+            self.retired = True
+            self.stop()
+
     def stop(self) -> None:
         for task in (self._timer, self._bot_task):
             if task is not None:
@@ -110,6 +124,8 @@ class RoomActor:
         self.state = new
         refusal = None
         for effect in effects:
+            if isinstance(effect, Reject):
+                metrics.REFUSALS.labels(effect.refusal.code).inc()
             if isinstance(effect, Reject) and effect.player_id is None:
                 refusal = effect.refusal
             elif not isinstance(effect, Persist):
@@ -117,8 +133,12 @@ class RoomActor:
         return refusal
 
     async def _persist(self, effect: Persist) -> Refusal | None:
+        started = time.perf_counter()
         try:
             await self._store.write(effect.write)
+            metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
+            if isinstance(effect.write, ActionWrite):
+                metrics.MOVES.labels(effect.write.action.kind).inc()
             return None
         except VersionConflict:
             self.stale = True
@@ -127,13 +147,16 @@ class RoomActor:
         except SeatTaken:
             failure = Refusal(RoomCode.ROOM_FULL, "somebody else took the seat first")
         except StoreUnavailable as error:
+            metrics.DB_ERRORS.inc()
             log.warning("the database is unreachable for room %s: %s", self.id, error)
             failure = Refusal(
                 RoomCode.UNAVAILABLE, "the database is unreachable for a moment; nothing changed, try again"
             )
         except Exception:
+            metrics.DB_ERRORS.inc()
             log.exception("could not store a change of room %s", self.id)
             failure = Refusal(RoomCode.SERVER_ERROR, "the change could not be saved; nothing was applied, try again")
+        metrics.REFUSALS.labels(failure.code).inc()
         if effect.failure_to is not None:
             player, msg_id = effect.failure_to
             self._send(player, rejected_message(msg_id, failure, self.state.version).model_dump_json())
@@ -165,6 +188,8 @@ class RoomActor:
                     for holder in state.seats:
                         if holder is not None and holder.player_id != effect.sender:
                             self._bus.deliver(state.id, holder.player_id, line)
+            case SendChatLog():
+                self._send(effect.player_id, chat_log_message(state))
             case CloseSockets():
                 self._bus.close_room(state.id, effect.code, effect.reason)
             case WakeAt():
@@ -212,10 +237,12 @@ class RoomActor:
         if state.version != ask.version or state.match is None or holder is None or holder.bot_level is None:
             return
         view = seat_view(state.match, ask.seat)
+        started = time.perf_counter()
         try:
             card, declare = await self._bots.decide(
                 holder.bot_level, view, events_for_seat(list(state.deal_events), ask.seat)
             )
+            metrics.BOT_SECONDS.labels(holder.bot_level).observe(time.perf_counter() - started)
         except Exception:
             log.exception("the %s bot failed in room %s; it plays its first legal card", holder.bot_level, self.id)
             card, declare = view.legal[0].card, False

@@ -38,6 +38,8 @@ from typing import Any
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
+from backend.ops import metrics
+
 from . import commands as cmd
 from .codes import CloseCode
 from .effects import Refusal
@@ -161,6 +163,7 @@ class RedisCluster:
         try:
             won = await self.redis.set(_owner_key(room_id), self.id, nx=True, px=LEASE_MS)
         except (RedisError, OSError):
+            metrics.REDIS_ERRORS.labels("acquire").inc()
             return False
         if won:
             self._owned.add(room_id)
@@ -177,6 +180,9 @@ class RedisCluster:
 
     def owns(self, room_id: str) -> bool:
         return room_id in self._owned
+
+    def owned_count(self) -> int:
+        return len(self._owned)
 
     # ------------------------------------------------------------ forwarding
 
@@ -246,6 +252,7 @@ class RedisCluster:
             procs = sorted(set(holders.values()))
             alive = await self.redis.mget([f"alive:{proc}" for proc in procs])
         except (RedisError, OSError):
+            metrics.REDIS_ERRORS.labels("presence").inc()
             return frozenset(self._local.get(room_id, {}))
         living = {proc for proc, flag in zip(procs, alive, strict=True) if flag}
         return frozenset(player for player, proc in holders.items() if proc in living)
@@ -281,6 +288,7 @@ class RedisCluster:
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as error:
+                metrics.REDIS_ERRORS.labels("publish").inc()
                 log.warning("%d message(s) could not be published: %s", len(batch), error)
                 for channel, _, player_id in batch:
                     if player_id is not None:  # that player is owed a fresh full state
@@ -322,6 +330,7 @@ class RedisCluster:
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError, ConnectionError) as error:
+                metrics.REDIS_ERRORS.labels("subscribe").inc()
                 log.warning("Redis subscription lost (%s); reconnecting", error)
                 self._drop_leases()
                 await asyncio.sleep(0.5)
@@ -362,6 +371,7 @@ class RedisCluster:
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as error:
+                metrics.REDIS_ERRORS.labels("renew").inc()
                 log.warning("Redis unreachable (%s): this process gives up its rooms until it is back", error)
                 self._drop_leases()
             await asyncio.sleep(RENEW_S)

@@ -12,11 +12,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass, replace
+import time
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 
 from backend.db.models import Player
 from backend.db.store import Store, new_id
 from backend.engine import new_seed
+from backend.ops import housekeeping, metrics
+from backend.ops.logs import ids
 
 from . import commands as cmd
 from .actor import RoomActor
@@ -47,11 +51,22 @@ class RoomRefused(Exception):
 class RoomTiming:
     bot_delay_s: float = 0.6
     rematch_timeout_s: float = 120.0
+    open_table_ttl_s: float = 86400.0  # an open table nobody joined expires after this long
+    housekeeping_s: float = 60.0  # how often housekeeping runs (0: never on its own)
 
 
-def fresh_match() -> FreshMatch:
-    """A new match's id and seed, from the secure source (R2)."""
-    return FreshMatch(match_id=new_id("m"), seed=new_seed())
+@dataclass(slots=True)
+class Housekept:
+    """What one round of housekeeping did."""
+
+    expired: list[str] = field(default_factory=list)
+    evicted: list[str] = field(default_factory=list)
+    refreshed: list[str] = field(default_factory=list)
+
+
+def fresh_match(seed: int | None = None) -> FreshMatch:
+    """A new match's id and seed, from the secure source (R2) unless a test fixes the seed."""
+    return FreshMatch(match_id=new_id("m"), seed=new_seed() if seed is None else seed)
 
 
 UNAVAILABLE = Refusal(RoomCode.UNAVAILABLE, "the table is moving to another server; nothing changed, try again")
@@ -68,8 +83,10 @@ class Rooms:
         bots: BotRunner,
         timing: RoomTiming = RoomTiming(),
         cluster: RedisCluster | None = None,
+        match_seed: int | None = None,
     ) -> None:
         self.store = store
+        self._match_seed = match_seed  # tests only (MATCH_SEED): the same deals in every match
         self.bus = bus
         self._room_store = room_store
         self._clock = clock
@@ -81,18 +98,27 @@ class Rooms:
         self._actors: dict[str, RoomActor] = {}
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self._housekeeper: asyncio.Task[None] | None = None
         self._owed: set[tuple[str, str]] = set()  # (room, player) waiting for a fresh state
+        self._sockets: dict[Connection, tuple[str, str]] = {}  # every socket held here → (room, player)
+        self.draining = False  # a graceful restart is under way: no new rooms, no new sockets
+        metrics.track(metrics.ROOMS_LIVE, lambda: len(self._actors))
+        metrics.track(metrics.SOCKETS_OPEN, lambda: len(self._sockets))
+        if cluster is not None:
+            metrics.track(metrics.ROOMS_OWNED, cluster.owned_count)
 
     # ------------------------------------------------------------ start and stop
 
     async def start(self) -> int:
         """One process: rebuild every live room now. A cluster: join it and take unowned rooms as
         they are found (each room is rebuilt by one process only)."""
+        if self._timing.housekeeping_s > 0:
+            self._housekeeper = asyncio.create_task(self._housekeeping(), name="rooms-housekeeping")
         if self._cluster is None:
-            ids = await asyncio.to_thread(self.store.live_room_ids)
-            for room_id in ids:
+            live = await asyncio.to_thread(self.store.live_room_ids)
+            for room_id in live:
                 await self._owned_actor(room_id)
-            return len(ids)
+            return len(live)
         self._cluster.on_lost = self._lost
         self._cluster.on_resubscribed = self._repair
         self._cluster.on_undelivered = self._owe_state
@@ -101,8 +127,9 @@ class Rooms:
         return 0
 
     async def shutdown(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._housekeeper):
+            if task is not None:
+                task.cancel()
         for actor in self._actors.values():
             actor.stop()
         if self._cluster is not None:
@@ -110,15 +137,96 @@ class Rooms:
         self._bots.shutdown()
         self._room_store.close()
 
+    async def drain(self, code: int, reason: str) -> None:
+        """A graceful restart (SIGTERM): take no more rooms, let every commit in flight finish,
+        hand the rooms over (release their leases, so another process takes them at once), then
+        close every socket held here with ``code`` so that the clients reconnect elsewhere."""
+        self.draining = True
+        for task in (self._sweeper, self._housekeeper):
+            if task is not None:
+                task.cancel()
+        async with self._loading:  # a room being rebuilt right now is included
+            actors = list(self._actors.values())
+            self._actors.clear()
+        await asyncio.gather(*(actor.retire() for actor in actors))
+        cluster = self._cluster
+        if cluster is not None:
+            owned = [actor.id for actor in actors if cluster.owns(actor.id)]
+            await asyncio.gather(*(cluster.release(room_id) for room_id in owned))
+            metrics.HANDED_OVER.inc(len(owned))
+            log.info("handed %d room(s) over", len(owned), extra=ids(node=cluster.id, event="drain"))
+        for connection in list(self._sockets):
+            connection.close(code, reason)
+
+    async def sockets_closed(self, timeout: float) -> bool:
+        """Wait (at most ``timeout`` seconds) until every socket held here has gone."""
+        deadline = time.monotonic() + timeout
+        while self._sockets and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        return not self._sockets
+
+    # ------------------------------------------------------------ housekeeping
+
+    async def _housekeeping(self) -> None:
+        while True:
+            await asyncio.sleep(self._timing.housekeeping_s)
+            try:
+                await self.housekeep(self._clock.now())
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("housekeeping failed: %s", error)
+
+    async def housekeep(self, now: datetime) -> Housekept:
+        """Expire open tables nobody joined, drop finished rooms from memory, and rebuild rooms
+        somebody else changed in the database (``backend.ops.housekeeping``)."""
+        done = Housekept()
+        if self.draining:
+            return done
+        ttl = self._timing.open_table_ttl_s
+        for room_id, creator in await asyncio.to_thread(housekeeping.expired_open_tables, self.store, now, ttl):
+            try:
+                await self.leave(room_id, creator)
+            except RoomRefused:
+                continue  # somebody joined (or another process expired it) meanwhile
+            done.expired.append(room_id)
+            metrics.ROOMS_EXPIRED.inc()
+            log.info("open table expired", extra=ids(room=room_id, player=creator, event="room_expired"))
+        mine = {room_id: actor for room_id, actor in self._actors.items() if self._holds(room_id)}
+        stored = await asyncio.to_thread(housekeeping.stored_versions, self.store, list(mine))
+        for room_id, actor in mine.items():
+            if housekeeping.changed_elsewhere(actor.state, stored.get(room_id)):
+                self._forget(actor)  # changed behind our back: rebuild, and tell the players
+                with contextlib.suppress(RoomRefused):
+                    fresh = await self._owned_actor(room_id)
+                    if fresh is not None:
+                        fresh.announce()
+                done.refreshed.append(room_id)
+            elif housekeeping.evictable(actor.state, await self.bus.present(room_id)):
+                self._forget(actor)
+                done.evicted.append(room_id)
+                metrics.ROOMS_EVICTED.inc()
+        return done
+
+    def _holds(self, room_id: str) -> bool:
+        return self._cluster is None or self._cluster.owns(room_id)
+
+    def rooms_in_memory(self) -> list[RoomState]:
+        return [actor.state for actor in self._actors.values()]
+
     # ------------------------------------------------------------ actors and ownership
 
-    async def _owned_actor(self, room_id: str) -> RoomActor | None:
+    async def _owned_actor(self, room_id: str, created: bool = False) -> RoomActor | None:
         """The room's actor if this process owns the room (taking it over if nobody does),
         None if another process owns it; ``RoomRefused`` if there is no such room."""
         cluster = self._cluster
         actor = self._actors.get(room_id)
         if actor is not None and (cluster is None or cluster.owns(room_id)):
             return actor
+        if self.draining:  # handing rooms over, not taking them
+            if cluster is None:
+                raise RoomRefused(UNAVAILABLE)
+            return None
         if cluster is not None and not await cluster.acquire(room_id):
             return None
         async with self._loading:
@@ -144,6 +252,9 @@ class Rooms:
                 actor.resume()
                 if cluster is not None:
                     actor.announce()
+                    if not created:
+                        metrics.TAKEOVERS.inc()
+                        log.info("took the room over", extra=ids(room=room_id, node=cluster.id, event="takeover"))
         return actor
 
     def _forget(self, actor: RoomActor) -> None:
@@ -181,6 +292,7 @@ class Rooms:
             if not answer.retry:
                 return None
             await asyncio.sleep(0.1 * (attempt + 1))
+        metrics.REFUSALS.labels(UNAVAILABLE.code).inc()
         raise RoomRefused(UNAVAILABLE)
 
     async def _forwarded(self, room_id: str, command: cmd.Command) -> Forwarded:
@@ -263,13 +375,15 @@ class Rooms:
         """The new room's state (None if another process took it first) and its id."""
         row = await asyncio.to_thread(self.store.create_room, player.id, options.to_json(), visibility)
         if options.bot_level is None:
-            actor = await self._owned_actor(row.id)
+            actor = await self._owned_actor(row.id, created=True)
             return (None if actor is None else actor.state), row.id
         bot = await asyncio.to_thread(self.store.bot_player, options.bot_level)
         return await self.join(row.id, bot), row.id  # the computer takes seat 1 at once
 
     async def join(self, room_id: str, player: Player) -> RoomState | None:
-        return await self._command(room_id, cmd.Join(player.id, player.name, player.bot_level, fresh_match()))
+        return await self._command(
+            room_id, cmd.Join(player.id, player.name, player.bot_level, fresh_match(self._match_seed))
+        )
 
     async def leave(self, room_id: str, player_id: str) -> None:
         await self._command(room_id, cmd.Leave(player_id))
@@ -288,6 +402,11 @@ class Rooms:
     # ------------------------------------------------------------ sockets
 
     async def connect(self, room_id: str, player_id: str, connection: Connection) -> None:
+        if self.draining:
+            connection.close(CloseCode.SERVICE_RESTART, "this server is restarting; reconnect")
+            return
+        self._sockets[connection] = (room_id, player_id)
+        log.info("socket opened", extra=ids(room=room_id, player=player_id, event="socket_open"))
         replaced = await self.bus.attach(room_id, player_id, connection)
         if replaced is not None:
             replaced.close(CloseCode.REPLACED, "replaced by a newer connection")
@@ -296,8 +415,12 @@ class Rooms:
         await self._command(room_id, cmd.Connect(player_id))
 
     async def disconnect(self, room_id: str, player_id: str, connection: Connection) -> None:
+        if self._sockets.pop(connection, None) is not None:
+            log.info("socket closed", extra=ids(room=room_id, player=player_id, event="socket_close"))
         if not await self.bus.detach(room_id, player_id, connection):
             return  # an older socket that a newer one replaced
+        if self.draining:
+            return  # the player reconnects to another process; its owner sees any real absence
         if self._cluster is None and room_id not in self._actors:
             return
         with contextlib.suppress(RoomRefused):
@@ -311,14 +434,24 @@ class Rooms:
             # from the database if anybody comes back.
             self._forget(actor)
 
+    async def _intent(self, room_id: str, command: cmd.Command) -> None:
+        """A socket's intent, timed from its arrival here to its answer (``thousand_intent_seconds``)."""
+        started = time.perf_counter()
+        route = "local"
+        try:
+            if await self._command(room_id, command) is None:
+                route = "forwarded"
+        finally:
+            metrics.INTENT_SECONDS.labels(route).observe(time.perf_counter() - started)
+
     async def hello(self, room_id: str, player_id: str) -> None:
         await self._command(room_id, cmd.Hello(player_id))
 
     async def play(self, room_id: str, player_id: str, msg_id: int, version: int, card: str, declare: bool) -> None:
-        await self._command(room_id, cmd.PlayCard(player_id, msg_id, version, card, declare))
+        await self._intent(room_id, cmd.PlayCard(player_id, msg_id, version, card, declare))
 
     async def resign(self, room_id: str, player_id: str, msg_id: int, version: int) -> None:
-        await self._command(room_id, cmd.Resign(player_id, msg_id, version))
+        await self._intent(room_id, cmd.Resign(player_id, msg_id, version))
 
     async def rematch(self, room_id: str, player_id: str, msg_id: int, version: int, action: RematchAction) -> None:
         record = await asyncio.to_thread(self.store.room_record, room_id)
@@ -326,7 +459,9 @@ class Rooms:
             return
         others = [p.id for p in record.players.values() if p.bot_level is None]
         busy = await self._room_store.busy_elsewhere(room_id, others) if action in ("accept", "offer") else None
-        await self._command(room_id, cmd.Rematch(player_id, msg_id, version, action, fresh_match(), busy))
+        await self._intent(
+            room_id, cmd.Rematch(player_id, msg_id, version, action, fresh_match(self._match_seed), busy)
+        )
 
     async def chat(self, room_id: str, player_id: str, msg_id: int, version: int, text: str) -> None:
-        await self._command(room_id, cmd.Chat(player_id, msg_id, version, text))
+        await self._intent(room_id, cmd.Chat(player_id, msg_id, version, text))

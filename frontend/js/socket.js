@@ -136,6 +136,12 @@ export class RoomSocket {
         this.setStatus('replaced');
         return;
       }
+      if (event.code === CLOSE_CODES.SERVICE_RESTART && gotMessage) {
+        // The server restarts and has handed the table over: reconnect at once (the proxy picks
+        // another server); if that fails, the usual backoff follows.
+        this.connect(); // shows 'reconnecting': the socket was open before
+        return;
+      }
       this.scheduleReconnect();
     };
     ws.onerror = () => {

@@ -26,7 +26,10 @@ export const REFUSAL_CODES = Object.freeze([
   "unauthorized",
   "match_not_found",
   "database_unavailable",
-  "redis_unavailable"
+  "redis_unavailable",
+  "device_link_unknown",
+  "device_link_used",
+  "device_link_expired"
 ]);
 
 // Why the server closes a socket.
@@ -34,6 +37,7 @@ export const CLOSE_CODES = Object.freeze({
   "NORMAL": 1000,
   "POLICY": 1008,
   "TOO_BIG": 1009,
+  "SERVICE_RESTART": 1012,
   "TRY_AGAIN": 1013,
   "BAD_TOKEN": 4401,
   "NOT_SEATED": 4403,

@@ -1,0 +1,1 @@
+"""``python -m backend.admin …``: the operator's commands (docs/operating.md)."""

@@ -1,0 +1,1 @@
+"""Running the server for real: metrics, logs, graceful restarts and housekeeping (docs/operating.md)."""
