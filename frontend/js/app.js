@@ -4,21 +4,69 @@ import { getPlayer } from './session.js';
 import { setChildren } from './dom.js';
 import * as lobby from './views/lobby.js';
 import * as invite from './views/invite.js';
-import * as table from './views/table.js';
-import * as history from './views/history.js';
 import * as rules from './views/rules.js';
+
+// The table and the history (and the modules only they use) are loaded when first opened, so a
+// first visit to the lobby or the rules does not fetch them (frontend/README.md, "Delivery").
+const table = './views/table.js';
+const history = './views/history.js';
+const device = './views/device.js';
 
 const routes = [
   [/^\/?$/, 'lobby', (root) => lobby.mount(root)],
-  [/^\/table\/([^/]+)$/, 'lobby', (root, m) => table.mount(root, decodeURIComponent(m[1]))],
+  [/^\/table\/([^/]+)$/, 'lobby', later(table, (view, root, m) => view.mount(root, decodeURIComponent(m[1])))],
   [/^\/invite\/([^/]+)$/, 'lobby', (root, m) => invite.mount(root, decodeURIComponent(m[1]))],
-  [/^\/history$/, 'history', (root) => history.mountList(root)],
-  [/^\/history\/([^/]+)$/, 'history', (root, m) => history.mountMatch(root, decodeURIComponent(m[1]))],
+  [/^\/history$/, 'history', later(history, (view, root) => view.mountList(root))],
+  [/^\/history\/([^/]+)$/, 'history', later(history, (view, root, m) => view.mountMatch(root, decodeURIComponent(m[1])))],
   [/^\/rules$/, 'rules', (root) => rules.mount(root)],
+  [/^\/device$/, 'device', later(device, (view, root) => view.mountDevice(root))],
+  [/^\/signin\/([^/]+)$/, 'device', later(device, (view, root, m) => view.mountSignin(root, decodeURIComponent(m[1])))],
 ];
 
 let currentView = null;
 let currentPath = null;
+let routed = 0; // counts route() calls: a view that finished loading late mounts only if still wanted
+const RELOADED = '1001.reloaded-for-update';
+
+/** A route whose view module (`spec`) is loaded on first use; `mount(module, root, match)` runs once it is here. */
+function later(spec, mount) {
+  return (root, match) => {
+    const turn = routed;
+    preloadModules(spec);
+    import(spec)
+      .then((view) => {
+        sessionStorage.removeItem(RELOADED);
+        if (turn === routed) currentView = mount(view, root, match) || null;
+      })
+      .catch((error) => {
+        console.error('could not load the page', error);
+        // After a deploy this page's modules may not fit the server's newer ones: one reload loads
+        // the new version (once: offline, the next failure stays on the page).
+        if (!sessionStorage.getItem(RELOADED)) {
+          sessionStorage.setItem(RELOADED, '1');
+          location.reload();
+        }
+      });
+    return null;
+  };
+}
+
+// index.html lists, for each view loaded on demand, the modules it brings (backend/api/static.py):
+// they are all requested at once instead of one import level after another.
+const CLIENT_ROOT = new URL('../', import.meta.url);
+const preloaded = new Set();
+function preloadModules(spec) {
+  const graph = document.getElementById('module-graph');
+  const path = new URL(spec, import.meta.url).href.slice(CLIENT_ROOT.href.length);
+  for (const file of graph ? JSON.parse(graph.textContent)[path] || [] : []) {
+    if (preloaded.has(file)) continue;
+    preloaded.add(file);
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = new URL(file, CLIENT_ROOT).href;
+    document.head.append(link);
+  }
+}
 
 function route() {
   const path = (location.hash || '#/').slice(1).split('?')[0] || '/';
@@ -26,6 +74,7 @@ function route() {
   if (currentView && currentView.destroy) currentView.destroy();
   currentView = null;
   currentPath = path;
+  routed += 1;
   root.replaceChildren();
   for (const [pattern, nav, make] of routes) {
     const match = path.match(pattern);
@@ -66,6 +115,7 @@ function renderChrome() {
   chip.hidden = !player;
   chip.textContent = player ? player.name : '';
   if (player) chip.title = t('nav.signed_in_as', { name: player.name });
+  if (player) chip.setAttribute('aria-label', t('nav.chip_device', { name: player.name })); // a link to #/device
 }
 
 function start() {
@@ -77,11 +127,31 @@ function start() {
     else route();
   });
   window.addEventListener('player-changed', renderChrome);
+  window.addEventListener('player-changed', warmTable);
   window.addEventListener('hashchange', () => {
     const path = (location.hash || '#/').slice(1) || '/';
     if (path !== currentPath) route();
   });
   route();
+  warmTable();
+}
+
+// A player with a name will likely sit at a table next: its modules are fetched (not run) while
+// the page is idle, so the table opens at once. A first visit, before a name, does not pay for them.
+function warmTable() {
+  if (!getPlayer()) return;
+  const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 0));
+  idle(() => preloadModules(table));
 }
 
 start();
+
+// Installable: the service worker (sw.js) keeps the static client for the next visit, never the
+// game state. Browsers allow it on https and on localhost only.
+function registerWorker() {
+  navigator.serviceWorker.register('/sw.js').catch((error) => console.warn('service worker', error));
+}
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  if (document.readyState === 'complete') registerWorker();
+  else window.addEventListener('load', registerWorker, { once: true });
+}

@@ -1,32 +1,58 @@
-// The dictionaries and the current language. Every visible string has a key here.
-import en from './i18n/en.js';
-import de from './i18n/de.js';
-import ru from './i18n/ru.js';
-
-export const DICTS = { en, de, ru };
+// The current language and its dictionary. Every visible string has a key in js/i18n/{en,de,ru}.js.
+// Only the page's language is loaded (the others are 25–33 KB each): this module waits for it before
+// any importer runs (top-level await), so `t()` and `tn()` stay synchronous; switching the language
+// loads the other dictionary first, then tells the listeners.
 export const LANGUAGES = [
   ['en', 'English'],
   ['de', 'Deutsch'],
   ['ru', 'Русский'],
 ];
+// Literal specifiers, one per language, so that each dictionary is its own file fetched on demand.
+const LOADERS = {
+  en: () => import('./i18n/en.js'),
+  de: () => import('./i18n/de.js'),
+  ru: () => import('./i18n/ru.js'),
+};
 const STORAGE_KEY = '1001.lang';
 const listeners = new Set();
+const loaded = {};
 
+// index.html makes the same choice (an inline script) to start fetching the dictionary early;
+// tests/e2e/test_delivery.py checks that both agree (exactly one dictionary is fetched).
 function initialLang() {
   const saved = localStorage.getItem(STORAGE_KEY);
-  if (saved && DICTS[saved]) return saved;
+  if (saved && LOADERS[saved]) return saved;
   const nav = (navigator.language || 'en').slice(0, 2).toLowerCase();
-  return DICTS[nav] ? nav : 'en';
+  return LOADERS[nav] ? nav : 'en';
+}
+
+/** Fetch a language's dictionary once (later calls resolve at once). */
+export async function loadLanguage(code) {
+  if (!loaded[code]) loaded[code] = (await LOADERS[code]()).default;
+  return loaded[code];
 }
 
 let lang = initialLang();
+try {
+  await loadLanguage(lang);
+} catch (error) {
+  if (lang === 'en') throw error;
+  console.warn('could not load the dictionary', lang, error);
+  lang = 'en';
+  await loadLanguage(lang);
+}
+let wanted = lang; // the latest choice: a slow dictionary does not override a later one
 
 export function getLang() {
   return lang;
 }
 
-export function setLang(next) {
-  if (!DICTS[next] || next === lang) return;
+/** Switch to `next` once its dictionary is loaded; resolves when the listeners have run. */
+export async function setLang(next) {
+  if (!LOADERS[next]) return;
+  wanted = next;
+  await loadLanguage(next);
+  if (wanted !== next || lang === next) return; // another choice came after this one, or no change
   lang = next;
   localStorage.setItem(STORAGE_KEY, next);
   document.documentElement.lang = next;
@@ -38,8 +64,13 @@ export function onLangChange(fn) {
   return () => listeners.delete(fn);
 }
 
+/** Whether the dictionaries have words for `key` (they all have the same keys). */
+export function hasKey(key) {
+  return loaded[lang][key] !== undefined;
+}
+
 function lookup(key) {
-  const value = DICTS[lang][key] ?? DICTS.en[key];
+  const value = loaded[lang][key];
   if (value === undefined) {
     console.warn('missing i18n key', key);
     return key;
