@@ -72,4 +72,8 @@ export const api = {
   matches: (limit = 50, offset = 0) => request('GET', `/api/matches?limit=${limit}&offset=${offset}`),
   match: (id) => request('GET', `/api/matches/${encodeURIComponent(id)}`),
   ledger: () => request('GET', '/api/ledger'),
+  /** A one-time sign-in link for another device: `{code, expires_at, qr_svg}`. */
+  createDeviceLink: () => request('POST', '/api/device-links'),
+  /** Redeem a sign-in link's code: `{id, name, token}` — the same player, a token for this device. */
+  redeemDeviceLink: (code) => request('POST', '/api/device-links/redeem', { code }),
 };

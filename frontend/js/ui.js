@@ -2,7 +2,7 @@
 import { api } from './api.js';
 import { copyText, h } from './dom.js';
 import { REFUSAL_CODES, TABLE_OPTIONS } from './generated/protocol.js';
-import { t } from './i18n.js';
+import { getLang, t, tn } from './i18n.js';
 import { setPlayer } from './session.js';
 
 const API_ERRORS = new Set([
@@ -29,9 +29,60 @@ export function isZeroAmount(amount) {
   return !amount || /^0*(\.0*)?$/.test(String(amount));
 }
 
-/** Money from the server's exact decimal string, never through a float (R6.1). */
+// ---------------------------------------------------------------- numbers and money by locale
+const DECIMAL = /^([+-]?)(\d+)(?:\.(\d*))?$/;
+// The server's currency when a table names none ("chips"): a word of ours, so it is translated.
+export const DEFAULT_CURRENCY = TABLE_OPTIONS.currency.default;
+const formats = new Map();
+function numberFormat(options) {
+  const key = `${getLang()}|${JSON.stringify(options)}`;
+  if (!formats.has(key)) formats.set(key, new Intl.NumberFormat(getLang(), options));
+  return formats.get(key);
+}
+
+/** Points and counts in the page's language; 4-digit scores stay ungrouped ("1001", "12,345"). */
+export function num(n) {
+  const value = Number(n);
+  return Number.isFinite(value) ? numberFormat({ useGrouping: 'min2', maximumFractionDigits: 2 }).format(value) : String(n ?? '');
+}
+
+const KNOWN_CURRENCIES = typeof Intl.supportedValuesOf === 'function' ? new Set(Intl.supportedValuesOf('currency')) : null;
+function isCurrencyCode(cur) {
+  if (!/^[A-Za-z]{3}$/.test(cur)) return false;
+  return KNOWN_CURRENCIES ? KNOWN_CURRENCIES.has(cur.toUpperCase()) : true;
+}
+
+/** A currency as shown: the table's own label, or our translated word for the default one. */
+export function currencyLabel(currency, amount = 2) {
+  const cur = String(currency || '').trim();
+  if (!cur || cur === DEFAULT_CURRENCY) return tn('money.chips', Number(amount) || 0);
+  return cur;
+}
+
+/**
+ * Money from the server's exact decimal string, formatted by the page's language (`0,05 €` in
+ * German, `€0.05` in English) without ever going through a binary float (R6.1): Intl.NumberFormat
+ * formats decimal strings exactly. An ISO 4217 code gets its symbol; any other label (the table
+ * chose it, e.g. "chips") follows the number.
+ */
 export function money(amount, currency) {
-  return `${amount} ${currency || ''}`.trim();
+  const text = String(amount ?? '').trim();
+  const m = DECIMAL.exec(text);
+  const cur = String(currency || '').trim();
+  if (!m) return `${text} ${currencyLabel(cur)}`.trim();
+  const exact = `${m[1]}${m[2]}.${m[3] || '0'}`;
+  const digits = (m[3] || '').replace(/0+$/, '').length;
+  if (isCurrencyCode(cur)) {
+    try {
+      const base = numberFormat({ style: 'currency', currency: cur.toUpperCase() }).resolvedOptions();
+      const min = base.minimumFractionDigits;
+      return numberFormat({ style: 'currency', currency: cur.toUpperCase(), minimumFractionDigits: min, maximumFractionDigits: Math.max(min, digits) }).format(exact);
+    } catch {
+      /* not a currency Intl knows: the label follows the number */
+    }
+  }
+  const number = numberFormat({ minimumFractionDigits: digits, maximumFractionDigits: digits }).format(exact);
+  return `${number}\u00a0${currencyLabel(cur, exact)}`;
 }
 
 export function inviteUrl(code) {
@@ -105,7 +156,7 @@ export function durationText(seconds) {
 export function optionsSummary(options = {}) {
   const chips = [
     options.bot_level ? [t('opt.opponent'), botName(options.bot_level), 'opponent'] : null,
-    [t('opt.target'), String(options.target ?? 1001), 'target'],
+    [t('opt.target'), num(options.target ?? 1001), 'target'],
     [t('opt.scoring'), t(`opt.scoring.${options.declaration_scoring || 'by_suit'}`), 'scoring'],
     [t('opt.deck'), options.deck_size === 32 ? t('opt.deck.short.32') : t('opt.deck.short.24'), 'deck'],
     // Yes/no options only when on: their absence says "no" without filling the panel.
@@ -152,37 +203,145 @@ export function inviteBox(code) {
       setTimeout(() => (status.textContent = ''), 2500);
     },
   });
-  return h('div', { class: 'invite-box' }, h('div', { class: 'inline-field' }, input, button), status);
+  // Share through the system sheet (messengers, mail …) where the browser offers the Web Share API.
+  const share =
+    typeof navigator.share === 'function'
+      ? h('button', {
+          type: 'button',
+          class: 'btn primary',
+          'data-testid': 'share-invite',
+          text: t('invite.share'),
+          onclick: async () => {
+            try {
+              await navigator.share({ title: t('app.title'), text: t('invite.share_text'), url });
+            } catch {
+              /* the player closed the sheet: nothing to say */
+            }
+          },
+        })
+      : null;
+  return h('div', { class: 'invite-box' }, h('div', { class: 'inline-field' }, input, button, share), status);
 }
 
-/** A modal dialog; returns {el, close}. Escape or the backdrop closes it when `dismissable`. */
-export function modal({ title, body, actions, testid, dismissable = true, onClose }) {
+// ---------------------------------------------------------------- dialogs (focus trap, return of focus)
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), ' +
+  'textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
+
+/** The elements of `root` that Tab reaches, in order (visible ones only). */
+export function focusables(root) {
+  return [...root.querySelectorAll(FOCUSABLE)].filter(
+    (el) => !el.closest('[inert]') && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden',
+  );
+}
+
+const openDialogs = []; // the stack of open modals, the topmost last
+
+/**
+ * A modal dialog; returns {el, close}. While it is open the page behind it is inert and Tab cycles
+ * inside it; Escape or the backdrop closes it when `dismissable`. On closing, focus goes back to
+ * `returnFocus` (an element, or a function returning one, e.g. when the opener was re-rendered)
+ * or else to the element that had it when the dialog opened; failing both, to the page's content.
+ */
+export function modal({ title, body, actions, testid, dismissable = true, onClose, returnFocus }) {
   const titleId = `dlg-${Math.random().toString(36).slice(2, 8)}`;
   const dialog = h(
     'div',
-    { class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': titleId, 'data-testid': testid },
+    {
+      class: 'dialog',
+      role: 'dialog',
+      'aria-modal': 'true',
+      'aria-labelledby': titleId,
+      'data-testid': testid,
+      tabindex: '-1',
+    },
     h('h2', { id: titleId, text: title }),
     body,
     h('div', { class: 'dialog-actions' }, actions),
   );
   const backdrop = h('div', { class: 'backdrop' }, dialog);
   const previous = document.activeElement;
+  // Everything else on the page is inert while the dialog is open (toasts keep speaking).
+  const madeInert = [...document.body.children].filter(
+    (el) => el !== backdrop && !el.inert && !el.classList.contains('toast'),
+  );
+  let closed = false;
   const close = () => {
+    if (closed) return;
+    closed = true;
     backdrop.remove();
-    document.removeEventListener('keydown', onKey);
-    if (previous && previous.isConnected) previous.focus({ preventScroll: true }); // the page stays where it is
+    for (const el of madeInert) el.inert = false;
+    const index = openDialogs.indexOf(entry);
+    if (index >= 0) openDialogs.splice(index, 1);
+    document.removeEventListener('keydown', onKey, true);
+    const wanted = typeof returnFocus === 'function' ? returnFocus() : returnFocus;
+    const target = [wanted, previous].find(
+      (el) => el && el.isConnected && el !== document.body && !el.closest('[inert]') && el.getClientRects().length > 0,
+    );
+    // The page stays where it is; with no opener left, the page's content takes focus, never <body>.
+    if (target) target.focus({ preventScroll: true });
+    else if (!openDialogs.length) focusContent({ preventScroll: true });
     if (onClose) onClose();
   };
+  const entry = { close };
   const onKey = (event) => {
-    if (event.key === 'Escape' && dismissable) close();
+    if (openDialogs[openDialogs.length - 1] !== entry) return; // only the topmost dialog answers
+    if (event.key === 'Escape') {
+      // The dialog's own: the page behind (an open sheet, a summary) must not close on it too.
+      event.preventDefault();
+      event.stopPropagation();
+      if (dismissable) close();
+      return;
+    }
+    if (event.key !== 'Tab') return;
+    const items = focusables(dialog);
+    if (!items.length) {
+      event.preventDefault();
+      dialog.focus();
+      return;
+    }
+    const first = items[0];
+    const last = items[items.length - 1];
+    const inside = dialog.contains(document.activeElement);
+    if (event.shiftKey && (!inside || document.activeElement === first || document.activeElement === dialog)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && (!inside || document.activeElement === last)) {
+      event.preventDefault();
+      first.focus();
+    }
   };
   if (dismissable) backdrop.addEventListener('click', (event) => event.target === backdrop && close());
-  document.addEventListener('keydown', onKey);
+  document.addEventListener('keydown', onKey, true);
   document.body.appendChild(backdrop);
-  const first = dialog.querySelector('button, input, [tabindex]');
-  if (first) setTimeout(() => first.focus(), 0);
+  for (const el of madeInert) el.inert = true;
+  openDialogs.push(entry);
+  const autofocus = dialog.querySelector('[autofocus]') || focusables(dialog)[0] || dialog;
+  autofocus.focus({ preventScroll: true });
   return { el: backdrop, close };
 }
+
+/**
+ * Focus the current view's content: its first heading (made focusable for the purpose), else
+ * <main>. The "Skip to content" link and dialogs without an opener land here.
+ */
+export function focusContent(options = {}) {
+  const main = document.getElementById('main');
+  if (!main) return;
+  const heading = [...main.querySelectorAll('h1, h2, [role="heading"]')].find((el) => el.getClientRects().length > 0);
+  const target = heading || main;
+  if (target !== main && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+  target.focus(options);
+}
+
+// "Skip to content" (index.html) must not change the hash: that is the router's, and "#main" would
+// send the player to the lobby. It moves focus to the current view's content instead.
+document.addEventListener('click', (event) => {
+  const link = event.target instanceof Element ? event.target.closest('.skip-link') : null;
+  if (!link) return;
+  event.preventDefault();
+  focusContent();
+});
 
 let toastTimer = null;
 export function toast(text, testid = 'toast') {

@@ -179,10 +179,13 @@ def match_over(page: Page) -> bool:
     return page.get_by_test_id("match-over").count() > 0
 
 
-def play_one(page: Page, rng: random.Random, *, scoring: str = "by_suit") -> str | None:
+def play_one(page: Page, rng: random.Random, *, scoring: str = "by_suit", keep_summary: bool = False) -> str | None:
     """If this seat may play, click a highlighted card (declaring when offered); return it.
 
-    The summary of a deal just over stays on the felt meanwhile: it must not be in the way."""
+    The summary of a deal just over holds the next hand back: it is closed first (as a player would),
+    unless ``keep_summary`` (a test that waits for it)."""
+    if not keep_summary:
+        close_summary(page)
     legal = page.locator('[data-testid="hand"] button[data-legal="true"]:not([disabled])')
     count = legal.count()
     if count == 0:
@@ -259,3 +262,47 @@ def hands_by_version(seat: Seat) -> dict[int, set[str]]:
         if view and view.get("deal"):
             hands[state["version"]] = set(view["deal"]["hand"])
     return hands
+
+
+# ---------------------------------------------------------------- accessibility and layout suites
+
+
+def start_computer_match(page: Page, name: str, *, level: str = "easy", target: int = 301) -> None:
+    """From a first visit: a name, then a match against the computer, up to the dealt hand."""
+    page.goto("/")
+    choose_name(page, name)
+    choose_computer(page, level, target=target)
+    page.get_by_test_id("create-table").click()
+    expect(page.get_by_test_id("hand").locator("button.card").first).to_be_visible()
+
+
+def latest_deal(seat: Seat) -> dict[str, Any]:
+    """The deal as the last state frame showed it (empty between matches)."""
+    states = seat.states()
+    view = states[-1].get("view") if states else None
+    return (view or {}).get("deal") or {}
+
+
+def invite_code_of_new_room(base_url: str, host_name: str) -> str:
+    """A private table for two people opened over the REST API by someone else; its invite code."""
+    import httpx
+
+    with httpx.Client(base_url=base_url, timeout=10) as client:
+        player = client.post("/api/players", json={"name": host_name}).raise_for_status().json()
+        room = (
+            client.post(
+                "/api/rooms",
+                json={"target": 301, "visibility": "private", "opponent": "human"},
+                headers={"Authorization": f"Bearer {player['token']}"},
+            )
+            .raise_for_status()
+            .json()
+        )
+    code = room["invite_code"]
+    assert isinstance(code, str) and code
+    return code
+
+
+def settle(page: Page) -> None:
+    """Two animation frames: the layout after a resize or a render has been computed and painted."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")

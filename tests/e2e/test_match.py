@@ -141,7 +141,7 @@ def test_two_friends_play_a_private_match_with_a_stake(
         ben.page.goto(link)
         choose_name(ben.page, "Ben")
         expect(ben.page.get_by_test_id("options-summary")).to_contain_text("301")
-        expect(ben.page.get_by_test_id("options-summary")).to_contain_text("0.01 EUR")
+        expect(ben.page.get_by_test_id("options-summary")).to_contain_text("€0.01")  # money by locale (ui.money)
         no_horizontal_scroll(ben)
         ben.page.get_by_test_id("join-invite").click()
         for seat in (anna, ben):
@@ -182,7 +182,7 @@ def test_two_friends_play_a_private_match_with_a_stake(
             owed = seat.page.get_by_test_id("stake-owed")
             expect(owed).to_have_attribute("data-currency", "EUR")
             assert Decimal(owed.get_attribute("data-amount") or "x") == expected
-            expect(owed).to_contain_text(f"{detail['stake']['amount']} EUR")
+            expect(owed).to_contain_text(f"€{detail['stake']['amount']}")
         if expected > 0:
             expect(winner.page.get_by_test_id("stake-owed")).to_contain_text("owes you")
             expect(loser.page.get_by_test_id("stake-owed")).to_contain_text("You owe")
@@ -198,7 +198,7 @@ def test_two_friends_play_a_private_match_with_a_stake(
             row = seat.page.get_by_test_id(f"match-row-{match_id}")
             expect(row).to_be_visible()
             expect(row.get_by_test_id("match-row-result")).to_have_text("won" if seat is winner else "lost")
-            expect(row.get_by_test_id("match-row-stake")).to_contain_text(f"{detail['stake']['amount']} EUR")
+            expect(row.get_by_test_id("match-row-stake")).to_contain_text(f"€{detail['stake']['amount']}")
             balance = seat.page.get_by_test_id("ledger-balance")
             expect(balance).to_have_count(1)
             sign = Decimal(1) if seat is winner else Decimal(-1)

@@ -22,7 +22,8 @@ def test_every_dictionary_has_the_same_keys(e2e_server: ServerProcess, browser: 
         seat.page.goto("/")
         report = seat.page.evaluate(
             """async () => {
-              const { DICTS } = await import('/js/i18n.js');
+              const DICTS = {};
+              for (const lang of ['en', 'de', 'ru']) DICTS[lang] = (await import(`/js/i18n/${lang}.js`)).default;
               const en = Object.keys(DICTS.en).sort().join('|');
               return Object.fromEntries(Object.entries(DICTS).map(([lang, d]) =>
                 [lang, { same: Object.keys(d).sort().join('|') === en, n: Object.keys(d).length }]));
@@ -42,6 +43,8 @@ def test_language_switch_is_remembered_and_rules_show_the_rulings(
     page = seat.page
     try:
         page.goto("/#/rules")
+        # The numbered rules are folded under "The exact rules" (the guide comes first).
+        page.get_by_test_id("rules-exact-toggle").click()
         for ruling in ("R4.1", "R5.1", "R6.1", "R6.2"):
             expect(page.get_by_test_id("rules-rulings")).to_contain_text(ruling)
         for section in range(1, 8):
@@ -110,7 +113,8 @@ def test_public_table_is_listed_and_joined_from_the_lobby(
         guest.page.get_by_test_id(f"return-{room}").click()
         expect(guest.page.get_by_test_id("hand").locator("button.card")).to_have_count(8)
 
-        # Chat is shown as text, never as HTML.
+        # Chat is shown as text, never as HTML (on the phone it is in the drawer, one tap away).
+        guest.page.get_by_test_id("sheet-toggle").click()
         guest.page.get_by_test_id("chat-input").fill("<b>hi</b> <img src=x onerror=alert(1)>")
         guest.page.get_by_test_id("chat-send").click()
         line = host.page.get_by_test_id("chat-log").locator("li").last

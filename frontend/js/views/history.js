@@ -2,9 +2,10 @@
 import { api, asList } from '../api.js';
 import { h, setChildren } from '../dom.js';
 import { formatDate, t } from '../i18n.js';
-import { SUIT_SYMBOL } from '../cards.js';
+import { SUIT_SYMBOL, suitBadge } from '../cards.js';
+import { raceChart } from '../components/race-chart.js';
 import { getPlayer } from '../session.js';
-import { apiErrorText, botName, isZeroAmount, loading, money, nameForm, optionsSummary, playerName } from '../ui.js';
+import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, isZeroAmount, loading, money, nameForm, num, optionsSummary, playerName } from '../ui.js';
 
 // ---------------------------------------------------------------- normalising server data
 
@@ -83,7 +84,13 @@ export function mountList(root) {
     const list = h('div', { 'data-testid': 'match-list' }, loading());
     const ledger = h('div', { 'data-testid': 'ledger' }, loading());
     root.append(
-      h('section', { class: 'hero compact' }, h('h1', { text: t('history.title') })),
+      h(
+        'section',
+        { class: 'hero compact' },
+        h('h1', { text: t('history.title') }),
+        // Another device: a one-time sign-in link moves this history and ledger there.
+        h('a', { class: 'btn', href: '#/device', 'data-testid': 'device-open', text: t('device.open') }),
+      ),
       h(
         'div',
         { class: 'history-grid' },
@@ -107,39 +114,23 @@ export function mountList(root) {
       setChildren(el, h('p', { class: 'muted', text: t('history.no_matches') }));
       return;
     }
-    setChildren(el, 
+    setChildren(
+      el,
       h(
-        'div',
-        { class: 'table-scroll' },
-        h(
-          'table',
-          { class: 'data-table' },
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              [t('history.col.date'), t('history.col.opponent'), t('history.col.result'), t('history.col.score'), t('history.col.stake')].map((x) => h('th', { scope: 'col', text: x })),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            matches.map((m) => {
-              const res = resultLabel(m);
-              return h(
-                'tr',
-                { 'data-testid': `match-row-${m.id}` },
-                h('td', {}, h('a', { href: `#/history/${encodeURIComponent(m.id)}`, 'data-testid': `match-link-${m.id}`, text: formatDate(m.date) || t('history.open') })),
-                h('td', { 'data-testid': 'match-row-opponent', 'data-bot': m.opponentBot }, m.opponentName),
-                h('td', {}, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'match-row-result', text: res.text })),
-                h('td', { class: 'num', text: `${m.totals[m.seat]} : ${m.totals[1 - m.seat]}` }),
-                h('td', { 'data-testid': 'match-row-stake', text: m.status === 'finished' ? stakeLine(m.stake, m.seat, m.opponentName, me.id) : '—' }),
-              );
-            }),
-          ),
-        ),
+        'ul',
+        { class: 'match-cards', 'aria-labelledby': 'ml-h' },
+        matches.map((m) => {
+          const res = resultLabel(m);
+          return h(
+            'li',
+            { class: 'match-card', 'data-testid': `match-row-${m.id}` },
+            h('a', { class: 'match-date', href: `#/history/${encodeURIComponent(m.id)}`, 'data-testid': `match-link-${m.id}`, text: formatDate(m.date) || t('history.open') }),
+            h('span', { class: 'match-opponent', 'data-testid': 'match-row-opponent', 'data-bot': m.opponentBot }, m.opponentName),
+            h('span', { class: 'match-result' }, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'match-row-result', text: res.text })),
+            h('span', { class: 'match-score num' }, h('span', { class: 'visually-hidden', text: `${t('history.col.score')}: ` }), `${num(m.totals[m.seat])} : ${num(m.totals[1 - m.seat])}`),
+            h('span', { class: 'match-stake', 'data-testid': 'match-row-stake', text: m.status === 'finished' ? stakeLine(m.stake, m.seat, m.opponentName, me.id) : '—' }),
+          );
+        }),
       ),
     );
   }
@@ -171,7 +162,7 @@ export function mountList(root) {
             'li',
             { class: 'ledger-row', 'data-testid': `ledger-${oppId}` },
             h('strong', { class: 'ledger-name', 'data-testid': 'ledger-name', 'data-bot': botLevel }, name),
-            h('span', { class: 'muted', text: t('history.played_won', { played, won }) }),
+            h('span', { class: 'muted', text: t('history.played_won', { played: num(played), won: num(won) }) }),
             h(
               'span',
               { class: 'balances' },
@@ -180,12 +171,13 @@ export function mountList(root) {
                     const amount = String(b.amount);
                     const negative = amount.startsWith('-');
                     const zero = isZeroAmount(amount.replace(/^[-+]/, ''));
+                    const settled = b.currency === DEFAULT_CURRENCY ? t('history.settled') : t('history.even', { currency: currencyLabel(b.currency) });
                     return h('span', {
                       class: `balance ${zero ? 'even' : negative ? 'neg' : 'pos'}`,
                       'data-testid': 'ledger-balance',
                       'data-amount': amount,
                       'data-currency': b.currency,
-                      text: zero ? t('history.even', { currency: b.currency }) : negative ? t('history.you_owe', { amount: money(amount.slice(1), b.currency) }) : t('history.owed_to_you', { amount: money(amount.replace(/^\+/, ''), b.currency) }),
+                      text: zero ? settled : negative ? t('history.you_owe', { amount: money(amount.slice(1), b.currency) }) : t('history.owed_to_you', { amount: money(amount.replace(/^\+/, ''), b.currency) }),
                     });
                   })
                 : h('span', { class: 'balance even', text: '—' }),
@@ -206,6 +198,61 @@ export function mountList(root) {
 }
 
 // ---------------------------------------------------------------- one match as a score sheet
+
+function pair(d, key, seat) {
+  const v = d[key];
+  if (Array.isArray(v)) return v[seat];
+  const alt = d[`${key}${seat}`];
+  return alt === undefined ? 0 : alt;
+}
+
+/** The marriages a seat declared in a deal, as coloured suit symbols (read by name). */
+function declared(d, seat) {
+  return (d.declarations || []).filter((x) => x.seat === seat).map((x) => (SUIT_SYMBOL[x.suit] ? suitBadge(x.suit) : x.suit));
+}
+
+/**
+ * The score sheet: one group of two rows per deal (the viewer first), five narrow columns, so it
+ * reads on a 360-px phone without sideways scrolling or cut columns.
+ */
+function scoreSheet(deals, seat, names) {
+  const order = [seat, 1 - seat];
+  const heads = [t('history.col.cards'), t('history.col.decl'), t('history.col.deal'), t('history.col.total')];
+  return h(
+    'table',
+    { class: 'data-table sheet-table', 'data-testid': 'deal-sheet' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col', class: 'deal-no', text: '#' }),
+        h('th', { scope: 'col', class: 'who' }, h('span', { class: 'visually-hidden', text: t('history.col.opponent') })),
+        heads.map((x) => h('th', { scope: 'col', class: 'num', text: x })),
+      ),
+    ),
+    deals.map((d, i) => {
+      const number = (d.number ?? i) + 1;
+      return h(
+        'tbody',
+        { class: 'deal-group', 'data-testid': `deal-row-${d.number ?? i}` },
+        order.map((s, k) =>
+          h(
+            'tr',
+            { class: k === 0 ? 'me' : 'opp' },
+            k === 0 ? h('th', { scope: 'rowgroup', rowspan: 2, class: 'deal-no', 'aria-label': t('history.deal_n', { n: num(number) }), text: num(number) }) : null,
+            h('th', { scope: 'row', class: 'who', text: names[s] }),
+            h('td', { class: 'num', text: num(pair(d, 'card_points', s)) }),
+            h('td', { class: 'num decl' }, declared(d, s), ' ', num(pair(d, 'declaration_points', s))),
+            h('td', { class: 'num', text: `+${num(pair(d, 'score', s))}` }),
+            h('td', { class: 'num strong', text: num(pair(d, 'totals', s)) }),
+          ),
+        ),
+      );
+    }),
+  );
+}
 
 export function mountMatch(root, matchId) {
   let destroyed = false;
@@ -231,61 +278,24 @@ export function mountMatch(root, matchId) {
     const myName = me.name;
     const seat = m.seat;
     const opp = 1 - seat;
-    const decl = (d, s) => {
-      const list = (d.declarations || []).filter((x) => x.seat === s);
-      return list.length ? `${list.map((x) => SUIT_SYMBOL[x.suit] || x.suit).join('')} ` : '';
-    };
-    const arr = (d, key, s) => {
-      const v = d[key];
-      if (Array.isArray(v)) return v[s];
-      const alt = d[`${key}${s}`];
-      return alt === undefined ? '' : alt;
-    };
-    setChildren(panel, 
+    const names = seat === 0 ? [myName, m.opponentName] : [m.opponentName, myName];
+    const target = m.target ? ` (${t('table.target', { n: num(m.target) })})` : '';
+    setChildren(
+      panel,
       h('h1', { class: 'h2', text: t('history.match_vs', { name: m.opponentName }) }),
-      h('p', { class: 'muted', text: formatDate(m.date) }),
+      h('p', { class: 'muted match-when', text: formatDate(m.date) }),
       h('p', {}, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'detail-result', text: res.text }), ' ', m.endReason ? t(`history.reason.${m.endReason}`) : ''),
-      h('p', { class: 'final-totals', 'data-testid': 'detail-totals' }, `${myName} ${m.totals[seat]} : ${m.totals[opp]} ${m.opponentName}`, m.target ? ` (${t('table.target', { n: m.target })})` : ''),
+      h('p', { class: 'final-totals', 'data-testid': 'detail-totals' }, `${myName} ${num(m.totals[seat])} : ${num(m.totals[opp])} ${m.opponentName}`, target),
       h('p', { 'data-testid': 'detail-stake' }, m.status === 'finished' ? stakeLine(m.stake, seat, m.opponentName, me.id) : t('history.in_progress')),
       Object.keys(m.options).length ? optionsSummary(m.options) : null,
-      h('h2', { text: t('history.deals') }),
       m.deals.length
         ? h(
             'div',
-            { class: 'table-scroll' },
-            h(
-              'table',
-              { class: 'data-table sheet-table', 'data-testid': 'deal-sheet' },
-              h(
-                'thead',
-                {},
-                h('tr', {}, h('th', { rowspan: 2, scope: 'col', text: '#' }), h('th', { colspan: 4, scope: 'colgroup', text: myName }), h('th', { colspan: 4, scope: 'colgroup', text: m.opponentName })),
-                h(
-                  'tr',
-                  {},
-                  [0, 1].flatMap(() => [t('history.col.cards'), t('history.col.decl'), t('history.col.deal'), t('history.col.total')].map((x) => h('th', { scope: 'col', class: 'sub', text: x }))),
-                ),
-              ),
-              h(
-                'tbody',
-                {},
-                m.deals.map((d) =>
-                  h(
-                    'tr',
-                    { 'data-testid': `deal-row-${d.number}` },
-                    h('td', { text: String((d.number ?? 0) + 1) }),
-                    [seat, opp].flatMap((s) => [
-                      h('td', { class: 'num', text: String(arr(d, 'card_points', s)) }),
-                      h('td', { class: 'num' }, h('span', { class: 'muted', text: decl(d, s) }), String(arr(d, 'declaration_points', s))),
-                      h('td', { class: 'num', text: `+${arr(d, 'score', s)}` }),
-                      h('td', { class: 'num strong', text: String(arr(d, 'totals', s)) }),
-                    ]),
-                  ),
-                ),
-              ),
-            ),
+            { class: 'detail-grid' },
+            h('section', { class: 'race-block', 'aria-labelledby': 'race-h' }, h('h2', { id: 'race-h', text: t('race.heading') }), raceChart({ history: m.deals, target: m.target, names, me: seat })),
+            h('section', { class: 'sheet-block', 'aria-labelledby': 'deals-h' }, h('h2', { id: 'deals-h', text: t('history.deals') }), scoreSheet(m.deals, seat, names)),
           )
-        : h('p', { class: 'muted', text: t('history.no_deals') }),
+        : [h('h2', { text: t('history.deals') }), h('p', { class: 'muted', text: t('history.no_deals') })],
     );
   }
   render();

@@ -1,10 +1,12 @@
-// The lobby: name on first visit, create a table, open public tables, my unfinished tables.
+// The lobby: the first visit (what the game is, a picture of a table, one tap to play the computer),
+// then create a table, open public tables, my unfinished tables.
 import { api, asList } from '../api.js';
 import { h, setChildren } from '../dom.js';
 import { TABLE_OPTIONS } from '../generated/protocol.js';
-import { DICTS, t } from '../i18n.js';
-import { getPlayer } from '../session.js';
-import { apiErrorText, durationText, inviteBox, loading, nameForm, optionsSummary, playerName } from '../ui.js';
+import { hasKey, t } from '../i18n.js';
+import { cardBack, cardEl } from '../cards.js';
+import { getPlayer, setPlayer } from '../session.js';
+import { apiErrorText, botName, durationText, inviteBox, loading, nameForm, num, optionsSummary, playerName } from '../ui.js';
 
 const REFRESH_MS = 4000;
 // What the server offers comes from its own RoomCreate model (frontend/js/generated/protocol.js).
@@ -36,10 +38,52 @@ const FORM_DEFAULTS = {
 
 /** A choice's words, or the bare value when the server offers something this client has no words for. */
 function label(key, value) {
-  return DICTS.en[key] === undefined ? String(value) : t(key);
+  return hasKey(key) ? t(key) : String(value);
 }
 // The last choices, kept while the page lives (a language change or a visit to another page).
 let lastForm = {};
+
+/** What the game looks like: a small table drawn with our own card faces (no image files). */
+function tablePicture() {
+  return h(
+    'figure',
+    { class: 'intro-picture', 'data-testid': 'intro-picture' },
+    h(
+      'div',
+      { class: 'mini-table', role: 'img', 'aria-label': t('lobby.picture') },
+      h('div', { class: 'mini-opponent', 'aria-hidden': 'true' }, [0, 1, 2, 3, 4, 5].map(() => cardBack())),
+      h(
+        'div',
+        { class: 'mini-middle', 'aria-hidden': 'true' },
+        h('div', { class: 'mini-stock' }, cardBack(), cardBack()),
+        h('div', { class: 'mini-trick' }, cardEl('QH', { className: 'mini-led' }), cardEl('AC', { className: 'mini-answer' })),
+        h('span', { class: 'mini-trump', text: '♥' }),
+      ),
+      h('div', { class: 'mini-hand', 'aria-hidden': 'true' }, ['KH', 'TH', 'AS', 'QS', 'JD', 'TC', '9C'].map((code) => cardEl(code))),
+    ),
+  );
+}
+
+/** What 1001 is, in three lines, and where the whole guide is. */
+function introText() {
+  return h(
+    'div',
+    { class: 'intro-text' },
+    h('h2', { text: t('lobby.intro.title') }),
+    h('ul', { class: 'intro-points' }, ['1', '2', '3'].map((n) => h('li', { text: t(`lobby.intro.${n}`) }))),
+    h('a', { href: '#/rules', class: 'intro-rules', 'data-testid': 'intro-rules', text: t('lobby.intro.rules') }),
+  );
+}
+
+/** A computer table with the server's defaults (the default level, no stake), then straight to it. */
+async function startComputerMatch() {
+  const room = await api.createRoom({ opponent: 'computer', bot_level: OPT.bot_level.default, stake_per_point: '0' });
+  location.hash = `#/table/${encodeURIComponent(room.id)}`;
+}
+
+function computerHelp() {
+  return t('lobby.play_computer_now.help', { target: num(OPT.target.default), name: botName(OPT.bot_level.default) });
+}
 
 export function mount(root) {
   let timer = null;
@@ -51,14 +95,52 @@ export function mount(root) {
     if (!player) {
       root.append(
         h('section', { class: 'hero' }, h('h1', { text: t('lobby.welcome') }), h('p', { class: 'lead', text: t('lobby.tagline') })),
-        nameForm(() => render()),
+        h('div', { class: 'intro-grid', 'data-testid': 'getting-started' }, startForm(), tablePicture(), h('section', { class: 'card-panel intro' }, introText())),
       );
       return;
     }
     const mine = h('div', { 'data-testid': 'my-rooms' }, loading());
     const open = h('div', { 'data-testid': 'open-rooms' }, loading());
+    const quickError = h('p', { class: 'form-error', role: 'alert', 'data-testid': 'quick-error' });
+    const quick = h('button', {
+      type: 'button',
+      class: 'btn primary big',
+      'data-testid': 'play-computer-now',
+      'aria-describedby': 'quick-help',
+      text: t('lobby.play_computer_now'),
+      onclick: async () => {
+        quick.disabled = true;
+        quickError.textContent = '';
+        try {
+          await startComputerMatch();
+        } catch (err) {
+          quickError.textContent = apiErrorText(err);
+          quick.disabled = false;
+        }
+      },
+    });
+    const friend = h('button', {
+      type: 'button',
+      class: 'btn big',
+      'data-testid': 'play-friend',
+      text: t('lobby.play_friend'),
+      onclick: () => {
+        const human = document.getElementById('opt-opponent-human');
+        if (human && !human.checked) human.click();
+        document.getElementById('create-h')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+        human?.focus({ preventScroll: true });
+      },
+    });
     root.append(
-      h('section', { class: 'hero compact' }, h('h1', { text: t('lobby.hello', { name: player.name }) }), h('p', { class: 'lead', text: t('lobby.tagline') })),
+      h(
+        'section',
+        { class: 'hero compact' },
+        h('h1', { text: t('lobby.hello', { name: player.name }) }),
+        h('p', { class: 'lead', text: t('lobby.tagline') }),
+        h('div', { class: 'quick-start' }, quick, friend),
+        h('p', { class: 'quick-help', id: 'quick-help', text: computerHelp() }),
+        quickError,
+      ),
       h(
         'div',
         { class: 'lobby-grid' },
@@ -193,6 +275,52 @@ export function mount(root) {
         }),
       ),
     );
+  }
+
+  /** First visit: a name, then one tap to play the computer, or on to the lobby to invite a friend. */
+  function startForm() {
+    lastForm = { ...lastForm, opponent: 'human' }; // "Play a friend" leads to a form set for a friend
+    const form = nameForm(() => render());
+    form.classList.add('start-form');
+    const input = form.querySelector('input');
+    const save = form.querySelector('[data-testid="save-name"]');
+    const error = form.querySelector('.form-error');
+    save.textContent = t('lobby.play_friend');
+    save.classList.remove('primary');
+    save.classList.add('big');
+    const quick = h('button', {
+      type: 'button',
+      class: 'btn primary big',
+      'data-testid': 'play-computer-now',
+      'aria-describedby': 'start-computer-help',
+      text: t('lobby.play_computer_now'),
+      onclick: async () => {
+        quick.disabled = true;
+        save.disabled = true;
+        error.textContent = '';
+        try {
+          // One tap: the name typed so far, or "Guest" (the computer does not mind).
+          if (!getPlayer()) setPlayer(await api.createPlayer(input.value.trim() || t('lobby.guest_name')));
+          await startComputerMatch();
+        } catch (err) {
+          error.textContent = err.status === 422 ? t('name.invalid') : apiErrorText(err);
+          quick.disabled = false;
+          save.disabled = false;
+        }
+      },
+    });
+    const title = form.querySelector('h2');
+    if (title) title.textContent = t('lobby.start');
+    form.append(
+      h(
+        'div',
+        { class: 'start-actions' },
+        h('div', { class: 'start-choice' }, quick, h('p', { class: 'help', id: 'start-computer-help', text: computerHelp() })),
+        h('div', { class: 'start-choice' }, save, h('p', { class: 'help', text: t('lobby.play_friend.help') })),
+      ),
+      error,
+    );
+    return form;
   }
 
   function createForm() {

@@ -1,7 +1,11 @@
-// The rules page: R1–R7, our rulings and the table options, in plain words.
+// The rules page as a player's guide: short sections with card pictures, a deal played step by
+// step, the table options and the computer; the numbered rules (R1–R7, V1) and our rulings stay
+// available, folded, under "The exact rules".
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
+import { CARD_POINTS, cardEl, rankOf } from '../cards.js';
 import { TABLE_OPTIONS } from '../generated/protocol.js';
+import { num } from '../ui.js';
 
 const SECTIONS = [
   ['r1', ['1', '2', '3']],
@@ -17,51 +21,161 @@ const RULINGS = ['r4_1', 'r5_1', 'r6_1', 'r6_2'];
 const OPTIONS = ['target', 'scoring', 'deck', 'stock_bottom', 'open_scores', 'stake', 'visibility', 'grace'];
 const LEVELS = TABLE_OPTIONS.bot_level.values; // the computer's levels, as the server defines them
 
+// The guide, in the order a new player needs it: [id, paragraphs, picture].
+const GUIDE = [
+  ['aim', ['rules.guide.aim']],
+  ['cards', ['rules.guide.cards'], 'ranking'],
+  ['deal', ['rules.guide.deal']],
+  ['tricks', ['rules.guide.tricks.1', 'rules.guide.tricks.2', 'rules.guide.tricks.3']],
+  ['marriage', ['rules.guide.marriage.1', 'rules.guide.marriage.2'], 'marriage'],
+  ['score', ['rules.guide.score']],
+];
+
+/** A row of cards, each with a caption under it (a name, points …); `mark` highlights some. */
+function cardRow(items, { className = '', label } = {}) {
+  return h(
+    'div',
+    { class: `guide-cards ${className}`.trim(), role: label ? 'group' : null, 'aria-label': label || null },
+    items.map(({ code, caption, mark, dim }) =>
+      h(
+        'figure',
+        { class: `guide-card${mark ? ' mark' : ''}${dim ? ' dim' : ''}` },
+        cardEl(code),
+        caption ? h('figcaption', { text: caption }) : null,
+      ),
+    ),
+  );
+}
+
+function picture(kind) {
+  if (kind === 'ranking') {
+    return cardRow(['AH', 'TH', 'KH', 'QH', 'JH', '9H'].map((code) => ({ code, caption: num(CARD_POINTS[rankOf(code)]) })));
+  }
+  if (kind === 'marriage') return cardRow([{ code: 'KH' }, { code: 'QH' }], { className: 'pair' });
+  return null;
+}
+
+/** The worked example: a marriage, a change of trump, a phase-2 trick and the deal's score (R3–R5). */
+function example() {
+  const anna = t('rules.example.anna');
+  const ben = t('rules.example.ben');
+  const step = (n, pictureEl) =>
+    h(
+      'li',
+      { class: 'example-step', 'data-step': n },
+      h('h3', { text: t(`rules.example.step${n}.title`) }),
+      pictureEl,
+      h('p', { text: t(`rules.example.step${n}`) }),
+    );
+  return h(
+    'section',
+    { class: 'card-panel guide example', id: 'rules-example', 'data-testid': 'rules-example' },
+    h('h2', { text: t('rules.example.title') }),
+    h('p', { text: t('rules.example.intro') }),
+    h(
+      'ol',
+      { class: 'example-steps' },
+      step(1, cardRow([
+        { code: 'QH', caption: `${anna} · ♥ +60`, mark: true },
+        { code: 'AC', caption: ben },
+      ])),
+      step(2, cardRow([
+        { code: 'KS', caption: `${ben} · ♠ +80`, mark: true },
+        { code: 'JH', caption: anna },
+      ])),
+      step(
+        3,
+        h(
+          'div',
+          { class: 'example-phase2' },
+          cardRow([{ code: 'TD', caption: anna }]),
+          cardRow(
+            [
+              { code: 'AD', caption: t('rules.example.only'), mark: true },
+              { code: '9D', dim: true },
+              { code: 'QS', dim: true },
+              { code: 'JC', dim: true },
+            ],
+            { className: 'example-hand', label: t('rules.example.ben_hand') },
+          ),
+        ),
+      ),
+      step(4, null),
+    ),
+  );
+}
+
 export function mount(root) {
+  let exactOpen = false; // kept when the language changes
   function render() {
+    const exact = h(
+      'details',
+      { class: 'exact-rules', id: 'rules-exact', 'data-testid': 'rules-exact', open: exactOpen },
+      h('summary', { 'data-testid': 'rules-exact-toggle' }, h('span', { class: 'h2', text: t('rules.exact.title') })),
+      h('p', { class: 'lead', text: t('rules.exact.hint') }),
+      SECTIONS.map(([id, items]) =>
+        h(
+          'section',
+          { class: 'card-panel rule', id: `rules-${id}`, 'data-testid': `rules-${id}` },
+          h('h2', { text: t(`rules.${id}.title`) }),
+          h('ul', {}, items.map((n) => h('li', { text: t(`rules.${id}.${n}`) }))),
+        ),
+      ),
+      h(
+        'section',
+        { class: 'card-panel rule rulings', id: 'rules-rulings', 'data-testid': 'rules-rulings' },
+        h('h2', { text: t('rules.rulings.title') }),
+        h('p', { class: 'muted', text: t('rules.rulings.intro') }),
+        h(
+          'dl',
+          {},
+          RULINGS.map((id) => [h('dt', { text: t(`rules.ruling.${id}.title`) }), h('dd', { text: t(`rules.ruling.${id}`) })]),
+        ),
+      ),
+    );
+    exact.addEventListener('toggle', () => {
+      exactOpen = exact.open;
+    });
+    const tocLink = (id, label) => h('li', {}, h('a', { href: '#/rules', 'data-target': id, text: label }));
     const toc = h(
       'nav',
       { class: 'rules-toc', 'aria-label': t('rules.contents') },
       h(
         'ol',
         {},
-        SECTIONS.map(([id]) => h('li', {}, h('a', { href: `#/rules`, 'data-target': id, text: t(`rules.${id}.title`) }))),
-        h('li', {}, h('a', { href: '#/rules', 'data-target': 'rulings', text: t('rules.rulings.title') })),
-        h('li', {}, h('a', { href: '#/rules', 'data-target': 'options', text: t('rules.options.title') })),
-        h('li', {}, h('a', { href: '#/rules', 'data-target': 'computer', text: t('rules.computer.title') })),
+        GUIDE.map(([id]) => tocLink(id, t(`rules.guide.${id}.title`))),
+        tocLink('example', t('rules.example.title')),
+        tocLink('options', t('rules.options.title')),
+        tocLink('computer', t('rules.computer.title')),
+        tocLink('exact', t('rules.exact.title')),
       ),
     );
     toc.addEventListener('click', (event) => {
-      const target = event.target.closest('a[data-target]');
-      if (!target) return;
+      const link = event.target.closest('a[data-target]');
+      if (!link) return;
       event.preventDefault();
-      document.getElementById(`rules-${target.dataset.target}`)?.scrollIntoView({ behavior: 'smooth' });
+      const target = document.getElementById(`rules-${link.dataset.target}`);
+      if (!target) return;
+      if (target === exact) exact.open = true;
+      target.scrollIntoView({ behavior: 'smooth' });
     });
-    setChildren(root, 
+    setChildren(
+      root,
       h(
         'article',
         { class: 'rules', 'data-testid': 'rules-page' },
         h('section', { class: 'hero compact' }, h('h1', { text: t('rules.title') }), h('p', { class: 'lead', text: t('rules.intro') })),
         toc,
-        SECTIONS.map(([id, items]) =>
+        GUIDE.map(([id, paragraphs, kind]) =>
           h(
             'section',
-            { class: 'card-panel rule', id: `rules-${id}`, 'data-testid': `rules-${id}` },
-            h('h2', { text: t(`rules.${id}.title`) }),
-            h('ul', {}, items.map((n) => h('li', { text: t(`rules.${id}.${n}`) }))),
+            { class: 'card-panel guide', id: `rules-${id}`, 'data-testid': `rules-guide-${id}` },
+            h('h2', { text: t(`rules.guide.${id}.title`) }),
+            paragraphs.length > 1 ? h('ul', {}, paragraphs.map((key) => h('li', { text: t(key) }))) : h('p', { text: t(paragraphs[0]) }),
+            kind ? picture(kind) : null,
           ),
         ),
-        h(
-          'section',
-          { class: 'card-panel rule rulings', id: 'rules-rulings', 'data-testid': 'rules-rulings' },
-          h('h2', { text: t('rules.rulings.title') }),
-          h('p', { class: 'muted', text: t('rules.rulings.intro') }),
-          h(
-            'dl',
-            {},
-            RULINGS.map((id) => [h('dt', { text: t(`rules.ruling.${id}.title`) }), h('dd', { text: t(`rules.ruling.${id}`) })]),
-          ),
-        ),
+        example(),
         h(
           'section',
           { class: 'card-panel rule', id: 'rules-options', 'data-testid': 'rules-options' },
@@ -84,6 +198,7 @@ export function mount(root) {
           ),
           h('p', { class: 'muted', text: t('rules.computer.fair') }),
         ),
+        exact,
       ),
     );
   }

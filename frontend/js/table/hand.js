@@ -1,0 +1,168 @@
+// The own hand: cards are buttons laid out to use the width the hand has (overlapping as needed,
+// at least 44 px of each card left to tap), arrow keys move among the playable cards, and a tap on
+// a card that may not be played shakes it and says why.
+import { cardEl, cardName, sortHand } from '../cards.js';
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { canDeclare, dealOf, isBlocking, legalMoves, matchOver, myTurn, viewOf, whyNot } from './store.js';
+import { whyText } from './names.js';
+import { handLayout, ROW_SHIFT } from './layout.js';
+
+export function createHand({ onPlay, onIllegal }) {
+  const el = h('div', { class: 'hand', 'data-testid': 'hand', role: 'group' });
+  const reason = h('p', { class: 'illegal-reason', 'data-testid': 'illegal-reason', role: 'status', 'aria-live': 'assertive', hidden: true });
+  const box = h('div', { class: 'hand-box' }, el, reason);
+  let last = null;
+  let focusKey = null; // the card to focus after the next render
+  let count = 0;
+
+  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => place()) : null;
+  if (ro) ro.observe(box);
+
+  function place() {
+    const cards = [...el.children];
+    const n = cards.length;
+    const w = box.clientWidth;
+    const hgt = box.clientHeight;
+    if (!n || !w || !hgt) return;
+    const { rows, per, cw, step } = handLayout(n, w, hgt);
+    const rowW = (k) => cw + (k - 1) * step;
+    el.style.setProperty('--hcw', `${cw}px`);
+    cards.forEach((card, i) => {
+      const row = rows > 1 ? Math.floor(i / per) : 0;
+      const inRow = rows > 1 ? Math.min(per, n - row * per) : n;
+      const col = i - row * per;
+      const x = (w - rowW(inRow)) / 2 + col * step;
+      const y = row * cw * 1.4 * ROW_SHIFT + (hgt - cw * 1.4 * (1 + ROW_SHIFT * (rows - 1))) / 2;
+      card.style.left = `${Math.round(x)}px`;
+      card.style.top = `${Math.max(0, Math.round(y))}px`;
+    });
+    el.dataset.rows = String(rows);
+  }
+
+  el.addEventListener('keydown', (event) => {
+    const keys = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'];
+    if (!keys.includes(event.key)) return;
+    const all = [...el.querySelectorAll('button.card:not([disabled])')];
+    const legal = all.filter((b) => b.dataset.legal === 'true');
+    const cards = legal.length ? legal : all;
+    if (!cards.length) return;
+    event.preventDefault();
+    let i = cards.indexOf(document.activeElement);
+    if (event.key === 'Home') i = 0;
+    else if (event.key === 'End') i = cards.length - 1;
+    else if (event.key === 'ArrowLeft' || event.key === 'ArrowUp') i = i <= 0 ? cards.length - 1 : i - 1;
+    else i = i >= cards.length - 1 ? 0 : i + 1;
+    rove(cards[i]);
+    cards[i].focus();
+  });
+
+  function rove(target) {
+    for (const b of el.children) b.tabIndex = b === target ? 0 : -1;
+  }
+
+  function render(s, { events = [] } = {}) {
+    const v = viewOf(s);
+    const d = dealOf(s);
+    if (!v || !d) {
+      el.replaceChildren();
+      reason.hidden = true;
+      return;
+    }
+    const focused = el.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+    const legal = legalMoves(s);
+    const turn = myTurn(s);
+    const blocked = isBlocking(s);
+    const hand = sortHand(d.hand || []);
+    const key = `${v.deal_number}|${hand.join()}|${turn}|${blocked}|${[...legal.keys()].join()}|${s.illegal ? s.illegal.seq : ''}|${t('table.your_hand')}`;
+    el.setAttribute('aria-label', t('table.your_hand'));
+    el.dataset.turn = String(turn);
+    el.dataset.pending = String(blocked);
+    renderReason(s);
+    if (key === last) return;
+    const drawn = new Set(events.filter((e) => e && e.kind === 'card_drawn' && e.card).map((e) => e.card));
+    const dealt = events.some((e) => e && (e.kind === 'deal_started' || e.kind === 'match_started'));
+    last = key;
+    const buttons = hand.map((code, i) => {
+      const move = turn ? legal.get(code) : undefined;
+      const isLegal = Boolean(move);
+      const declarable = canDeclare(move);
+      const cls = ['hand-card', turn ? (isLegal ? 'legal' : 'illegal') : 'idle'];
+      if (declarable) cls.push('declarable');
+      if (drawn.has(code) || dealt) cls.push('drawn');
+      if (s.illegal && s.illegal.card === code) cls.push('shake');
+      const note = declarable ? t('card.note_declare') : !isLegal && !matchOver(s) ? whyText(s, whyNot(s, code)) : null;
+      const button = cardEl(code, {
+        button: true,
+        className: cls.join(' '),
+        attrs: {
+          'data-testid': `card-${code}`,
+          'data-legal': String(isLegal),
+          'data-declarable': declarable ? 'true' : null,
+          'data-declare-points': declarable ? String(move.declare) : null,
+          'aria-label': note ? t('card.label_with', { card: cardName(code), note }) : cardName(code),
+          title: declarable ? t('table.can_declare') : null,
+          // A card that may not be played stays a live button: a tap says why (its name says it too).
+          disabled: blocked,
+          tabindex: '-1',
+          style: `--i:${i}`,
+        },
+      });
+      button.addEventListener('click', () => (isLegal ? onPlay(code, move) : onIllegal(code)));
+      return button;
+    });
+    count = buttons.length;
+    el.replaceChildren(...buttons);
+    place();
+    const target = pick(focused || focusKey);
+    if (target) rove(target);
+    if (focused || focusKey) {
+      focusKey = null;
+      focusTo(target);
+    }
+  }
+
+  function pick(code) {
+    return (
+      (code && el.querySelector(`button[data-card="${code}"][data-legal="true"]:not([disabled])`)) ||
+      el.querySelector('button[data-legal="true"]:not([disabled])') ||
+      (code && el.querySelector(`button[data-card="${code}"]:not([disabled])`)) ||
+      el.querySelector('button.card:not([disabled])')
+    );
+  }
+
+  function focusTo(target) {
+    if (target) target.focus({ preventScroll: true });
+    else {
+      el.tabIndex = -1;
+      el.focus({ preventScroll: true });
+    }
+  }
+
+  function renderReason(s) {
+    if (!s.illegal) {
+      reason.hidden = true;
+      reason.textContent = '';
+      return;
+    }
+    reason.hidden = false;
+    reason.textContent = whyText(s, s.illegal.code);
+  }
+
+  return {
+    el: box,
+    render,
+    place,
+    /** Focus the hand (the first playable card, or the hand itself) now and after the next render. */
+    focus(code = 'any') {
+      focusKey = code;
+      focusTo(pick(code));
+    },
+    get count() {
+      return count;
+    },
+    destroy() {
+      if (ro) ro.disconnect();
+    },
+  };
+}

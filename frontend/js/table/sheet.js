@@ -1,0 +1,211 @@
+// The drawer one tap away: chat, the score sheet and the table's options (totals, this deal,
+// sound). A side column on wide screens, a sheet over the table on phones.
+import { suitBadge, suitName } from '../cards.js';
+import { h, setChildren } from '../dom.js';
+import { t } from '../i18n.js';
+import { durationText, optionsSummary } from '../ui.js';
+import { dealOf, matchOver, mySeat, oppSeat, roomOf, viewOf } from './store.js';
+import { isBot, plainName, shortName } from './names.js';
+import { presenceDot } from './seats.js';
+
+export const CHAT_MAX = 200;
+const TABS = ['chat', 'sheet', 'table'];
+
+/** The score sheet of a match: a row per finished deal, each side's gain and total. */
+export function scoreSheet(s, history) {
+  const me = mySeat(s);
+  const opp = oppSeat(s);
+  if (!history.length) return h('p', { class: 'muted small', text: t('sheet.empty') });
+  return h(
+    'div',
+    { class: 'sheet-scroll', tabindex: '0', role: 'region', 'aria-label': t('sheet.title') },
+    h(
+      'table',
+      { class: 'sheet' },
+      h('caption', { class: 'visually-hidden', text: t('sheet.title') }),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: shortName(s, me) }), h('th', { scope: 'col', text: shortName(s, opp) }))),
+      h(
+        'tbody',
+        {},
+        history.map((r) =>
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'row', text: String(r.number + 1) }),
+            h('td', {}, h('span', { class: 'gain', text: `+${r.score[me]}` }), h('span', { class: 'tot', text: String(r.totals[me]) })),
+            h('td', {}, h('span', { class: 'gain', text: `+${r.score[opp]}` }), h('span', { class: 'tot', text: String(r.totals[opp]) })),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+export function createSheet({ dispatch, sendChat, feedback }) {
+  const titleId = 'table-sheet-h';
+  const title = h('h2', { id: titleId, class: 'sheet-title' });
+  const close = h('button', { type: 'button', class: 'icon-btn sheet-close', 'data-testid': 'sheet-close', text: '×', onclick: () => dispatch({ type: 'local/sheet', open: false }) });
+  const tabButtons = {};
+  const panels = {};
+  const tablist = h('div', { class: 'sheet-tabs', role: 'tablist' });
+  for (const tab of TABS) {
+    tabButtons[tab] = h('button', { type: 'button', role: 'tab', id: `sheet-tab-${tab}`, 'aria-controls': `sheet-panel-${tab}`, 'data-testid': `sheet-tab-${tab}`, class: 'sheet-tab', onclick: () => dispatch({ type: 'local/sheet', open: true, tab }) });
+    tablist.append(tabButtons[tab]);
+  }
+  tablist.addEventListener('keydown', (event) => {
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    const visible = TABS.filter((x) => !tabButtons[x].hidden);
+    const i = visible.indexOf(document.activeElement && document.activeElement.id.replace('sheet-tab-', ''));
+    const next = visible[(i + (event.key === 'ArrowRight' ? 1 : visible.length - 1)) % visible.length];
+    event.preventDefault();
+    dispatch({ type: 'local/sheet', open: true, tab: next });
+    tabButtons[next].focus();
+  });
+
+  // chat
+  const chatTitle = h('h3', { class: 'visually-hidden', id: 'chat-h' });
+  const chatLog = h('ul', { class: 'chat-log', 'data-testid': 'chat-log', 'aria-live': 'polite', tabindex: '0' });
+  const chatInput = h('input', { type: 'text', maxlength: CHAT_MAX, 'data-testid': 'chat-input', autocomplete: 'off' });
+  const chatCount = h('span', { class: 'chat-count', 'aria-hidden': 'true' });
+  const chatSend = h('button', { type: 'submit', class: 'btn', 'data-testid': 'chat-send' });
+  const chatForm = h('form', { class: 'chat-form' }, chatInput, chatSend);
+  const count = () => (chatCount.textContent = `${chatInput.value.length}/${CHAT_MAX}`);
+  chatInput.addEventListener('input', count);
+  chatForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = chatInput.value.trim();
+    if (text && sendChat(text.slice(0, CHAT_MAX))) chatInput.value = '';
+    count();
+  });
+  panels.chat = h('section', { class: 'sheet-panel chat', 'data-testid': 'chat', 'aria-labelledby': 'chat-h' }, chatTitle, chatLog, chatForm, chatCount);
+  // score sheet
+  panels.sheet = h('section', { class: 'sheet-panel score-sheet', 'data-testid': 'score-sheet' });
+  // the table: totals and options, this deal, sound
+  const scoreboard = h('section', { class: 'scoreboard', 'data-testid': 'scoreboard' });
+  const info = h('section', { class: 'deal-info', 'data-testid': 'deal-info' });
+  const sound = h('input', { type: 'checkbox', role: 'switch', 'data-testid': 'sound-toggle', id: 'sound-toggle' });
+  sound.addEventListener('change', () => feedback().setMuted(!sound.checked));
+  const soundRow = h('label', { class: 'switch-row', for: 'sound-toggle' }, sound, h('span', { class: 'switch-text' }));
+  const hint = h('p', { class: 'leave-hint small', 'data-testid': 'leave-hint' });
+  panels.table = h('section', { class: 'sheet-panel table-options' }, scoreboard, info, soundRow, hint);
+  for (const tab of TABS) {
+    panels[tab].id = `sheet-panel-${tab}`;
+    panels[tab].setAttribute('role', 'tabpanel');
+    panels[tab].setAttribute('aria-labelledby', `sheet-tab-${tab}`);
+  }
+  const body = h('div', { class: 'sheet-body' }, panels.chat, panels.sheet, panels.table);
+  const el = h(
+    'aside',
+    { class: 'table-sheet', id: 'table-sheet', 'data-testid': 'table-sheet', 'aria-labelledby': titleId },
+    h('div', { class: 'sheet-head' }, title, close),
+    tablist,
+    body,
+  );
+  let chatSeen = -1;
+
+  function render(s) {
+    const bot = isBot(s, oppSeat(s));
+    const tab = bot && s.sheet.tab === 'chat' ? 'sheet' : s.sheet.tab;
+    el.dataset.open = String(s.sheet.open);
+    title.textContent = t('sheet.drawer_title');
+    close.setAttribute('aria-label', t('table.sheet_close'));
+    close.title = t('table.sheet_close');
+    const names = { chat: t('chat.title'), sheet: t('sheet.title'), table: t('table.tab_table') };
+    for (const x of TABS) {
+      const b = tabButtons[x];
+      setChildren(b, names[x], x === 'chat' && s.unread > 0 ? h('span', { class: 'unread-dot', 'aria-hidden': 'true' }) : null);
+      b.setAttribute('aria-selected', String(x === tab));
+      b.tabIndex = x === tab ? 0 : -1;
+      panels[x].hidden = x !== tab;
+    }
+    tabButtons.chat.hidden = bot; // nobody to talk to
+    panels.chat.hidden = bot || tab !== 'chat';
+    renderChat(s);
+    renderSheet(s);
+    renderTable(s);
+    sound.checked = !feedback().isMuted();
+    setChildren(soundRow.querySelector('.switch-text'), t('table.sound'));
+  }
+
+  function renderChat(s) {
+    chatTitle.textContent = t('chat.title');
+    chatInput.placeholder = t('chat.placeholder');
+    chatInput.setAttribute('aria-label', t('chat.placeholder'));
+    chatSend.textContent = t('chat.send');
+    chatLog.setAttribute('aria-label', t('chat.title'));
+    count();
+    const me = mySeat(s);
+    setChildren(
+      chatLog,
+      ...(s.chat.length
+        ? s.chat.map((line) => h('li', { class: line.seat === me ? 'mine' : 'theirs' }, h('span', { class: 'who', text: line.name || plainName(s, line.seat) }), h('span', { class: 'what', text: line.text })))
+        : [h('li', { class: 'muted small empty', text: t('chat.empty') })]),
+    );
+    if (s.chat.length !== chatSeen) {
+      chatSeen = s.chat.length;
+      chatLog.scrollTop = chatLog.scrollHeight;
+    }
+  }
+
+  function renderSheet(s) {
+    const v = viewOf(s);
+    setChildren(panels.sheet, h('h3', { class: 'visually-hidden', text: t('sheet.title') }), scoreSheet(s, (v && v.history) || []));
+  }
+
+  function renderTable(s) {
+    const v = viewOf(s);
+    const room = roomOf(s);
+    const d = dealOf(s);
+    const target = v ? v.target : (room && room.options && room.options.target) || 1001;
+    const totals = v ? v.totals : [0, 0];
+    const rows = [mySeat(s), oppSeat(s)].map((seat) =>
+      h(
+        'tr',
+        { class: v && !matchOver(s) && d && d.turn === seat ? 'to-move' : '' },
+        h('th', { scope: 'row' }, presenceDot(s, seat, 'score-presence'), ' ', seat === mySeat(s) ? t('table.you_named', { name: plainName(s, seat) }) : plainName(s, seat)),
+        h('td', { class: 'num', text: String(totals[seat] ?? 0) }),
+        h('td', { class: 'bar-cell' }, h('span', { class: 'bar', style: `--p:${Math.min(100, Math.round(((totals[seat] || 0) / target) * 100))}%` })),
+      ),
+    );
+    setChildren(
+      scoreboard,
+      h('h3', { text: t('table.match') }),
+      h('table', { class: 'totals' }, h('caption', { class: 'visually-hidden', text: t('table.totals_caption') }), h('tbody', {}, rows)),
+      h('p', { class: 'muted small', 'data-testid': 'target', 'data-target': String(target) }, t('table.target', { n: target }), v ? ` · ${t('table.deal_number', { n: v.deal_number + 1 })}` : ''),
+      room ? optionsSummary(room.options) : null,
+    );
+    if (!d) {
+      info.replaceChildren();
+    } else {
+      const trump = d.trump
+        ? h('span', { class: 'trump-value', 'data-testid': 'trump', 'data-trump': d.trump }, suitBadge(d.trump), ' ', suitName(d.trump))
+        : h('span', { class: 'trump-value', 'data-testid': 'trump', 'data-trump': 'none', text: t('table.no_trump') });
+      const decls = (d.declarations || []).length
+        ? h('ul', { class: 'decl-list', 'data-testid': 'declarations' }, d.declarations.map((x) => h('li', {}, h('span', { text: plainName(s, x.seat) }), ' ', suitBadge(x.suit), ' ', h('strong', { text: String(x.points) }))))
+        : h('p', { class: 'muted small', 'data-testid': 'declarations', text: t('table.no_declarations') });
+      const points = d.card_points
+        ? h('p', { 'data-testid': 'card-points' }, t('table.card_points_both', { me: d.card_points[mySeat(s)], them: d.card_points[oppSeat(s)], name: plainName(s, oppSeat(s)) }))
+        : h('p', { 'data-testid': 'card-points' }, t('table.card_points_mine', { n: d.my_card_points }));
+      setChildren(
+        info,
+        h('h3', { text: t('table.this_deal', { n: v.deal_number + 1 }) }),
+        h('div', { class: 'info-row' }, h('span', { class: 'label', text: t('table.trump') }), trump),
+        h('div', { class: 'info-row col' }, h('span', { class: 'label', text: t('table.declarations') }), decls),
+        h('div', { class: 'info-row' }, h('span', { class: 'label', text: t('table.card_points') }), points),
+        h('p', { class: 'muted small', text: t('table.dealer_is', { name: plainName(s, d.dealer) }) }),
+      );
+    }
+    const playing = !matchOver(s) && room && room.status === 'playing';
+    hint.hidden = !playing;
+    hint.textContent = playing ? t('table.leave_hint', { time: durationText((room.options && room.options.reconnect_grace_s) || 120) }) : '';
+  }
+
+  return {
+    el,
+    render,
+    focusFirst(s) {
+      const tab = isBot(s, oppSeat(s)) && s.sheet.tab === 'chat' ? 'sheet' : s.sheet.tab;
+      tabButtons[tab].focus({ preventScroll: true }); // not the chat input: no keyboard popping up
+    },
+  };
+}

@@ -1,0 +1,273 @@
+// The table's state: one pure `reduce(state, action)` over the server's messages and the page's own
+// actions. It never mutates a message (nor the previous state): every change builds new objects, so
+// it runs under `node --test` without a browser (frontend/js/table/store.test.mjs).
+//
+// Actions are the server's messages as they arrive (`state`, `rejected`, `chat`, `chat_log`,
+// `presence`) and local ones, all named `local/*`. `state.effects` lists what the last action
+// asks the page to do once (sounds: 'turn', 'card', 'trick', 'marriage', 'deal', 'match').
+
+export const CHAT_KEEP = 100;
+
+export function initialState({ myId = null } = {}) {
+  return {
+    myId,
+    msg: null, // the last `state` message: the truth (its version is what intents are made against)
+    shown: null, // what the page shows: `msg`, or the end of the last deal while its summary is up
+    version: 0,
+    held: false, // true while the deal summary holds the next deal back
+    summary: null, // {event, declarations, matchId, open}
+    banners: [], // marriages to announce on the felt: {id, seat, suit, points}
+    chat: [],
+    unread: 0,
+    sheet: { open: false, tab: 'chat' },
+    pending: null, // {id, kind}: a blocking intent sent, not yet answered
+    awaitingState: false, // after stale_version: the current state follows at once
+    rejected: null, // {id, code, seq}
+    illegal: null, // {card, code, seq}: the last tap on a card that may not be played
+    conn: 'connecting',
+    fatal: null,
+    seq: 0,
+    effects: [],
+  };
+}
+
+// ------------------------------------------------------------------ selectors (pure)
+export const roomOf = (s) => (s.shown && s.shown.room) || (s.msg && s.msg.room) || null;
+export const viewOf = (s) => (s.shown && s.shown.view) || null;
+export const dealOf = (s) => (viewOf(s) && viewOf(s).deal) || null;
+
+export function mySeat(s) {
+  const v = viewOf(s);
+  if (v) return v.seat;
+  const room = roomOf(s);
+  const players = (room && room.players) || [];
+  const i = players.findIndex((p) => p && p.id === s.myId);
+  return i < 0 ? 0 : i;
+}
+
+export const oppSeat = (s) => 1 - mySeat(s);
+
+export function player(s, seat) {
+  const room = roomOf(s);
+  return (room && room.players && room.players[seat]) || null;
+}
+
+export function matchOver(s) {
+  const v = viewOf(s);
+  const room = roomOf(s);
+  return Boolean(v && v.winner !== null && v.winner !== undefined) || Boolean(room && room.status === 'finished');
+}
+
+export function myTurn(s) {
+  const d = dealOf(s);
+  return Boolean(d && !s.held && d.turn === mySeat(s) && !matchOver(s));
+}
+
+/** `view.legal` as a Map card → {card, declare}; empty while the summary holds the deal back. */
+export function legalMoves(s) {
+  const moves = new Map();
+  const v = viewOf(s);
+  if (!v || s.held) return moves;
+  for (const move of v.legal || []) if (move && typeof move === 'object' && move.card) moves.set(move.card, move);
+  return moves;
+}
+
+/** `view.blocked` (when the server sends it) as a Map card → refusal code. */
+export function blockedMoves(s) {
+  const out = new Map();
+  const v = viewOf(s);
+  if (!v || s.held || !Array.isArray(v.blocked)) return out;
+  for (const b of v.blocked) if (b && typeof b === 'object' && b.card && b.code) out.set(b.card, b.code);
+  return out;
+}
+
+/** Why `card` cannot be played now, as a code for `why.<code>` (or null when it can). */
+export function whyNot(s, card) {
+  if (legalMoves(s).has(card)) return null;
+  if (matchOver(s)) return 'match_over';
+  if (s.held) return 'summary_open';
+  const d = dealOf(s);
+  if (!d || d.turn !== mySeat(s)) return 'not_your_turn';
+  return blockedMoves(s).get(card) || 'not_allowed';
+}
+
+export const canDeclare = (move) => Boolean(move) && move.declare !== null && move.declare !== undefined;
+
+export function isBlocking(s) {
+  return Boolean(s.pending || s.awaitingState || s.conn !== 'open');
+}
+
+/** Marriages of the current deal by seat: [{suit, points}, …]. */
+export function marriagesOf(s, seat) {
+  const d = dealOf(s);
+  return ((d && d.declarations) || []).filter((x) => x && x.seat === seat);
+}
+
+// ------------------------------------------------------------------ the reducer
+export function reduce(state, action) {
+  if (!action || typeof action !== 'object') return state;
+  const s = { ...state, effects: [] };
+  switch (action.type) {
+    case 'state':
+      return onState(s, action);
+    case 'rejected': {
+      const seq = s.seq + 1;
+      const clear = s.pending && (action.id === s.pending.id || action.id === null);
+      return {
+        ...s,
+        seq,
+        pending: clear ? null : s.pending,
+        awaitingState: action.code === 'stale_version' ? true : s.awaitingState,
+        rejected: { id: action.id ?? null, code: String(action.code || ''), seq },
+      };
+    }
+    case 'chat':
+      return addChat(s, [action], true);
+    case 'chat_log':
+      return addChat({ ...s, chat: [] }, Array.isArray(action.lines) ? action.lines : [], false);
+    case 'presence':
+      return withPlayers(s, (players) =>
+        players.map((p, seat) => (p && seat === action.seat ? { ...p, connected: Boolean(action.connected), grace_deadline: action.grace_deadline || null } : p)),
+      );
+    case 'local/conn': {
+      const next = { ...s, conn: action.status, fatal: action.status === 'fatal' ? action.detail || 'unknown' : s.fatal };
+      if (action.status === 'connecting' || action.status === 'open') next.fatal = null;
+      if (action.status === 'open' || !viewOf(s)) return next;
+      // While our own socket is down our own presence light says so too.
+      const me = mySeat(s);
+      return withPlayers({ ...next, pending: null }, (players) => players.map((p, seat) => (p && seat === me ? { ...p, connected: false } : p)));
+    }
+    case 'local/sent':
+      return { ...s, pending: action.blocking ? { id: action.id, kind: action.kind } : s.pending };
+    case 'local/pending_timeout':
+      return s.pending && s.pending.id === action.id ? { ...s, pending: null } : s;
+    case 'local/summary_close':
+      return closeSummary(s);
+    case 'local/banner_done':
+      return { ...s, banners: s.banners.filter((b) => b.id !== action.id) };
+    case 'local/sheet': {
+      const sheet = { open: action.open ?? s.sheet.open, tab: action.tab || s.sheet.tab };
+      return { ...s, sheet, unread: sheet.open && sheet.tab === 'chat' ? 0 : s.unread };
+    }
+    case 'local/illegal': {
+      const seq = s.seq + 1;
+      return { ...s, seq, illegal: { card: action.card, code: whyNot(s, action.card), seq } };
+    }
+    case 'local/illegal_done':
+      return s.illegal && s.illegal.seq === action.seq ? { ...s, illegal: null } : s;
+    default:
+      return state;
+  }
+}
+
+function onState(s, m) {
+  if (typeof m.version === 'number' && m.version < s.version) return s;
+  const events = Array.isArray(m.events) ? m.events : [];
+  const kinds = new Set(events.map((e) => e && e.kind));
+  const before = s.msg;
+  const wasMyTurn = myTurn(s);
+  let next = {
+    ...s,
+    msg: m,
+    version: typeof m.version === 'number' ? m.version : s.version,
+    awaitingState: false,
+    pending: null, // every state answers the intent in flight (or makes it moot)
+    illegal: null,
+  };
+  const oldMatch = before && before.room && before.room.match_id;
+  const newMatch = kinds.has('match_started') || (oldMatch && m.room && m.room.match_id !== oldMatch);
+  if (newMatch) next = { ...next, summary: null, held: false, banners: [] };
+
+  const dealOver = events.find((e) => e && e.kind === 'deal_over');
+  if (dealOver) {
+    const history = (m.view && m.view.history) || [];
+    const record = history.find((r) => r && r.number === dealOver.number) || null;
+    const over = kinds.has('match_over');
+    next.summary = {
+      event: dealOver,
+      declarations: record ? record.declarations || [] : [],
+      matchId: (m.room && m.room.match_id) || null,
+      open: !over,
+    };
+    // The last trick stays and the summary shows; the next deal waits until it is closed.
+    next.held = !over && Boolean(s.shown && s.shown.view);
+    next.shown = next.held ? heldView(s.shown, m, events, dealOver) : m;
+  } else if (next.held && !kinds.has('match_over') && !(m.view && m.view.winner !== null && m.view.winner !== undefined)) {
+    // The next deal goes on underneath (the opponent may lead): shown later, as it is then.
+    next.shown = { ...next.shown, room: m.room };
+  } else {
+    // Not held (any more): a resignation or a lapse ends the match even behind a summary.
+    if (next.held) next.summary = next.summary && { ...next.summary, open: false };
+    next.held = false;
+    next.shown = m;
+  }
+
+  for (const e of events) {
+    if (!e || e.kind !== 'declaration') continue;
+    next.seq += 1;
+    next.banners = [...next.banners, { id: next.seq, seat: e.seat, suit: e.suit, points: e.points }];
+  }
+  const fx = [];
+  if (kinds.has('card_played')) fx.push('card');
+  if (kinds.has('declaration')) fx.push('marriage');
+  if (kinds.has('trick_won')) fx.push('trick');
+  if (kinds.has('match_over')) fx.push('match');
+  else if (dealOver) fx.push('deal');
+  if (before && !wasMyTurn && myTurn(next)) fx.push('turn'); // not on arriving at the table
+  next.effects = fx;
+  return next;
+}
+
+/** The end of a deal as the players last saw it: the final trick on the table, empty hands. */
+function heldView(prev, m, events, dealOver) {
+  const pv = prev.view;
+  const pd = pv.deal || {};
+  const me = pv.seat;
+  const won = [...events].reverse().find((e) => e && e.kind === 'trick_won') || null;
+  const played = events.filter((e) => e && e.kind === 'card_played');
+  const mine = new Set(played.filter((e) => e.seat === me).map((e) => e.card));
+  const theirs = played.filter((e) => e.seat !== me).length;
+  const deal = {
+    ...pd,
+    hand: (pd.hand || []).filter((c) => !mine.has(c)),
+    opponent_cards: Math.max(0, (pd.opponent_cards || 0) - theirs),
+    trick: won ? { leader: won.leader, cards: [...won.cards] } : pd.trick,
+    final_trick: won ? { leader: won.leader, cards: [...won.cards], winner: won.seat } : null,
+    turn: null,
+  };
+  return {
+    ...prev,
+    room: m.room,
+    view: { ...pv, deal, legal: [], blocked: [], totals: [...dealOver.totals], history: (m.view && m.view.history) || pv.history },
+    events,
+  };
+}
+
+function closeSummary(s) {
+  if (!s.summary) return s;
+  const wasMyTurn = myTurn(s);
+  const next = { ...s, summary: { ...s.summary, open: false }, held: false, shown: s.msg };
+  if (!wasMyTurn && myTurn(next)) next.effects = ['turn'];
+  return next;
+}
+
+function addChat(s, lines, live) {
+  const clean = lines
+    .filter((l) => l && typeof l === 'object')
+    .map((l) => ({ seat: l.seat, name: l.name == null ? '' : String(l.name), text: String(l.text ?? ''), at: l.at || null }));
+  const chat = [...s.chat, ...clean].slice(-CHAT_KEEP);
+  const me = mySeat(s);
+  const reading = s.sheet.open && s.sheet.tab === 'chat';
+  const fresh = live ? clean.filter((l) => l.seat !== me).length : 0;
+  return { ...s, chat, unread: reading ? 0 : s.unread + fresh };
+}
+
+function withPlayers(s, change) {
+  const patch = (m) => {
+    if (!m || !m.room || !Array.isArray(m.room.players)) return m;
+    return { ...m, room: { ...m.room, players: change(m.room.players) } };
+  };
+  const msg = patch(s.msg);
+  const shown = s.shown === s.msg ? msg : patch(s.shown);
+  return { ...s, msg, shown };
+}

@@ -1,0 +1,160 @@
+// Unit tests of the table's store: node --test frontend/js/table/
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { blockedMoves, initialState, legalMoves, marriagesOf, myTurn, reduce, whyNot } from './store.js';
+
+const deepFreeze = (o) => {
+  if (o && typeof o === 'object') {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+};
+
+function stateMsg({ version, hand, turn = 0, trick = [], legal = [], blocked, events = [], totals = [0, 0], history = [], declarations = [], opp = 8, matchId = 'm1' }) {
+  return deepFreeze({
+    type: 'state',
+    version,
+    reply_to: null,
+    room: { id: 'r1', status: 'playing', match_id: matchId, players: [{ seat: 0, id: 'p0', name: 'Anna', connected: true }, { seat: 1, id: 'p1', name: 'Ben', connected: true }], rematch: null, options: {} },
+    view: {
+      seat: 0,
+      target: 1001,
+      totals,
+      deal_number: history.length,
+      deal: { dealer: 1, forehand: 0, turn, phase: 1, hand, opponent_cards: opp, stock_count: 6, stock_bottom: null, trump: null, declarations, trick: { leader: 0, cards: trick }, last_trick: null, my_card_points: 0, card_points: null },
+      legal,
+      ...(blocked ? { blocked } : {}),
+      history,
+      winner: null,
+      end_reason: null,
+    },
+    events,
+    stake: null,
+  });
+}
+
+const start = () => reduce(initialState({ myId: 'p0' }), stateMsg({ version: 1, hand: ['AS', '9S'], legal: [{ card: 'AS', declare: null }], blocked: [{ card: '9S', code: 'must_beat' }] }));
+
+test('a state is shown as it is and never mutated', () => {
+  const s = start();
+  assert.equal(s.version, 1);
+  assert.equal(s.shown, s.msg);
+  assert.ok(myTurn(s));
+  assert.deepEqual([...legalMoves(s).keys()], ['AS']);
+  assert.equal(blockedMoves(s).get('9S'), 'must_beat');
+  assert.equal(whyNot(s, '9S'), 'must_beat');
+  assert.equal(whyNot(s, 'AS'), null);
+});
+
+test('an older version is ignored', () => {
+  const s = start();
+  const older = reduce(s, stateMsg({ version: 0, hand: [] }));
+  assert.equal(older.shown, s.shown);
+  assert.equal(older.version, 1);
+  assert.deepEqual(older.effects, []);
+});
+
+test('without view.blocked the reason falls back gracefully', () => {
+  const s = reduce(initialState({ myId: 'p0' }), stateMsg({ version: 1, hand: ['AS', '9S'], legal: [{ card: 'AS', declare: null }] }));
+  assert.equal(whyNot(s, '9S'), 'not_allowed');
+  const theirs = reduce(s, stateMsg({ version: 2, hand: ['AS', '9S'], turn: 1 }));
+  assert.equal(whyNot(theirs, 'AS'), 'not_your_turn');
+});
+
+test('a marriage is announced once and listed by seat', () => {
+  const s = reduce(start(), stateMsg({ version: 2, hand: ['AS'], turn: 1, trick: ['KH'], declarations: [{ seat: 1, suit: 'H', points: 60 }], events: [{ kind: 'card_played', seat: 1, card: 'KH', declare: 'H' }, { kind: 'declaration', seat: 1, suit: 'H', points: 60 }] }));
+  assert.equal(s.banners.length, 1);
+  assert.deepEqual({ ...s.banners[0], id: 0 }, { id: 0, seat: 1, suit: 'H', points: 60 });
+  assert.deepEqual(marriagesOf(s, 1), [{ seat: 1, suit: 'H', points: 60 }]);
+  assert.deepEqual(marriagesOf(s, 0), []);
+  assert.ok(s.effects.includes('marriage') && s.effects.includes('card'));
+  const done = reduce(s, { type: 'local/banner_done', id: s.banners[0].id });
+  assert.equal(done.banners.length, 0);
+});
+
+test('a deal that ends holds the next hand back until the summary is closed', () => {
+  const last = reduce(initialState({ myId: 'p0' }), stateMsg({ version: 5, hand: ['AS'], legal: [{ card: 'AS', declare: null }], opp: 1, trick: [] }));
+  const dealOver = { kind: 'deal_over', number: 0, card_points: [70, 50], declaration_points: [0, 0], score: [70, 50], totals: [70, 50], seed: 'x' };
+  const next = stateMsg({
+    version: 6,
+    hand: ['KC', 'QC', 'TD'],
+    turn: 1,
+    totals: [70, 50],
+    history: [{ number: 0, dealer: 1, seed: 'x', card_points: [70, 50], declarations: [], declaration_points: [0, 0], score: [70, 50], totals: [70, 50] }],
+    events: [
+      { kind: 'card_played', seat: 0, card: 'AS', declare: null },
+      { kind: 'card_played', seat: 1, card: '9S', declare: null },
+      { kind: 'trick_won', seat: 0, leader: 0, cards: ['AS', '9S'], points: 11 },
+      dealOver,
+      { kind: 'deal_started', number: 1, dealer: 0 },
+    ],
+  });
+  const s = reduce(last, next);
+  assert.ok(s.held);
+  assert.equal(s.version, 6);
+  assert.equal(s.msg, next);
+  assert.deepEqual(s.shown.view.deal.hand, []);
+  assert.deepEqual(s.shown.view.deal.trick.cards, ['AS', '9S']);
+  assert.equal(s.shown.view.deal.opponent_cards, 0);
+  assert.deepEqual(s.shown.view.totals, [70, 50]);
+  assert.equal(s.summary.open, true);
+  assert.equal(legalMoves(s).size, 0);
+  assert.ok(s.effects.includes('deal') && s.effects.includes('trick'));
+  // The opponent leads meanwhile: still held.
+  const led = reduce(s, stateMsg({ version: 7, hand: ['KC', 'QC', 'TD'], turn: 0, trick: ['JC'], legal: [{ card: 'KC', declare: null }], totals: [70, 50] }));
+  assert.ok(led.held);
+  assert.deepEqual(led.shown.view.deal.hand, []);
+  assert.ok(!led.effects.includes('turn'));
+  // A resignation behind the summary ends the match at once.
+  const resigned = stateMsg({ version: 8, hand: ['KC', 'QC', 'TD'], turn: 0, totals: [70, 50], events: [{ kind: 'match_over', winner: 1, reason: 'resign', totals: [70, 50] }] });
+  const over = reduce(led, { ...resigned, view: { ...resigned.view, winner: 1, end_reason: 'resign' } });
+  assert.ok(!over.held);
+  assert.equal(over.shown.view.winner, 1);
+  const open = reduce(led, { type: 'local/summary_close' });
+  assert.ok(!open.held);
+  assert.equal(open.shown, open.msg);
+  assert.deepEqual(open.shown.view.deal.hand, ['KC', 'QC', 'TD']);
+  assert.deepEqual(open.effects, ['turn']);
+});
+
+test('chat: the log replaces, live lines count as unread until read', () => {
+  let s = start();
+  s = reduce(s, deepFreeze({ type: 'chat_log', lines: [{ seat: 1, name: 'Ben', text: 'hi', at: 'x' }] }));
+  assert.equal(s.chat.length, 1);
+  assert.equal(s.unread, 0);
+  s = reduce(s, deepFreeze({ type: 'chat', seat: 1, name: 'Ben', text: '<b>yo</b>', at: 'y', reply_to: null }));
+  assert.equal(s.unread, 1);
+  assert.equal(s.chat[1].text, '<b>yo</b>');
+  s = reduce(s, { type: 'local/sheet', open: true, tab: 'chat' });
+  assert.equal(s.unread, 0);
+  s = reduce(s, deepFreeze({ type: 'chat_log', lines: [{ seat: 0, name: 'Anna', text: 'a', at: 'z' }] }));
+  assert.deepEqual(s.chat.map((l) => l.text), ['a']);
+});
+
+test('presence and a lost connection change copies, not the message', () => {
+  let s = start();
+  const msg = s.msg;
+  s = reduce(s, { type: 'presence', seat: 1, connected: false, grace_deadline: '2026-01-01T00:00:00Z' });
+  assert.equal(s.shown.room.players[1].connected, false);
+  assert.equal(msg.room.players[1].connected, true);
+  s = reduce(s, { type: 'local/conn', status: 'reconnecting' });
+  assert.equal(s.shown.room.players[0].connected, false);
+});
+
+test('a rejected intent clears the pending one; stale_version waits for the state', () => {
+  let s = reduce(start(), { type: 'local/sent', id: 9, kind: 'play', blocking: true });
+  assert.deepEqual(s.pending, { id: 9, kind: 'play' });
+  s = reduce(s, { type: 'rejected', id: 9, code: 'stale_version', version: 1 });
+  assert.equal(s.pending, null);
+  assert.equal(s.awaitingState, true);
+  s = reduce(s, stateMsg({ version: 2, hand: ['AS'] }));
+  assert.equal(s.awaitingState, false);
+});
+
+test('an illegal tap remembers the card and its reason', () => {
+  let s = reduce(start(), { type: 'local/illegal', card: '9S' });
+  assert.deepEqual({ card: s.illegal.card, code: s.illegal.code }, { card: '9S', code: 'must_beat' });
+  s = reduce(s, { type: 'local/illegal_done', seq: s.illegal.seq });
+  assert.equal(s.illegal, null);
+});
