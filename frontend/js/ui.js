@@ -178,49 +178,61 @@ export function optionsSummary(options = {}) {
   );
 }
 
-/** The invite link in a read-only field with a Copy button. */
-export function inviteBox(code) {
-  const url = inviteUrl(code);
+/**
+ * A link to pass on: a read-only field, Copy, and Share through the system sheet (messengers, mail …)
+ * where the browser offers the Web Share API. `ids` are the test ids of the field, the Copy and
+ * Share buttons and the status line; `keys` the i18n keys of label, copy, copied, copy_failed,
+ * share and share_text.
+ */
+export function linkBox(url, ids, keys) {
   const input = h('input', {
     type: 'text',
     readonly: true,
     class: 'invite-input',
-    'data-testid': 'invite-link',
-    'aria-label': t('invite.link_label'),
+    'data-testid': ids.field,
+    'aria-label': t(keys.label),
     value: url,
   });
   input.addEventListener('focus', () => input.select());
-  const status = h('span', { class: 'copy-status', role: 'status', 'data-testid': 'copy-status' });
-  const button = h('button', {
+  const status = h('span', { class: 'copy-status', role: 'status', 'data-testid': ids.status });
+  const copy = h('button', {
     type: 'button',
     class: 'btn',
-    'data-testid': 'copy-invite',
-    text: t('invite.copy'),
+    'data-testid': ids.copy,
+    text: t(keys.copy),
     onclick: async () => {
       const ok = await copyText(url);
-      status.textContent = ok ? t('invite.copied') : t('invite.copy_failed');
+      status.textContent = ok ? t(keys.copied) : t(keys.copy_failed);
       if (!ok) input.select();
       setTimeout(() => (status.textContent = ''), 2500);
     },
   });
-  // Share through the system sheet (messengers, mail …) where the browser offers the Web Share API.
   const share =
     typeof navigator.share === 'function'
       ? h('button', {
           type: 'button',
           class: 'btn primary',
-          'data-testid': 'share-invite',
-          text: t('invite.share'),
+          'data-testid': ids.share,
+          text: t(keys.share),
           onclick: async () => {
             try {
-              await navigator.share({ title: t('app.title'), text: t('invite.share_text'), url });
+              await navigator.share({ title: t('app.title'), text: t(keys.share_text), url });
             } catch {
               /* the player closed the sheet: nothing to say */
             }
           },
         })
       : null;
-  return h('div', { class: 'invite-box' }, h('div', { class: 'inline-field' }, input, button, share), status);
+  return h('div', { class: 'invite-box' }, h('div', { class: 'inline-field' }, input, copy, share), status);
+}
+
+/** The invite link of a table, with Copy and Share. */
+export function inviteBox(code) {
+  return linkBox(
+    inviteUrl(code),
+    { field: 'invite-link', copy: 'copy-invite', share: 'share-invite', status: 'copy-status' },
+    { label: 'invite.link_label', copy: 'invite.copy', copied: 'invite.copied', copy_failed: 'invite.copy_failed', share: 'invite.share', share_text: 'invite.share_text' },
+  );
 }
 
 // ---------------------------------------------------------------- dialogs (focus trap, return of focus)

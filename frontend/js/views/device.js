@@ -2,10 +2,10 @@
 // history, ledger and tables — to another browser or phone; and `#/signin/<code>`, which redeems it.
 // The link carries only a short-lived, single-use code: the player's token never appears in a URL.
 import { api } from '../api.js';
-import { copyText, h, setChildren } from '../dom.js';
+import { h, setChildren } from '../dom.js';
 import { getLang, t } from '../i18n.js';
 import { getPlayer, setPlayer } from '../session.js';
-import { apiErrorText, loading, nameForm } from '../ui.js';
+import { apiErrorText, linkBox, loading, nameForm } from '../ui.js';
 
 const LINK_REFUSALS = new Set(['device_link_used', 'device_link_expired', 'device_link_unknown']);
 
@@ -54,43 +54,11 @@ export function mountDevice(root) {
 
   function show(panel) {
     const url = signinUrl(link.code);
-    const input = h('input', {
-      type: 'text',
-      readonly: true,
-      class: 'invite-input',
-      'data-testid': 'device-link',
-      'aria-label': t('device.link_label'),
-      value: url,
-    });
-    input.addEventListener('focus', () => input.select());
-    const status = h('span', { class: 'copy-status', role: 'status', 'data-testid': 'device-copy-status' });
-    const copy = h('button', {
-      type: 'button',
-      class: 'btn',
-      'data-testid': 'device-copy',
-      text: t('device.copy'),
-      onclick: async () => {
-        const ok = await copyText(url);
-        status.textContent = ok ? t('device.copied') : t('device.copy_failed');
-        if (!ok) input.select();
-      },
-    });
-    const share =
-      typeof navigator.share === 'function'
-        ? h('button', {
-            type: 'button',
-            class: 'btn primary',
-            'data-testid': 'device-share',
-            text: t('device.share'),
-            onclick: async () => {
-              try {
-                await navigator.share({ title: t('app.title'), text: t('device.share_text'), url });
-              } catch {
-                /* the sheet was closed: nothing to say */
-              }
-            },
-          })
-        : null;
+    const box = linkBox(
+      url,
+      { field: 'device-link', copy: 'device-copy', share: 'device-share', status: 'device-copy-status' },
+      { label: 'device.link_label', copy: 'device.copy', copied: 'device.copied', copy_failed: 'device.copy_failed', share: 'device.share', share_text: 'device.share_text' },
+    );
     const again = h('button', {
       type: 'button',
       class: 'btn',
@@ -102,7 +70,7 @@ export function mountDevice(root) {
       panel,
       h('h2', { text: t('device.link_heading') }),
       h('figure', { class: 'device-qr-figure' }, qrImage(link.qr_svg), h('figcaption', { class: 'muted', text: t('device.scan') })),
-      h('div', { class: 'invite-box' }, h('div', { class: 'inline-field' }, input, copy, share), status),
+      box,
       h('p', { 'data-testid': 'device-expiry', 'data-expires-at': link.expires_at, text: t('device.expires', { time: clockTime(link.expires_at) }) }),
       h('p', { class: 'muted', text: t('device.private') }),
       again,
