@@ -69,6 +69,8 @@ VIEWPORTS = {
     "844x390": {"width": 844, "height": 390},
     "360x640": {"width": 360, "height": 640},
     "1366x768": {"width": 1366, "height": 768},
+    "768x1024": {"width": 768, "height": 1024},  # a tablet, upright
+    "1024x768": {"width": 1024, "height": 768},  # a tablet, on its side
 }
 
 
