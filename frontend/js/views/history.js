@@ -4,6 +4,7 @@ import { h, setChildren } from '../dom.js';
 import { formatDate, t } from '../i18n.js';
 import { SUIT_SYMBOL, suitBadge } from '../cards.js';
 import { raceChart } from '../components/race-chart.js';
+import { downloadButton } from './replay.js';
 import { getPlayer } from '../session.js';
 import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, isZeroAmount, loading, money, nameForm, num, optionsSummary, playerName } from '../ui.js';
 
@@ -215,7 +216,7 @@ function declared(d, seat) {
  * The score sheet: one group of two rows per deal (the viewer first), five narrow columns, so it
  * reads on a 360-px phone without sideways scrolling or cut columns.
  */
-function scoreSheet(deals, seat, names) {
+function scoreSheet(deals, seat, names, replayOf = null) {
   const order = [seat, 1 - seat];
   const heads = [t('history.col.cards'), t('history.col.decl'), t('history.col.deal'), t('history.col.total')];
   return h(
@@ -241,7 +242,15 @@ function scoreSheet(deals, seat, names) {
           h(
             'tr',
             { class: k === 0 ? 'me' : 'opp' },
-            k === 0 ? h('th', { scope: 'rowgroup', rowspan: 2, class: 'deal-no', 'aria-label': t('history.deal_n', { n: num(number) }), text: num(number) }) : null,
+            k === 0
+              ? h(
+                  'th',
+                  { scope: 'rowgroup', rowspan: 2, class: 'deal-no' },
+                  h('span', { 'aria-label': t('history.deal_n', { n: num(number) }), text: num(number) }),
+                  // A finished match: each deal opens in the replay viewer (views/replay.js).
+                  replayOf ? h('a', { class: 'deal-replay', href: `#/replay/${encodeURIComponent(replayOf)}/${d.number ?? i}`, 'data-testid': `deal-replay-${d.number ?? i}`, 'aria-label': t('replay.open_deal', { n: num(number) }), title: t('replay.open_deal', { n: num(number) }), text: '▶' }) : null,
+                )
+              : null,
             h('th', { scope: 'row', class: 'who', text: names[s] }),
             h('td', { class: 'num', text: num(pair(d, 'card_points', s)) }),
             h('td', { class: 'num decl' }, declared(d, s), ' ', num(pair(d, 'declaration_points', s))),
@@ -288,12 +297,23 @@ export function mountMatch(root, matchId) {
       h('p', { class: 'final-totals', 'data-testid': 'detail-totals' }, `${myName} ${num(m.totals[seat])} : ${num(m.totals[opp])} ${m.opponentName}`, target),
       h('p', { 'data-testid': 'detail-stake' }, m.status === 'finished' ? stakeLine(m.stake, seat, m.opponentName, me.id) : t('history.in_progress')),
       Object.keys(m.options).length ? optionsSummary(m.options) : null,
+      m.status === 'finished'
+        ? h(
+            'p',
+            { class: 'match-replay' },
+            downloadButton(m.id, 'match-download'),
+            // A resignation (R6.2) cut the last deal short: it is not on the score sheet, but it replays.
+            m.endReason && m.endReason !== 'target'
+              ? [' ', h('a', { class: 'btn ghost', href: `#/replay/${encodeURIComponent(m.id)}/${m.deals.length}`, 'data-testid': `deal-replay-${m.deals.length}`, text: t('replay.open_unfinished', { n: num(m.deals.length + 1) }) })]
+              : null,
+          )
+        : null,
       m.deals.length
         ? h(
             'div',
             { class: 'detail-grid' },
             h('section', { class: 'race-block', 'aria-labelledby': 'race-h' }, h('h2', { id: 'race-h', text: t('race.heading') }), raceChart({ history: m.deals, target: m.target, names, me: seat })),
-            h('section', { class: 'sheet-block', 'aria-labelledby': 'deals-h' }, h('h2', { id: 'deals-h', text: t('history.deals') }), scoreSheet(m.deals, seat, names)),
+            h('section', { class: 'sheet-block', 'aria-labelledby': 'deals-h' }, h('h2', { id: 'deals-h', text: t('history.deals') }), scoreSheet(m.deals, seat, names, m.status === 'finished' ? m.id : null)),
           )
         : [h('h2', { text: t('history.deals') }), h('p', { class: 'muted', text: t('history.no_deals') })],
     );

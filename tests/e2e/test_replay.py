@@ -1,0 +1,160 @@
+"""The replay viewer (issue 12): a finished deal opens from the match detail, steps card by card with
+the buttons, the arrow keys and the slider, and shows the stored hands and points; phone-sized
+screens do not scroll."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.support.services import ServerProcess
+
+from .conftest import PHONE
+from .helpers import open_seat
+from .test_polish_pages import api_json, scripted_history, sign_in
+
+pytestmark = pytest.mark.browser
+
+LANDSCAPE = {"width": 844, "height": 390}
+SMALL_PHONE = {"width": 360, "height": 640}
+DESKTOP_WIDE = {"width": 1366, "height": 768}
+
+
+def _hand(page: Page, seat: int) -> list[str]:
+    cards: list[str] = (
+        page.get_by_test_id(f"replay-hand-{seat}")
+        .locator(".card[data-card]")
+        .evaluate_all("els => els.map((el) => el.dataset.card)")
+    )
+    return sorted(cards)
+
+
+def _step(page: Page) -> int:
+    return int(page.get_by_test_id("replay-step").get_attribute("data-step") or "-1")
+
+
+def _fits(page: Page) -> dict[str, int]:
+    size: dict[str, int] = page.evaluate(
+        "() => ({ w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight,"
+        " vw: innerWidth, vh: innerHeight })"
+    )
+    return size
+
+
+def test_a_finished_deal_replays_card_by_card_as_stored(
+    e2e_server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
+    history = scripted_history(e2e_server.url, deals=1)
+    match_id = history["match_id"]
+    seat = open_seat(browser, e2e_server.url, "Anna", PHONE, is_mobile=True, has_touch=True)
+    page = seat.page
+    try:
+        sign_in(page, history["player"], "en")
+        download = api_json(page, f"/api/matches/{match_id}/replay")
+        deal = download["deals"][0]
+        frames = api_json(page, f"/api/matches/{match_id}/deals/0/replay")["frames"]
+        actions = deal["replay"]["actions"]
+        assert len(frames) == len(actions) + 1 and deal["result"] is not None
+
+        # From the match detail: the "Download JSON" button and a replay link per deal.
+        page.goto(f"/#/history/{match_id}")
+        expect(page.get_by_test_id("match-download")).to_be_visible()
+        page.get_by_test_id("deal-replay-0").click()
+        expect(page).to_have_url(f"{e2e_server.url}/#/replay/{match_id}/0")
+        viewer = page.get_by_test_id("replay-viewer")
+        expect(viewer).to_be_visible()
+        expect(page.get_by_test_id("replay-download")).to_be_visible()
+
+        # The start: both hands face up, as dealt.
+        assert _step(page) == 0
+        hands = deal["replay"]["deal"]["hands"]
+        assert _hand(page, 0) == sorted(hands[0]) and _hand(page, 1) == sorted(hands[1])
+        expect(page.get_by_test_id("replay-prev")).to_be_disabled()
+        size = _fits(page)
+        assert size["h"] <= size["vh"] and size["w"] <= size["vw"], size
+        page.screenshot(path=artifacts / "replay-phone.png", animations="disabled")
+
+        # Forward with the button: the card played leaves its hand.
+        first = actions[0]
+        page.get_by_test_id("replay-next").click()
+        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "1")
+        assert first["play"] not in _hand(page, first["seat"])
+        expect(page.get_by_test_id("replay-trick").locator(f'[data-card="{first["play"]}"]')).to_be_visible()
+
+        # Arrow keys: right twice (a whole trick and the draws), left once.
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "3")
+        page.keyboard.press("ArrowLeft")
+        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "2")
+        frame = frames[2]
+        assert _hand(page, 0) == sorted(frame["hands"][0]) and _hand(page, 1) == sorted(frame["hands"][1])
+        expect(page.get_by_test_id("replay-points")).to_have_attribute(
+            "data-points", ",".join(map(str, frame["card_points"]))
+        )
+        assert frame["drawn"], frame  # phase 1: the trick's winner and loser drew
+        events = page.get_by_test_id("replay-events")
+        expect(events).to_contain_text("draws")
+
+        # Back with the button, to the start.
+        page.get_by_test_id("replay-prev").click()
+        page.get_by_test_id("replay-prev").click()
+        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "0")
+
+        # The slider to the end: the stored card points and deal score.
+        slider = page.get_by_test_id("replay-slider")
+        slider.fill(str(len(actions)))
+        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", str(len(actions)))
+        points = page.get_by_test_id("replay-points")
+        result = deal["result"]
+        expect(points).to_have_attribute("data-points", ",".join(map(str, result["card_points"])))
+        expect(points).to_have_attribute("data-score", ",".join(map(str, result["score"])))
+        expect(points).to_contain_text(f"{result['score'][0]} : {result['score'][1]}")
+        assert _hand(page, 0) == [] and _hand(page, 1) == []
+        expect(page.get_by_test_id("replay-next")).to_be_disabled()
+
+        # Autoplay from the start moves on by itself.
+        page.get_by_test_id("replay-speed").select_option("4")
+        page.get_by_test_id("replay-play").click()  # at the end: it starts over
+        expect(page.get_by_test_id("replay-step")).not_to_have_attribute("data-step", "0", timeout=5000)
+        page.get_by_test_id("replay-play").click()
+
+        # A phone on its side: still no page scroll.
+        page.set_viewport_size(LANDSCAPE)
+        page.get_by_test_id("replay-next").click()
+        size = _fits(page)
+        assert size["h"] <= size["vh"] and size["w"] <= size["vw"], size
+        page.screenshot(path=artifacts / "replay-phone-landscape.png", animations="disabled")
+        for name, viewport in (("small", SMALL_PHONE), ("desktop", DESKTOP_WIDE)):
+            page.set_viewport_size(viewport)
+            size = _fits(page)
+            assert size["h"] <= size["vh"] and size["w"] <= size["vw"], (name, size)
+            page.screenshot(path=artifacts / f"replay-{name}.png", animations="disabled")
+        # The deal a resignation cut short replays too, from its own link on the match page.
+        detail = api_json(page, f"/api/matches/{match_id}")
+        if detail["end_reason"] != "target":
+            unfinished = download["deals"][-1]
+            assert unfinished["result"] is None and unfinished["number"] == len(detail["deals"])
+            page.get_by_test_id("replay-back").click()
+            page.get_by_test_id(f"deal-replay-{unfinished['number']}").click()
+            expect(page.get_by_test_id("replay-viewer")).to_have_attribute("data-deal", str(unfinished["number"]))
+            page.keyboard.press("End")
+            expect(page.get_by_test_id("replay-step")).to_have_attribute(
+                "data-step", str(len(unfinished["replay"]["actions"]))
+            )
+            expect(page.get_by_test_id("replay-points")).to_have_attribute("data-score", "")
+
+        # In Russian (the longest words), on a phone: the same step, translated, still no page scroll.
+        page.set_viewport_size(PHONE)
+        page.get_by_test_id("lang-select").select_option("ru")
+        expect(page.get_by_test_id("replay-next")).to_have_attribute("aria-label", "Следующая карта")
+        expect(page.get_by_test_id("replay-step")).to_contain_text(" из ")
+        size = _fits(page)
+        assert size["h"] <= size["vh"] and size["w"] <= size["vw"], size
+        page.screenshot(path=artifacts / "replay-phone-ru.png", animations="disabled")
+        assert not seat.errors, seat.errors
+    finally:
+        seat.context.close()
