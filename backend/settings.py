@@ -25,6 +25,8 @@ class Settings(BaseSettings):
         description="Origins allowed to open a WebSocket; empty means the server's own origin only",
     )
     max_frame_bytes: int = Field(default=4096, description="Largest WebSocket frame accepted")
+    spectators_per_room: int = Field(default=50, description="Spectator sockets one table accepts")
+    spectators_per_process: int = Field(default=2000, description="Spectator sockets one process accepts")
     rate_limit_intents: int = Field(default=30, description="Intents allowed per rate window per socket")
     rate_limit_window_s: float = Field(default=10.0, description="The rate window in seconds")
     bot_workers: int = Field(default=1, description="Worker processes in which computer opponents think")

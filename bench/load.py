@@ -194,6 +194,17 @@ class Stats:
     errors: Counter[str] = field(default_factory=Counter)
     received_bytes: int = 0
     received_states: int = 0
+    watch_states: int = 0  # --spectators: watch_state messages the spectators received
+    watch_bytes: int = 0
+
+
+async def watch_read(socket: Any, stats: Stats) -> None:
+    """A spectator: counts the watch_state messages it is sent (it sends nothing)."""
+    with contextlib.suppress(Exception):
+        async for raw in socket:
+            if '"type":"watch_state"' in raw[:40]:
+                stats.watch_states += 1
+                stats.watch_bytes += len(raw)
 
 
 class Conn:
@@ -327,7 +338,14 @@ async def play_room(
 
 
 async def client_run(
-    ws_url: str, rooms: list[dict[str, Any]], mode: str, think: float, warmup: float, seconds: float, sync: Any
+    ws_url: str,
+    rooms: list[dict[str, Any]],
+    mode: str,
+    think: float,
+    warmup: float,
+    seconds: float,
+    sync: Any,
+    spectators: int = 0,
 ) -> dict[str, Any]:
     from websockets.asyncio.client import connect
 
@@ -354,8 +372,20 @@ async def client_run(
             await conn.until(lambda: conn.state is not None)
         return conn
 
+    watchers: list[Any] = []
+
+    async def open_watcher(room: dict[str, Any]) -> None:
+        async with gate:
+            socket = await connect(
+                f"{ws_url}/ws/rooms/{room['room_id']}/watch", compression=None, max_size=2**20, open_timeout=30
+            )
+        watchers.append(socket)
+        readers.append(asyncio.create_task(watch_read(socket, stats)))
+
     async def open_room(room: dict[str, Any]) -> list[Conn]:
-        return [await open_conn(room, 0), await open_conn(room, 1)]
+        conns = [await open_conn(room, 0), await open_conn(room, 1)]
+        await asyncio.gather(*(open_watcher(room) for _ in range(spectators)))
+        return conns
 
     tables = await asyncio.gather(*(open_room(room) for room in rooms))
     # every client process has connected, then the parent sets the clock; the loop keeps serving pings meanwhile
@@ -373,6 +403,9 @@ async def client_run(
         for conn in conns:
             with contextlib.suppress(Exception):
                 await conn.socket.close()
+    for socket in watchers:
+        with contextlib.suppress(Exception):
+            await socket.close()
     for reader in readers:
         reader.cancel()
     return {
@@ -383,13 +416,15 @@ async def client_run(
         "errors": dict(stats.errors),
         "received_bytes": stats.received_bytes,
         "received_states": stats.received_states,
+        "watch_states": stats.watch_states,
+        "watch_bytes": stats.watch_bytes,
         "cpu_seconds": cpu,
         "wall_seconds": warmup + seconds,
     }
 
 
 def client_process(args: tuple[Any, ...]) -> None:
-    ws_url, rooms, mode, think, warmup, seconds, sync, results = args
+    ws_url, rooms, mode, think, warmup, seconds, sync, results, spectators = args
     raise_open_files()
     try:
         import uvloop
@@ -398,7 +433,7 @@ def client_process(args: tuple[Any, ...]) -> None:
     except ImportError:
         pass
     try:
-        results.put(asyncio.run(client_run(ws_url, rooms, mode, think, warmup, seconds, sync)))
+        results.put(asyncio.run(client_run(ws_url, rooms, mode, think, warmup, seconds, sync, spectators)))
     except Exception as error:  # reported, never hidden
         results.put({"fatal": f"{type(error).__name__}: {error}"})
 
@@ -415,6 +450,7 @@ def run_clients(
     metrics_urls: list[str] | None = None,
 ) -> dict[str, Any]:
     context = mp.get_context("spawn")
+    spectators = args.spectators if mode == "game" else 0
     procs = max(1, min(args.client_procs, len(rooms)))
     sync = {"connected": context.Barrier(procs + 1), "go": context.Barrier(procs + 1), "start_at": context.Value("d")}
     results = context.Queue()
@@ -422,7 +458,7 @@ def run_clients(
     workers = [
         context.Process(
             target=client_process,
-            args=((ws_url, part, mode, args.think, args.warmup, args.seconds, sync, results),),
+            args=((ws_url, part, mode, args.think, args.warmup, args.seconds, sync, results, spectators),),
         )
         for part in slices
     ]
@@ -482,6 +518,9 @@ def run_clients(
         "max_ms": round(max(rtts) * 1000, 2) if rtts else None,
         "mean_ms": round(statistics.fmean(rtts) * 1000, 2) if rtts else None,
         "state_bytes": round(sum(o["received_bytes"] for o in outputs) / states) if states else 0,
+        "spectators": spectators * len(rooms),
+        "watch_states": sum(o["watch_states"] for o in outputs),
+        "watch_bytes": round(sum(o["watch_bytes"] for o in outputs) / max(1, sum(o["watch_states"] for o in outputs))),
         "server_rss_connected_kb": rss_connected,
         "server_rss_peak_kb": rss_peak,
         "server_cpu_pct": round(100 * server_cpu, 1),
@@ -540,8 +579,15 @@ def game_run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     if args.processes > 1:
         return cluster_run(args, folder)
     kind = args.database
+    folder.mkdir(parents=True, exist_ok=True)
     with database(kind, folder) as url:
-        server = ServerProcess(url, folder / "server.log", RATE_LIMIT_INTENTS="30", **SERVER_ENV)  # production limit
+        watch_env = {
+            "SPECTATORS_PER_ROOM": str(max(50, args.spectators)),
+            "SPECTATORS_PER_PROCESS": str(max(2000, args.spectators * args.rooms)),
+        }
+        server = ServerProcess(
+            url, folder / "server.log", RATE_LIMIT_INTENTS="30", **SERVER_ENV, **watch_env
+        )  # production limit
         server.start()
         try:
             assert server.process is not None
@@ -646,6 +692,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--processes", type=int, default=1, help="app processes sharing PostgreSQL and a private Redis (>1: a cluster)"
     )
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        help="spectator sockets per room (one process only); the same run without them is measured first",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     limit = raise_open_files()
@@ -656,9 +708,25 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.getloadavg()[0]:.2f} (other busy processes distort every figure)")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="load1001-") as tmp:
         folder = Path(tmp)
-        game = game_run(args, folder)
+        report: dict[str, Any] = {"loadavg_before": os.getloadavg()[0]}
+        if args.spectators:
+            if args.processes > 1:
+                raise SystemExit("--spectators: watching is served by a single process (not with a cluster)")
+            plain = game_run(argparse.Namespace(**{**vars(args), "spectators": 0}), folder / "plain")
+            show(plain)
+            report["without_spectators"] = plain
+        game = game_run(args, folder / "game" if args.spectators else folder)
         show(game)
-        report: dict[str, Any] = {"game": game, "loadavg_before": os.getloadavg()[0]}
+        report["game"] = game
+        if args.spectators:
+            plain = report["without_spectators"]
+            print(
+                f"spectators: {game['spectators']} sockets ({args.spectators} per room) received "
+                f"{game['watch_states']} watch_state messages of {game['watch_bytes']} bytes | moves/s "
+                f"{plain['moves_per_s']} → {game['moves_per_s']} | p99 {plain['p99_ms']} → {game['p99_ms']} ms | "
+                f"RSS peak {plain['server_rss_peak_kb'] / 1024:.0f} → {game['server_rss_peak_kb'] / 1024:.0f} MiB | "
+                f"server CPU {plain['server_cpu_pct']} → {game['server_cpu_pct']} %"
+            )
         if not args.no_echo:
             echo = echo_run(args, folder, pad=max(100, game["state_bytes"]))
             show(echo)

@@ -19,6 +19,7 @@ from backend.rooms.cluster import RedisCluster
 from backend.rooms.codes import CloseCode
 from backend.rooms.service import Rooms, RoomTiming
 from backend.rooms.sql_store import SqlRoomStore
+from backend.rooms.watch import Spectators, WatchLimits
 from backend.settings import Settings, get_settings
 
 from . import routes, ws
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 housekeeping_s=settings.housekeeping_interval_s,
             ),
             cluster=cluster,
+            spectators=Spectators(WatchLimits(settings.spectators_per_room, settings.spectators_per_process)),
             match_seed=settings.match_seed,
         )
         rebuilt = await app.state.rooms.start()

@@ -12,14 +12,16 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from backend.db.codes import DeviceLinkCode
-from backend.db.models import Match, Player, Settlement, utcnow
+from backend.db.models import Deal, Match, Player, Settlement, utcnow
 from backend.db.store import RoomRecord, Store, decimal_text
+from backend.db.writes import ActionRecord
 from backend.engine import Rules
 from backend.rooms.codes import RoomCode
 from backend.rooms.messages import RoomOut
 from backend.rooms.model import RoomState
 from backend.rooms.observer import room_out
 from backend.rooms.options import TableOptions
+from backend.rooms.replay import deal_frames, match_deals, match_replay
 from backend.rooms.service import RoomRefused, Rooms
 from backend.rooms.sql_store import record_state
 from backend.settings import Settings
@@ -28,17 +30,21 @@ from .codes import TransportCode
 from .deps import CurrentPlayer, RoomsDep, StoreDep, api_error
 from .qr import qr_svg
 from .schemas import (
+    DealReplay,
     DeviceLinkCreated,
     DeviceLinkRedeem,
     Health,
     LedgerEntry,
     MatchDetail,
+    MatchReplay,
     Page,
     PlayerCreate,
     PlayerCreated,
     PlayerOut,
     RoomCreate,
+    RoomPatch,
     SocketTicket,
+    WatchLink,
 )
 
 router = APIRouter(prefix="/api")
@@ -196,6 +202,7 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, store: StoreDep, 
         currency=body.currency,
         reconnect_grace_s=body.reconnect_grace_s,
         bot_level=body.bot_level if body.opponent == "computer" else None,
+        spectators=body.spectators,
     )
     visibility = "private" if options.bot_level else body.visibility  # nobody else can join a computer game
     try:
@@ -215,6 +222,13 @@ async def open_rooms(store: StoreDep, rooms: RoomsDep) -> list[RoomOut]:
 async def my_rooms(player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> list[RoomOut]:
     records = await asyncio.to_thread(store.rooms_of_player, player.id)
     return [await _summary(rooms, record, player) for record in records]
+
+
+@router.get("/rooms/watchable", response_model=list[RoomOut], tags=["rooms"])
+async def watchable_rooms(store: StoreDep, rooms: RoomsDep) -> list[RoomOut]:
+    """Public tables being played that anyone may watch (``/ws/rooms/{id}/watch``)."""
+    records = await asyncio.to_thread(store.watchable_public_rooms)
+    return [await _summary(rooms, record, None) for record in records]
 
 
 @router.get("/rooms/{room_id}", response_model=RoomOut, tags=["rooms"])
@@ -241,6 +255,30 @@ async def _by_invite(store: StoreDep, code: str) -> RoomRecord:
     if record is None or record.room.status == "closed":
         raise api_error(404, RoomCode.ROOM_NOT_FOUND, "no table has this invite code")
     return record
+
+
+@router.patch("/rooms/{room_id}", response_model=RoomOut, tags=["rooms"])
+async def change_room(
+    room_id: str, body: RoomPatch, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
+) -> RoomOut:
+    """A seated player turns watching on or off (spectators watching are sent away, close 4413)."""
+    await _visible_record(store, room_id, player)
+    try:
+        state = await rooms.set_spectators(room_id, player.id, body.spectators)
+    except RoomRefused as error:
+        raise _refused(error) from error
+    return await _current(rooms, store, room_id, state, player)
+
+
+@router.post("/rooms/{room_id}/watch-link", response_model=WatchLink, tags=["rooms"])
+async def watch_link(room_id: str, player: CurrentPlayer, rooms: RoomsDep) -> WatchLink:
+    """For a table's players: the code that lets others watch it (needed for private tables)."""
+    if len(room_id) > 40:
+        raise api_error(404, RoomCode.ROOM_NOT_FOUND, "unknown room")
+    try:
+        return WatchLink(room_id=room_id, code=await rooms.watch_link(room_id, player.id))
+    except RoomRefused as error:
+        raise _refused(error) from error
 
 
 @router.get("/invites/{code}", response_model=RoomOut, tags=["rooms"])
@@ -338,20 +376,62 @@ async def one_match(match_id: str, player: CurrentPlayer, store: StoreDep) -> di
     settlement = (await asyncio.to_thread(store.settlements_for, [match.id])).get(match.id)
     deals = await asyncio.to_thread(store.deals_of, match.id)
     detail = _match_json(match, player.id, players, settlement)
-    detail["deals"] = [
-        {
-            "number": d.number,
-            "dealer": d.dealer,
-            "seed": d.seed,
-            "card_points": [d.card_points0, d.card_points1],
-            "declarations": d.declarations,
-            "declaration_points": [d.declaration_points0, d.declaration_points1],
-            "score": [d.score0, d.score1],
-            "totals": [d.total0, d.total1],
-        }
-        for d in deals
-    ]
+    detail["deals"] = [{"number": d.number, "dealer": d.dealer, "seed": d.seed, **_deal_result(d)} for d in deals]
     return detail
+
+
+def _deal_result(deal: Deal) -> dict[str, Any]:
+    return {
+        "card_points": [deal.card_points0, deal.card_points1],
+        "declarations": deal.declarations,
+        "declaration_points": [deal.declaration_points0, deal.declaration_points1],
+        "score": [deal.score0, deal.score1],
+        "totals": [deal.total0, deal.total1],
+    }
+
+
+async def _replay_source(store: Store, match_id: str, player: Player) -> dict[str, Any]:
+    """What a replay is built from — for the match's players once it is over (R7), else refused."""
+    match = await asyncio.to_thread(store.match, match_id) if len(match_id) <= 40 else None
+    if match is None or player.id not in (match.seat0_id, match.seat1_id):
+        raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"no match {match_id!r} of yours")
+    if match.status != "finished":
+        raise api_error(409, TransportCode.MATCH_IN_PROGRESS, "a match can be replayed once it is over")
+    players = await asyncio.to_thread(store.players, [match.seat0_id, match.seat1_id])
+    rows = await asyncio.to_thread(store.actions_of, match.id)
+    deals = await asyncio.to_thread(store.deals_of, match.id)
+    return {
+        "match_id": match.id,
+        "players": [_player_json(players, match.seat0_id, 0), _player_json(players, match.seat1_id, 1)],
+        "rules": TableOptions.from_json(match.options).rules,
+        "seed": int(match.seed),
+        "actions": [ActionRecord(row.seat, row.kind, row.card, row.declare, row.reason) for row in rows],
+        "results": {d.number: _deal_result(d) for d in deals},
+    }
+
+
+@router.get("/matches/{match_id}/replay", response_model=MatchReplay, tags=["history"])
+async def match_replay_json(match_id: str, player: CurrentPlayer, store: StoreDep) -> dict[str, Any]:
+    """The whole finished match, one replay-CLI document per deal (docs/engine-cli.md)."""
+    return match_replay(**await _replay_source(store, match_id, player))
+
+
+@router.get("/matches/{match_id}/deals/{number}/replay", response_model=DealReplay, tags=["history"])
+async def deal_replay(match_id: str, number: int, player: CurrentPlayer, store: StoreDep) -> dict[str, Any]:
+    """One deal of a finished match stepped through the engine: the position after every action."""
+    source = await _replay_source(store, match_id, player)
+    deals = match_deals(source["rules"], source["seed"], source["actions"])
+    deal = next((d for d in deals if d.number == number), None)
+    if deal is None:
+        raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"match {match_id!r} has no deal {number}")
+    return {
+        "match_id": source["match_id"],
+        "number": number,
+        "dealer": deal.start.dealer,
+        "players": source["players"],
+        "result": source["results"].get(number),
+        "frames": deal_frames(deal),
+    }
 
 
 @router.get("/ledger", response_model=list[LedgerEntry], tags=["history"])

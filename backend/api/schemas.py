@@ -68,6 +68,7 @@ class RoomCreate(Strict):
     reconnect_grace_s: int = Field(default=120, ge=5, le=3600, description="R6.2: seconds a dropped seat is held")
     opponent: Literal["human", "computer"] = "human"
     bot_level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    spectators: bool = Field(default=True, description="others may watch (private tables: with a watch link)")
 
     @model_validator(mode="after")
     def _computer_games_are_friendly(self) -> RoomCreate:
@@ -90,6 +91,19 @@ class RoomCreate(Strict):
         if not value:
             raise ValueError("currency must not be blank")
         return _printable(value, "currency")
+
+
+class RoomPatch(Strict):
+    """What the players may change at their table at any time."""
+
+    spectators: bool = Field(description="others may watch (private tables: with a watch link)")
+
+
+class WatchLink(BaseModel):
+    """A private table's watch code: ``/ws/rooms/{id}/watch?code=…``, in the client ``#/watch/{id}/{code}``."""
+
+    room_id: str
+    code: str
 
 
 class Health(BaseModel):
@@ -172,6 +186,101 @@ class DealOut(BaseModel):
 
 class MatchDetail(MatchOut):
     deals: list[DealOut]
+
+
+# ---------------------------------------------------------------- replays (backend/rooms/replay.py)
+
+
+class ReplayPlay(BaseModel):
+    seat: int
+    play: str
+    declare: bool
+
+
+class ReplayDealt(BaseModel):
+    dealer: int
+    hands: list[list[str]]
+    stock: list[str] = Field(description="top card first")
+
+
+class ReplayDocument(BaseModel):
+    """One deal in the input format of ``python -m backend.cli.replay`` (docs/engine-cli.md)."""
+
+    rules: dict[str, Any]
+    deal: ReplayDealt
+    actions: list[ReplayPlay]
+
+
+class ReplayResult(BaseModel):
+    card_points: list[int]
+    declarations: list[DealDeclaration]
+    declaration_points: list[int]
+    score: list[int]
+    totals: list[int]
+
+
+class ReplayDeal(BaseModel):
+    number: int
+    replay: ReplayDocument
+    result: ReplayResult | None = Field(description="the stored result; null for a deal a resignation cut short")
+
+
+class MatchReplay(BaseModel):
+    match_id: str
+    players: list[SeatedMatchPlayer]
+    deals: list[ReplayDeal]
+
+
+class FrameAction(BaseModel):
+    seat: int
+    card: str
+    declare: bool
+
+
+class FrameCard(BaseModel):
+    seat: int
+    card: str
+
+
+class FrameTrick(BaseModel):
+    leader: int
+    cards: list[str]
+    winner: int
+
+
+class FrameTrickWon(BaseModel):
+    seat: int
+    points: int
+
+
+class ReplayFrame(BaseModel):
+    """The whole position after ``step`` actions of a deal (both hands: the match is over, R7)."""
+
+    step: int
+    action: FrameAction | None
+    hands: list[list[str]]
+    trick: list[FrameCard]
+    last_trick: FrameTrick | None
+    trick_won: FrameTrickWon | None
+    tricks_played: int
+    stock_count: int
+    drawn: list[FrameCard]
+    trump: str | None
+    declared: DealDeclaration | None
+    declarations: list[DealDeclaration]
+    card_points: list[int]
+    turn: int | None
+    deal_over: bool
+    score: list[int] | None
+
+
+class DealReplay(BaseModel):
+    match_id: str
+    number: int
+    dealer: int
+    players: list[SeatedMatchPlayer]
+    result: ReplayResult | None
+    frames: list[ReplayFrame]
 
 
 class Page(BaseModel):

@@ -18,6 +18,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from backend.db.models import Player
+from backend.rooms.codes import RoomCode
 from backend.rooms.messages import RejectedMessage
 from backend.rooms.service import RoomRefused, Rooms
 from backend.settings import Settings
@@ -180,6 +181,55 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     finally:
         with contextlib.suppress(RoomRefused):
             await rooms.disconnect(room_id, player.id, outbox)
+        await outbox.finish()
+
+
+@router.websocket("/ws/rooms/{room_id}/watch")
+async def watch_socket(websocket: WebSocket, room_id: str) -> None:
+    """A spectator: no account and no token; public tables by id, private ones with ``?code=``.
+
+    It is sent ``watch_state`` messages (public information only) and may send nothing that acts:
+    every intent is answered ``rejected`` with ``spectator_cannot_act``."""
+    app = websocket.app
+    settings: Settings = app.state.settings
+    rooms: Rooms = app.state.rooms
+    if not origin_allowed(websocket, settings):
+        await websocket.close(CloseCode.POLICY, "origin not allowed")
+        return
+    await websocket.accept()
+    if len(room_id) > 40:
+        await websocket.close(CloseCode.UNKNOWN_ROOM, "unknown room")
+        return
+    code = websocket.query_params.get("code")
+    outbox = SocketOutbox(websocket)
+    bucket = TokenBucket(settings.rate_limit_intents, settings.rate_limit_window_s)
+    strikes = 0
+    try:
+        refused = await rooms.watch(room_id, code[:40] if code else None, outbox)
+        if refused is not None:
+            outbox.close(*refused)
+            return
+        while not outbox.closed:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text") or ""
+            if len(text.encode()) > settings.max_frame_bytes:
+                outbox.close(CloseCode.TOO_BIG, "frame too large")
+                break
+            if not bucket.take():
+                strikes += 1
+                if strikes >= FLOOD_STRIKES:
+                    outbox.close(CloseCode.POLICY, "flooding")
+                    break
+                continue
+            strikes = 0
+            version = await rooms.version(room_id)
+            outbox.send(rejected(_message_id(text), RoomCode.SPECTATOR_CANNOT_ACT, "spectators cannot act", version))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        rooms.unwatch(room_id, outbox)
         await outbox.finish()
 
 

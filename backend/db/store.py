@@ -46,6 +46,7 @@ from .writes import (
     CloseWrite,
     JoinWrite,
     NewMatch,
+    OptionsWrite,
     RematchOfferWrite,
     RematchStartWrite,
     RoomWrite,
@@ -225,6 +226,18 @@ class Store:
             rooms = list(session.scalars(query).all())
         return self.records(rooms)
 
+    def watchable_public_rooms(self, limit: int = 50) -> list[RoomRecord]:
+        """Public tables being played whose players allow watching, newest first."""
+        with self._sessions() as session:
+            query = (
+                select(Room)
+                .where(Room.status == "playing", Room.visibility == "public")
+                .order_by(Room.created_at.desc())
+                .limit(limit * 2)
+            )
+            rooms = [room for room in session.scalars(query).all() if room.options.get("spectators", True)][:limit]
+        return self.records(rooms)
+
     def rooms_of_player(self, player_id: str) -> list[RoomRecord]:
         """The player's tables that are not finished, most recently changed first."""
         with self._sessions() as session:
@@ -275,6 +288,8 @@ class Store:
                     )
                     if _changed(closed) != 1:
                         raise SeatTaken("the table could not be closed")
+                case OptionsWrite():
+                    self._advance(session, write.room_id, write.expected_version, options=write.options)
                 case RematchOfferWrite():
                     self._advance(session, write.room_id, write.expected_version)
                     self._set_deadline(session, write.room_id, "rematch", None, None)
@@ -519,6 +534,11 @@ class Store:
     def deals_of(self, match_id: str) -> list[Deal]:
         with self._sessions() as session:
             return list(session.scalars(select(Deal).where(Deal.match_id == match_id).order_by(Deal.number)).all())
+
+    def actions_of(self, match_id: str) -> list[Action]:
+        """A match's whole action log, in order (for its replay)."""
+        with self._sessions() as session:
+            return list(session.scalars(select(Action).where(Action.match_id == match_id).order_by(Action.seq)).all())
 
     def settlements_for(self, match_ids: list[str]) -> dict[str, Settlement]:
         with self._sessions() as session:

@@ -128,7 +128,25 @@ class ChatWrite:
     keep: int
 
 
-RoomWrite = ActionWrite | JoinWrite | CloseWrite | RematchOfferWrite | RematchStartWrite | AbsenceWrite | ChatWrite
+@dataclass(frozen=True, slots=True)
+class OptionsWrite:
+    """The players changed a table option that may change during play (e.g. allowing spectators)."""
+
+    room_id: str
+    expected_version: int
+    options: dict[str, Any]
+
+
+RoomWrite = (
+    ActionWrite
+    | JoinWrite
+    | CloseWrite
+    | RematchOfferWrite
+    | RematchStartWrite
+    | AbsenceWrite
+    | ChatWrite
+    | OptionsWrite
+)
 
 
 class VersionConflict(Exception):

@@ -41,8 +41,10 @@ from .view import (
     blocked_plays,
     deal_view,
     events_for_seat,
+    events_for_spectator,
     legal_plays,
     seat_view,
+    spectator_view,
 )
 
 __all__ = [
@@ -83,6 +85,7 @@ __all__ = [
     "deal_view",
     "declarable_suits",
     "events_for_seat",
+    "events_for_spectator",
     "legal_actions",
     "legal_mask",
     "legal_plays",
@@ -93,5 +96,6 @@ __all__ = [
     "new_seed",
     "replay_match",
     "seat_view",
+    "spectator_view",
     "stake_owed",
 ]

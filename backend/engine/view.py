@@ -34,12 +34,16 @@ __all__ = [
     "LastTrickView",
     "LegalPlay",
     "SeatView",
+    "SpectatorDealView",
+    "SpectatorView",
     "TrickView",
     "blocked_plays",
     "deal_view",
     "events_for_seat",
+    "events_for_spectator",
     "legal_plays",
     "seat_view",
+    "spectator_view",
 ]
 
 
@@ -130,6 +134,43 @@ class SeatView:
     deal: DealView
     legal: tuple[LegalPlay, ...]  # empty unless this seat is to move
     blocked: tuple[BlockedPlay, ...]  # the rest of the hand, with why (empty unless this seat is to move)
+    history: tuple[DealRecordView, ...]
+    winner: int | None
+    end_reason: EndReason | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpectatorDealView:
+    """The current deal as somebody without a seat sees it: public information only (R7).
+
+    No hand and no stock, only their sizes; the faced bottom card where R2 shows one.
+    """
+
+    dealer: int
+    forehand: int
+    turn: int | None
+    phase: int
+    hand_counts: tuple[int, int]
+    stock_count: int
+    stock_bottom: str | None
+    trump: str | None
+    declarations: tuple[DeclarationView, ...]
+    trick: TrickView
+    last_trick: LastTrickView | None
+    tricks_played: int
+    card_points: tuple[int, int] | None  # only under `open_scores` (R7)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpectatorView:
+    """Everything a spectator may see of a match: what both seats may see, and nothing else."""
+
+    spectator: bool = True
+    rules: Rules
+    target: int
+    totals: tuple[int, int]
+    deal_number: int
+    deal: SpectatorDealView
     history: tuple[DealRecordView, ...]
     winner: int | None
     end_reason: EndReason | None
@@ -257,3 +298,39 @@ def events_for_seat(events: Sequence[Event], seat: int) -> tuple[Event, ...]:
     return tuple(
         _UNNAMED_DRAW[event.seat] if type(event) is CardDrawn and event.seat != seat else event for event in events
     )
+
+
+def spectator_view(match: MatchState) -> SpectatorView:
+    """A match as a spectator may see it (R7): built from the same records as ``seat_view``, with
+    both hands and the stock as counts only."""
+    deal = match.deal
+    seen = deal_view(deal, 0)
+    return SpectatorView(
+        rules=match.rules,
+        target=match.rules.target,
+        totals=match.totals,
+        deal_number=match.deal_number,
+        deal=SpectatorDealView(
+            dealer=seen.dealer,
+            forehand=seen.forehand,
+            turn=seen.turn,
+            phase=seen.phase,
+            hand_counts=(deal.hands[0].bit_count(), deal.hands[1].bit_count()),
+            stock_count=seen.stock_count,
+            stock_bottom=seen.stock_bottom,
+            trump=seen.trump,
+            declarations=seen.declarations,
+            trick=seen.trick,
+            last_trick=seen.last_trick,
+            tricks_played=seen.tricks_played,
+            card_points=seen.card_points,
+        ),
+        history=tuple(_record(r) for r in match.history),
+        winner=match.winner,
+        end_reason=match.end_reason,
+    )
+
+
+def events_for_spectator(events: Sequence[Event]) -> tuple[Event, ...]:
+    """The events of one action as a spectator may see them: every drawn card is unnamed (R7)."""
+    return tuple(_UNNAMED_DRAW[event.seat] if type(event) is CardDrawn else event for event in events)

@@ -41,6 +41,7 @@ from .effects import (
 from .model import RoomState
 from .observer import chat_log_message, chat_message, presence_message, rejected_message, state_message
 from .ports import BotRunner, Bus, Clock, RoomStore
+from .watch import Spectators
 
 log = logging.getLogger(__name__)
 RETIRED = Refusal(RoomCode.UNAVAILABLE, "this server is restarting and has handed the table over; try again")
@@ -58,7 +59,9 @@ class RoomActor:
         limits: Limits,
         bot_delay_s: float,
         on_stale: Callable[[RoomActor], None],
+        spectators: Spectators | None = None,
     ) -> None:
+        self._spectators = spectators
         self.state = state
         self._store = store
         self._bus = bus
@@ -171,6 +174,8 @@ class RoomActor:
                         continue
                     reply = effect.reply_to[1] if effect.reply_to and effect.reply_to[0] == holder.player_id else None
                     self._send(holder.player_id, state_message(state, holder.player_id, effect.events, reply))
+                if self._spectators is not None:
+                    self._spectators.publish(state, effect.events)
             case SendState():
                 self._send(effect.player_id, state_message(state, effect.player_id, (), effect.reply_to))
             case Reject():
@@ -192,6 +197,8 @@ class RoomActor:
                 self._send(effect.player_id, chat_log_message(state))
             case CloseSockets():
                 self._bus.close_room(state.id, effect.code, effect.reason)
+                if self._spectators is not None:
+                    self._spectators.close_room(state.id, effect.code, effect.reason)
             case WakeAt():
                 self._arm(effect.deadline)
             case AskBot():

@@ -82,6 +82,7 @@ _COMMANDS: dict[str, type[Any]] = {
         cmd.Rematch,
         cmd.Chat,
         cmd.Tick,
+        cmd.SetSpectators,
     )
 }
 

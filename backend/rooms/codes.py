@@ -17,6 +17,7 @@ class RoomCode(StrEnum):
     ROOM_CLOSED = "room_closed"
     ROOM_STARTED = "room_started"  # the match has started: leave by resigning
     SERVER_ERROR = "server_error"  # the change could not be stored; nothing was applied
+    SPECTATOR_CANNOT_ACT = "spectator_cannot_act"  # a spectator's socket sent an intent
     UNAVAILABLE = "unavailable"  # for a moment no server can take the table (a takeover, a database blip): resend
 
 
@@ -33,3 +34,6 @@ class CloseCode(IntEnum):
     UNKNOWN_ROOM = 4404
     REPLACED = 4409  # the same player opened a newer socket to this table
     TABLE_CLOSED = 4410
+    WATCH_REFUSED = 4413  # watching is off at this table, or a private table without its watch code
+    WATCH_FULL = 4429  # the table or this server has all the spectators it takes
+    WATCH_UNSUPPORTED = 4501  # spectators are served by a single process only (not with REDIS_URL)

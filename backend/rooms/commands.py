@@ -85,4 +85,12 @@ class Tick:
     """Time passed: deadlines at or before ``now`` fire."""
 
 
-Command = Join | Leave | Connect | Disconnect | Hello | PlayCard | Resign | Rematch | Chat | Tick
+@dataclass(frozen=True, slots=True)
+class SetSpectators:
+    """A seated player allows or forbids watching the table (REST)."""
+
+    player_id: str
+    allowed: bool
+
+
+Command = Join | Leave | Connect | Disconnect | Hello | PlayCard | Resign | Rematch | Chat | Tick | SetSpectators

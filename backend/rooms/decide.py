@@ -22,6 +22,7 @@ from backend.db.writes import (
     JoinWrite,
     MatchEnd,
     NewMatch,
+    OptionsWrite,
     RematchOfferWrite,
     RematchStartWrite,
 )
@@ -103,6 +104,21 @@ def decide(state: RoomState, command: cmd.Command, now: datetime, limits: Limits
             return _leave(state, command)
         case cmd.Tick():
             return _tick(state, now)
+        case cmd.SetSpectators():
+            return _set_spectators(state, command)
+
+
+def _set_spectators(state: RoomState, command: cmd.SetSpectators) -> Decision:
+    """A seated player allows or forbids watching; spectators already watching are sent away
+    when it is forbidden (the spectators' hub sees the new options with the state)."""
+    if state.seat_of(command.player_id) is None:
+        return _refuse(state, None, None, RoomCode.NOT_SEATED, "only the table's players can change this")
+    if state.status == "closed":
+        return _refuse(state, None, None, RoomCode.ROOM_CLOSED, "the table is closed")
+    if state.options.spectators == command.allowed:
+        return state, []
+    new = _advance(state, options=replace(state.options, spectators=command.allowed))
+    return new, [Persist(OptionsWrite(state.id, state.version, new.options.to_json())), Publish(())]
 
 
 # ---------------------------------------------------------------- the one place the version moves

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from backend.engine.events import CardDrawn, CardPlayed, DealOver, DealStarted, Declared, MatchOver, TrickWon
-from backend.engine.view import SeatView
+from backend.engine.view import SeatView, SpectatorView
 
 from .model import MatchStarted, RematchChanged
 
@@ -33,6 +33,7 @@ class OptionsOut(Out):
     currency: str
     reconnect_grace_s: int
     bot_level: str | None
+    spectators: bool = True
 
 
 class SeatOut(Out):
@@ -130,8 +131,32 @@ class PresenceMessage(Out):
     grace_deadline: datetime | None
 
 
+class WatchStateMessage(Out):
+    """What a spectator is sent: public information only (R7), the same bytes for every spectator."""
+
+    type: Literal["watch_state"] = "watch_state"
+    version: int
+    room: RoomOut
+    view: SpectatorView | None
+    events: list[EventOut]
+    watchers: int
+
+
+class WatchersMessage(Out):
+    """To the players: how many spectators watch their table now."""
+
+    type: Literal["watchers"] = "watchers"
+    count: int
+
+
 ServerMessage = Annotated[
-    StateMessage | RejectedMessage | ChatMessage | ChatLogMessage | PresenceMessage,
+    StateMessage
+    | RejectedMessage
+    | ChatMessage
+    | ChatLogMessage
+    | PresenceMessage
+    | WatchStateMessage
+    | WatchersMessage,
     Field(discriminator="type"),
 ]
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

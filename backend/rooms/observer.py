@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from backend.db.store import decimal_text
-from backend.engine import events_for_seat, seat_view
+from backend.engine import events_for_seat, events_for_spectator, seat_view, spectator_view
 from backend.engine.events import Event
 
 from .decide import resign_price
@@ -28,6 +28,8 @@ from .messages import (
     SeatOut,
     StakeOut,
     StateMessage,
+    WatchersMessage,
+    WatchStateMessage,
 )
 from .model import MatchStarted, RematchChanged, RoomEvent, RoomState, Stake
 
@@ -109,6 +111,36 @@ def state_message(
         stake=stake_out(state.stake),
         resign_price=None if seat is None else stake_out(resign_price(state, seat)),
     )
+
+
+def _for_spectators(events: Sequence[RoomEvent]) -> list[RoomEvent]:
+    game: list[Event] = []
+    out: list[RoomEvent] = []
+    for event in events:
+        if isinstance(event, MatchStarted | RematchChanged):
+            out.extend(events_for_spectator(game))
+            game = []
+            out.append(event)
+        else:
+            game.append(event)
+    out.extend(events_for_spectator(game))
+    return out
+
+
+def watch_state_message(state: RoomState, events: Sequence[RoomEvent], watchers: int) -> WatchStateMessage:
+    """What every spectator of the room is sent: the same observer's public view (R7), no hand,
+    no stock, no drawn card, no invite code."""
+    return WatchStateMessage.model_construct(
+        version=state.version,
+        room=room_out(state, None),
+        view=None if state.match is None else spectator_view(state.match),
+        events=_for_spectators(events),
+        watchers=watchers,
+    )
+
+
+def watchers_message(count: int) -> WatchersMessage:
+    return WatchersMessage(count=count)
 
 
 def presence_message(state: RoomState, seat: int) -> PresenceMessage:

@@ -17,6 +17,7 @@ class TableOptions:
     currency: str = "chips"
     reconnect_grace_s: int = 120  # R6.2: how long a dropped seat is held before it forfeits
     bot_level: str | None = None  # play against the computer at this level (seat 1 at first)
+    spectators: bool = True  # others may watch the table (public: anyone; private: with a watch code)
 
     def to_json(self) -> dict[str, Any]:
         return dict(self._json)  # a copy: callers may not change the cached one
@@ -29,6 +30,7 @@ class TableOptions:
             "currency": self.currency,
             "reconnect_grace_s": self.reconnect_grace_s,
             "bot_level": self.bot_level,
+            "spectators": self.spectators,
         }
 
     @classmethod
@@ -40,7 +42,8 @@ class TableOptions:
             currency=data.get("currency", "chips"),
             reconnect_grace_s=int(data.get("reconnect_grace_s", 120)),
             bot_level=data.get("bot_level"),
+            spectators=bool(data.get("spectators", True)),
         )
 
 
-_TABLE_ONLY = ("stake_per_point", "currency", "reconnect_grace_s", "bot_level")
+_TABLE_ONLY = ("stake_per_point", "currency", "reconnect_grace_s", "bot_level", "spectators")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 import time
 from dataclasses import dataclass, field, replace
@@ -32,6 +33,7 @@ from .model import FreshMatch, RematchAction, RoomState
 from .options import TableOptions
 from .ports import BotRunner, Bus, Clock, Connection
 from .sql_store import SqlRoomStore, rebuild
+from .watch import Spectators, watch_code
 
 log = logging.getLogger(__name__)
 SWEEP_S = 2.0  # how often a cluster process looks for rooms without an owner and for presence changes
@@ -84,7 +86,10 @@ class Rooms:
         timing: RoomTiming = RoomTiming(),
         cluster: RedisCluster | None = None,
         match_seed: int | None = None,
+        spectators: Spectators | None = None,
     ) -> None:
+        self.spectators = spectators or Spectators()
+        self.spectators.on_count = self._tell_watchers
         self.store = store
         self._match_seed = match_seed  # tests only (MATCH_SEED): the same deals in every match
         self.bus = bus
@@ -247,6 +252,7 @@ class Rooms:
                     limits=self._limits,
                     bot_delay_s=self._timing.bot_delay_s,
                     on_stale=self._forget,
+                    spectators=self.spectators,
                 )
                 self._actors[room_id] = actor
                 actor.resume()
@@ -413,6 +419,61 @@ class Rooms:
             await self._command(room_id, cmd.Hello(player_id))
             return
         await self._command(room_id, cmd.Connect(player_id))
+        if self.spectators.count(room_id):
+            connection.send(self.spectators.count_text(self.spectators.count(room_id)))
+
+    # ------------------------------------------------------------ spectators
+
+    async def watch(self, room_id: str, code: str | None, connection: Connection) -> tuple[int, str] | None:
+        """Let ``connection`` watch the room: None, or why not (a close code and its reason).
+
+        Spectators are served by the room's own process; with a cluster they are refused."""
+        if self._cluster is not None:
+            return CloseCode.WATCH_UNSUPPORTED, "watching is not available on this server (cluster)"
+        if self.draining:
+            return CloseCode.SERVICE_RESTART, "this server is restarting; reconnect"
+        try:
+            actor = await self._owned_actor(room_id)
+        except RoomRefused:
+            return CloseCode.UNKNOWN_ROOM, "unknown room"
+        assert actor is not None
+        state = actor.state
+        if state.status == "closed":
+            return CloseCode.UNKNOWN_ROOM, "unknown room"
+        if not state.options.spectators:
+            return CloseCode.WATCH_REFUSED, "the players do not allow watching this table"
+        if state.visibility == "private" and not hmac.compare_digest(code or "", watch_code(state.invite_code)):
+            return CloseCode.WATCH_REFUSED, "a private table needs its watch link"
+        # No await from here on: the snapshot and the registration see the same version.
+        if not self.spectators.add(room_id, connection):
+            return CloseCode.WATCH_FULL, "this table has all the spectators it takes"
+        connection.send(self.spectators.snapshot(actor.state))
+        return None
+
+    def unwatch(self, room_id: str, connection: Connection) -> None:
+        self.spectators.remove(room_id, connection)
+
+    def _tell_watchers(self, room_id: str, count: int) -> None:
+        """The players of the room see how many watch (not a change of the room: no version)."""
+        actor = self._actors.get(room_id)
+        if actor is None:
+            return
+        text = self.spectators.count_text(count)
+        for holder in actor.state.seats:
+            if holder is not None and holder.bot_level is None:
+                self.bus.deliver(room_id, holder.player_id, text)
+
+    async def set_spectators(self, room_id: str, player_id: str, allowed: bool) -> RoomState | None:
+        return await self._command(room_id, cmd.SetSpectators(player_id, allowed))
+
+    async def watch_link(self, room_id: str, player_id: str) -> str:
+        """A private table's watch code, for its players only."""
+        record = await asyncio.to_thread(self.store.room_record, room_id)
+        if record is None:
+            raise RoomRefused(Refusal(RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}"))
+        if player_id not in (record.room.seat0_id, record.room.seat1_id):
+            raise RoomRefused(Refusal(RoomCode.NOT_SEATED, "only the table's players can share a watch link"))
+        return watch_code(record.room.invite_code)
 
     async def disconnect(self, room_id: str, player_id: str, connection: Connection) -> None:
         if self._sockets.pop(connection, None) is not None:

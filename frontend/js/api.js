@@ -64,6 +64,9 @@ export const api = {
   createRoom: (options) => request('POST', '/api/rooms', options),
   openRooms: () => request('GET', '/api/rooms'),
   myRooms: () => request('GET', '/api/rooms/mine'),
+  watchableRooms: () => request('GET', '/api/rooms/watchable'),
+  allowWatching: (id, allowed) => request('PATCH', `/api/rooms/${encodeURIComponent(id)}`, { spectators: allowed }),
+  watchLink: (id) => request('POST', `/api/rooms/${encodeURIComponent(id)}/watch-link`),
   room: (id) => request('GET', `/api/rooms/${encodeURIComponent(id)}`),
   joinRoom: (id) => request('POST', `/api/rooms/${encodeURIComponent(id)}/join`),
   leaveRoom: (id) => request('POST', `/api/rooms/${encodeURIComponent(id)}/leave`),
@@ -71,6 +74,10 @@ export const api = {
   joinInvite: (code) => request('POST', `/api/invites/${encodeURIComponent(code)}/join`),
   matches: (limit = 50, offset = 0) => request('GET', `/api/matches?limit=${limit}&offset=${offset}`),
   match: (id) => request('GET', `/api/matches/${encodeURIComponent(id)}`),
+  /** A finished match in the replay CLI's input format: `{match_id, players, deals: [{number, replay, result}]}`. */
+  matchReplay: (id) => request('GET', `/api/matches/${encodeURIComponent(id)}/replay`),
+  /** One deal of a finished match, the position after every action: `{players, dealer, result, frames}`. */
+  dealReplay: (id, number) => request('GET', `/api/matches/${encodeURIComponent(id)}/deals/${Number(number)}/replay`),
   ledger: () => request('GET', '/api/ledger'),
   /** A one-time sign-in link for another device: `{code, expires_at, qr_svg}`. */
   createDeviceLink: () => request('POST', '/api/device-links'),

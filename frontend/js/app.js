@@ -11,13 +11,17 @@ import * as rules from './views/rules.js';
 const table = './views/table.js';
 const history = './views/history.js';
 const device = './views/device.js';
+const watch = './views/watch.js';
+const replay = './views/replay.js';
 
 const routes = [
   [/^\/?$/, 'lobby', (root) => lobby.mount(root)],
   [/^\/table\/([^/]+)$/, 'lobby', later(table, (view, root, m) => view.mount(root, decodeURIComponent(m[1])))],
+  [/^\/watch\/([^/]+)(?:\/([^/]+))?$/, 'lobby', later(watch, (view, root, m) => view.mount(root, decodeURIComponent(m[1]), m[2] ? decodeURIComponent(m[2]) : null))],
   [/^\/invite\/([^/]+)$/, 'lobby', (root, m) => invite.mount(root, decodeURIComponent(m[1]))],
   [/^\/history$/, 'history', later(history, (view, root) => view.mountList(root))],
   [/^\/history\/([^/]+)$/, 'history', later(history, (view, root, m) => view.mountMatch(root, decodeURIComponent(m[1])))],
+  [/^\/replay\/([^/]+)\/(\d{1,3})$/, 'history', later(replay, (view, root, m) => view.mount(root, decodeURIComponent(m[1]), Number(m[2])))],
   [/^\/rules$/, 'rules', (root) => rules.mount(root)],
   [/^\/device$/, 'device', later(device, (view, root) => view.mountDevice(root))],
   [/^\/signin\/([^/]+)$/, 'device', later(device, (view, root, m) => view.mountSignin(root, decodeURIComponent(m[1])))],
@@ -80,7 +84,7 @@ function route() {
     const match = path.match(pattern);
     if (match) {
       markNav(nav);
-      document.body.dataset.route = path.startsWith('/table/') ? 'table' : nav;
+      document.body.dataset.route = path.startsWith('/table/') || path.startsWith('/watch/') ? 'table' : nav;
       currentView = make(root, match) || null;
       return;
     }

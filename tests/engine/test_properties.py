@@ -25,6 +25,7 @@ from backend.engine import (
     deal_result,
     deal_view,
     events_for_seat,
+    events_for_spectator,
     legal_actions,
     legal_mask,
     name,
@@ -32,9 +33,11 @@ from backend.engine import (
     new_deal,
     new_match,
     seat_view,
+    spectator_view,
 )
 from backend.engine import match as match_rules
 from backend.engine.cards import cards_in
+from backend.engine.events import CardDrawn
 
 from .support import POINTS, RANKS, card_tokens, hand_names, pack_names, sent, snapshot
 
@@ -268,3 +271,48 @@ def test_r7_views_and_events_never_show_hidden_cards_or_seed(rules, seed, picks,
     rebuilt = match_rules.replay(rules, seed, log)
     assert replace(rebuilt, deal=None) == replace(match, deal=None)
     assert snapshot(rebuilt.deal) == snapshot(match.deal)
+
+
+def forbidden_for_spectators(match) -> set[str]:
+    """R7 for somebody without a seat: both hands and the stock, bar a faced bottom card."""
+    deal = match.deal
+    hidden = hand_names(deal.hands[0]) | hand_names(deal.hands[1]) | {name(c) for c in deal.stock}
+    if deal.stock_bottom is not None:
+        hidden.discard(name(deal.stock_bottom))
+    return hidden
+
+
+@settings(PROPERTY_SETTINGS, max_examples=200)
+@given(
+    rules=rules_strategy,
+    seed=st.integers(min_value=2**64, max_value=2**128 - 1),
+    picks=st.lists(st.tuples(st.integers(0, 2**16), st.booleans()), min_size=80, max_size=80),
+    length=st.integers(1, 80),
+)
+def test_r7_spectator_views_and_events_show_only_public_cards(rules, seed, picks, length):
+    match = new_match(rules, seed)
+    assert not card_tokens(spectator_view(match)) & forbidden_for_spectators(match)
+    drawn = 0
+    for pick in picks[:length]:
+        if match.over:
+            break
+        play = choose(match.deal, pick)
+        previous = match
+        match, events = match_rules.apply(match, match.deal.turn, play)
+        hidden = forbidden_for_spectators(match)
+        view = spectator_view(match)
+        assert not card_tokens(view) & hidden, f"a spectator sees {card_tokens(view) & hidden}"
+        assert sum(view.deal.hand_counts) + view.deal.stock_count + len(view.deal.trick.cards) <= rules.deck_size
+        seen = events_for_spectator(events)
+        event_cards = card_tokens(seen)
+        if match.deal_number != previous.deal_number:  # the finished deal's last trick is public
+            event_cards -= {name(c) for c in previous.deal.trick} | {name(play.card)}
+        assert not event_cards & hidden, f"a spectator is told {event_cards & hidden}"
+        # a drawn card is never named to a spectator, not even the one drawn by the deal's last draw
+        assert all(e.card is None for e in seen if isinstance(e, CardDrawn))
+        drawn += sum(isinstance(e, CardDrawn) for e in seen)
+        text = json.dumps(sent(view))
+        assert str(match.seed) not in text
+        if not match.deal.over:
+            assert str(match.deal.seed) not in text
+    event(f"spectator saw {drawn} unnamed draws")

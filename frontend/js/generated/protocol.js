@@ -20,11 +20,13 @@ export const REFUSAL_CODES = Object.freeze([
   "room_closed",
   "room_started",
   "server_error",
+  "spectator_cannot_act",
   "unavailable",
   "bad_message",
   "rate_limited",
   "unauthorized",
   "match_not_found",
+  "match_in_progress",
   "database_unavailable",
   "redis_unavailable",
   "device_link_unknown",
@@ -43,7 +45,10 @@ export const CLOSE_CODES = Object.freeze({
   "NOT_SEATED": 4403,
   "UNKNOWN_ROOM": 4404,
   "REPLACED": 4409,
-  "TABLE_CLOSED": 4410
+  "TABLE_CLOSED": 4410,
+  "WATCH_REFUSED": 4413,
+  "WATCH_FULL": 4429,
+  "WATCH_UNSUPPORTED": 4501
 });
 
 // What `POST /api/rooms` accepts (RoomCreate).
@@ -123,5 +128,9 @@ export const TABLE_OPTIONS = Object.freeze({
       "expert"
     ],
     "default": "medium"
+  },
+  "spectators": {
+    "type": "boolean",
+    "default": true
   }
 });

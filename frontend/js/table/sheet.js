@@ -41,7 +41,7 @@ export function scoreSheet(s, history) {
   );
 }
 
-export function createSheet({ dispatch, sendChat, feedback }) {
+export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
   const titleId = 'table-sheet-h';
   const title = h('h2', { id: titleId, class: 'sheet-title' });
   const close = h('button', { type: 'button', class: 'icon-btn sheet-close', 'data-testid': 'sheet-close', text: '×', onclick: () => dispatch({ type: 'local/sheet', open: false }) });
@@ -87,7 +87,7 @@ export function createSheet({ dispatch, sendChat, feedback }) {
   sound.addEventListener('change', () => feedback().setMuted(!sound.checked));
   const soundRow = h('label', { class: 'switch-row', for: 'sound-toggle' }, sound, h('span', { class: 'switch-text' }));
   const hint = h('p', { class: 'leave-hint small', 'data-testid': 'leave-hint' });
-  panels.table = h('section', { class: 'sheet-panel table-options' }, scoreboard, info, soundRow, hint);
+  panels.table = h('section', { class: 'sheet-panel table-options' }, scoreboard, info, soundRow, extra, hint);
   for (const tab of TABS) {
     panels[tab].id = `sheet-panel-${tab}`;
     panels[tab].setAttribute('role', 'tabpanel');

@@ -28,6 +28,7 @@ const FORM_DEFAULTS = {
   deck: defaultOf('deck_size'),
   bottom: Boolean(OPT.show_stock_bottom.default),
   openScores: Boolean(OPT.open_scores.default),
+  spectators: OPT.spectators ? Boolean(OPT.spectators.default) : true,
   grace: defaultOf('reconnect_grace_s'),
   stake: '0',
   // The lobby's own choices: a table for a friend is private and staked in EUR unless changed.
@@ -150,17 +151,36 @@ export function mount(root) {
           { class: 'lobby-lists' },
           h('section', { class: 'card-panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h', text: t('lobby.mine') }), mine),
           h('section', { class: 'card-panel', 'aria-labelledby': 'open-h' }, h('h2', { id: 'open-h', text: t('lobby.open') }), open),
+          h('section', { class: 'card-panel', 'aria-labelledby': 'watch-h', hidden: true }, h('h2', { id: 'watch-h', text: t('watch.title') }), watchable),
         ),
       ),
     );
     refresh(mine, open);
   }
 
+  // Spectators: public tables being played, each with a "Watch" link (#/watch/<room>).
+  const watchable = h('ul', { class: 'room-list', 'data-testid': 'watchable-rooms' });
+  function renderWatchable(result, player) {
+    const rooms = result.status === 'fulfilled' ? asList(result.value, 'rooms').filter((room) => !(room.players || []).some((p) => p && p.id === player.id)) : [];
+    watchable.parentElement && (watchable.parentElement.hidden = !rooms.length);
+    setChildren(
+      watchable,
+      rooms.map((room) =>
+        h(
+          'li',
+          { class: 'room-row' },
+          h('div', { class: 'room-main' }, h('strong', { text: (room.players || []).filter(Boolean).map((p) => p.name).join(' – ') }), optionsSummary(room.options)),
+          h('div', { class: 'row-actions' }, h('a', { class: 'btn', href: `#/watch/${encodeURIComponent(room.id)}`, 'data-testid': `watch-${room.id}`, text: t('watch.button') })),
+        ),
+      ),
+    );
+  }
+
   async function refresh(mineEl, openEl) {
     clearTimeout(timer);
     const player = getPlayer();
     if (!player || destroyed) return;
-    const [mine, open] = await Promise.allSettled([api.myRooms(), api.openRooms()]);
+    const [mine, open, live] = await Promise.allSettled([api.myRooms(), api.openRooms(), api.watchableRooms()]);
     if (destroyed || !mineEl.isConnected) return;
     if (!getPlayer()) {
       render();
@@ -168,6 +188,7 @@ export function mount(root) {
     }
     renderMine(mineEl, mine);
     renderOpen(openEl, open, player);
+    renderWatchable(live, player);
     timer = setTimeout(() => refresh(mineEl, openEl), REFRESH_MS);
   }
 
@@ -364,6 +385,7 @@ export function mount(root) {
     const deck = select('opt-deck', s.deck, values('deck_size').map((v) => [v, label(`opt.deck.${v}`, v)]));
     const [bottom, bottomField] = check('opt-bottom', 'opt-stock-bottom', s.bottom, t('opt.stock_bottom.long'));
     const [openScores, openScoresField] = check('opt-open-scores', 'opt-open-scores', s.openScores, t('opt.open_scores.long'));
+    const [spectators, spectatorsField] = check('opt-spectators', 'opt-spectators', s.spectators, t('opt.spectators.long'));
     const grace = select('opt-grace', s.grace, GRACE_CHOICES.map((sec) => [String(sec), durationText(sec)]));
     const advanced = h(
       'details',
@@ -376,6 +398,7 @@ export function mount(root) {
         field('opt-deck', t('opt.deck'), deck, t('opt.deck.help')),
         bottomField,
         openScoresField,
+        spectatorsField,
         field('opt-grace', t('opt.grace'), grace, t('opt.grace.help')),
       ),
     );
@@ -422,6 +445,7 @@ export function mount(root) {
         deck: deck.value,
         bottom: bottom.checked,
         openScores: openScores.checked,
+        spectators: spectators.checked,
         grace: grace.value,
         stake: humanStake,
         currency: currency.value,
@@ -445,6 +469,7 @@ export function mount(root) {
         declaration_scoring: scoring.value,
         show_stock_bottom: bottom.checked,
         open_scores: openScores.checked,
+        spectators: spectators.checked,
         deck_size: Number(deck.value),
         reconnect_grace_s: Number(grace.value),
       };

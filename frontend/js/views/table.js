@@ -65,7 +65,27 @@ export function mount(root, roomId) {
   const status = createStatus();
   const summary = createSummary({ onClose: () => dispatch({ type: 'local/summary_close' }) });
   const matchPanel = createMatchPanel({ sendRematch: (action) => sendIntent({ type: 'rematch', action }), raceChart: () => raceModule && raceModule.raceChart });
-  const sheet = createSheet({ dispatch, sendChat: (text) => sendIntent({ type: 'chat', text }, { blocking: false }), feedback });
+  // Spectators: how many watch (a `watchers` message) and, at a private table, the watch link.
+  const watch = { count: 0 };
+  watch.chip = h('span', { class: 'bar-chip', 'data-testid': 'watchers', hidden: true });
+  watch.button = h('button', { type: 'button', class: 'btn', 'data-testid': 'watch-link', onclick: copyWatchLink });
+  watch.note = h('p', { class: 'muted small', 'data-testid': 'watch-note' });
+  watch.allow = h('input', { type: 'checkbox', role: 'switch', id: 'allow-watching', 'data-testid': 'allow-watching' });
+  watch.allow.addEventListener('change', async () => {
+    const allowed = watch.allow.checked;
+    watch.allow.disabled = true;
+    try {
+      await api.allowWatching(roomId, allowed); // the new room arrives as a `state`
+    } catch (err) {
+      watch.allow.checked = !allowed;
+      toast(apiErrorText(err), 'rejected-message');
+    } finally {
+      watch.allow.disabled = false;
+    }
+  });
+  watch.allowText = h('span', { class: 'switch-text' });
+  watch.box = h('div', { class: 'watch-box' }, h('label', { class: 'switch-row', for: 'allow-watching' }, watch.allow, watch.allowText), watch.button, watch.note);
+  const sheet = createSheet({ dispatch, sendChat: (text) => sendIntent({ type: 'chat', text }, { blocking: false }), feedback, extra: watch.box });
 
   const el = {};
   el.h1 = h('h1', { class: 'visually-hidden', id: 'table-h1', tabindex: '-1' });
@@ -74,7 +94,7 @@ export function mount(root, roomId) {
   el.unread = h('span', { class: 'unread-dot', 'data-testid': 'chat-unread', hidden: true });
   el.toggle = h('button', { type: 'button', class: 'bar-btn sheet-toggle', 'data-testid': 'sheet-toggle', 'aria-controls': 'table-sheet', onclick: toggleSheet });
   el.dealChip = h('span', { class: 'bar-chip', 'data-testid': 'deal-chip' });
-  el.bar = h('div', { class: 'table-bar' }, el.lobby, el.dealChip, h('span', { class: 'bar-space' }), el.resign, el.toggle);
+  el.bar = h('div', { class: 'table-bar' }, el.lobby, el.dealChip, watch.chip, h('span', { class: 'bar-space' }), el.resign, el.toggle);
   el.feltMessage = h('div', { class: 'felt-message' });
   el.felt = h(
     'section',
@@ -101,6 +121,11 @@ export function mount(root, roomId) {
     onMessage(m) {
       if (!m || typeof m !== 'object') return;
       if (m.type === 'rejected') onRejected(m);
+      if (m.type === 'watchers') {
+        watch.count = Number(m.count) || 0;
+        renderBar();
+        return;
+      }
       if (m.type === 'state' && m.room && m.room.status === 'open') startOpenPoll();
       else if (m.type === 'state') stopOpenPoll();
       dispatch(m);
@@ -295,8 +320,36 @@ export function mount(root, roomId) {
     document.title = myTurn(state) ? `● ${t('table.your_turn')} — ${t('app.title')}` : t('app.title');
   }
 
+  function renderWatch(room) {
+    watch.chip.hidden = !(watch.count > 0);
+    watch.chip.textContent = t('watch.watchers', { n: watch.count });
+    watch.chip.dataset.count = String(watch.count);
+    const allowed = Boolean(room && room.options && room.options.spectators !== false);
+    watch.button.hidden = !(allowed && room.visibility === 'private' && room.status !== 'closed');
+    watch.button.textContent = t('watch.link');
+    watch.note.hidden = allowed;
+    watch.note.textContent = t('watch.off');
+    if (!watch.allow.disabled) watch.allow.checked = allowed;
+    watch.box.hidden = !room || room.status === 'closed' || (room.options && room.options.bot_level);
+    watch.allowText.textContent = t('watch.allow');
+  }
+
+  async function copyWatchLink() {
+    try {
+      const link = await api.watchLink(roomId);
+      const url = `${location.origin}${location.pathname}#/watch/${encodeURIComponent(link.room_id)}/${encodeURIComponent(link.code)}`;
+      watch.button.dataset.url = url;
+      if (navigator.share && matchMedia('(pointer: coarse)').matches) await navigator.share({ url }).catch(() => null);
+      else if (navigator.clipboard) await navigator.clipboard.writeText(url).catch(() => null);
+      toast(t('watch.link_copied'));
+    } catch (err) {
+      toast(t('watch.link_failed'), 'rejected-message');
+    }
+  }
+
   function renderBar() {
     const room = roomOf(state);
+    renderWatch(room);
     const v = viewOf(state);
     el.h1.textContent = room && room.players && room.players[1] ? t('table.h1', { me: plainName(state, 1 - oppSeat(state)), them: plainName(state, oppSeat(state)) }) : t('table.title');
     setChildren(el.lobby, h('span', { 'aria-hidden': 'true', text: '←' }), h('span', { class: 'bar-label', text: t('common.back_to_lobby') }));

@@ -1,0 +1,135 @@
+// Watching a table: read-only, public information only (the server's `watch_state` messages,
+// docs/protocol.md). The table's own components and reducer draw it: a spectator's view is handed to
+// them as seat 0's view with an empty hand, and seat 0's cards are shown as backs with their count.
+import { cardBack } from '../cards.js';
+import { h, setChildren } from '../dom.js';
+import { CLOSE_CODES } from '../generated/protocol.js';
+import { t, tn } from '../i18n.js';
+import { loading } from '../ui.js';
+import { createCentre } from '../table/centre.js';
+import { createSeats } from '../table/seats.js';
+import { dealOf, initialState, reduce, roomOf, viewOf } from '../table/store.js';
+
+const FATAL = {
+  [CLOSE_CODES.WATCH_REFUSED]: 'watch.refused',
+  [CLOSE_CODES.WATCH_FULL]: 'watch.full',
+  [CLOSE_CODES.WATCH_UNSUPPORTED]: 'watch.unsupported',
+  [CLOSE_CODES.UNKNOWN_ROOM]: 'watch.unknown',
+};
+const MIN_DELAY = 500;
+const MAX_DELAY = 8000;
+
+/** A `watch_state` as the table's reducer reads a `state`: seat 0's seat, no hand, no legal play. */
+export function asSeatState(m) {
+  const v = m.view;
+  if (!v) return { type: 'state', version: m.version, reply_to: null, room: m.room, view: null, events: m.events || [], stake: null };
+  const d = v.deal;
+  const deal = { ...d, hand: [], opponent_cards: d.hand_counts[1], my_card_points: d.card_points ? d.card_points[0] : 0 };
+  return { type: 'state', version: m.version, reply_to: null, room: m.room, view: { ...v, seat: 0, legal: [], blocked: [], deal }, events: m.events || [], stake: null };
+}
+
+export function mount(root, roomId, code) {
+  window.scrollTo(0, 0);
+  let state = initialState({ myId: null });
+  let counts = [0, 0];
+  let destroyed = false;
+  let ws = null;
+  let timer = null;
+  let delay = MIN_DELAY;
+  let fatal = null;
+
+  const centre = createCentre();
+  const seats = createSeats();
+  const el = {};
+  el.watchers = h('span', { class: 'bar-chip', 'data-testid': 'spectator-watchers' });
+  el.back = h('a', { class: 'bar-btn', href: '#/', 'data-testid': 'table-to-lobby' });
+  el.title = h('span', { class: 'bar-chip' });
+  el.h1 = h('h1', { class: 'visually-hidden' });
+  el.bar = h('div', { class: 'table-bar' }, el.back, el.title, h('span', { class: 'bar-space' }), el.watchers);
+  el.seat0 = h('div', { class: 'opp-hand spectator-hand', 'data-testid': 'spectator-hand-0', role: 'img' });
+  el.message = h('div', { class: 'felt-message' });
+  el.felt = h('section', { class: 'felt', 'data-testid': 'felt', 'data-mode': 'loading' }, seats.opp, centre.el, el.seat0, seats.me, el.message);
+  el.page = h('div', { class: 'table-page spectator', 'data-testid': 'spectator-table', 'data-room': roomId }, el.h1, h('div', { class: 'table-main' }, el.bar, el.felt));
+  root.append(el.page);
+  document.body.classList.add('at-table');
+
+  let watchers = 0;
+  function render(events = []) {
+    if (destroyed) return;
+    el.back.textContent = t('watch.back');
+    el.title.textContent = t('watch.title');
+    el.h1.textContent = t('watch.title');
+    el.watchers.textContent = t('watch.watchers', { n: watchers });
+    el.watchers.dataset.count = String(watchers);
+    if (fatal) {
+      el.felt.dataset.mode = 'waiting';
+      setChildren(el.message, h('p', { class: 'form-error', role: 'alert', 'data-testid': 'watch-error', text: t(fatal) }));
+      return;
+    }
+    const room = roomOf(state);
+    el.page.dataset.version = String(state.version);
+    if (!room || !viewOf(state)) {
+      el.felt.dataset.mode = 'waiting';
+      setChildren(el.message, room ? h('p', { class: 'muted', text: t('watch.waiting') }) : loading());
+      return;
+    }
+    el.felt.dataset.mode = 'playing';
+    el.message.replaceChildren();
+    seats.render(state);
+    centre.render(state, { events });
+    // Seat 0's card points are its own unless the table shows both (R7 `open_scores`).
+    const d = dealOf(state);
+    if (!d.card_points) for (const chip of el.page.querySelectorAll('[data-testid="my-card-points"]')) chip.remove();
+    el.seat0.dataset.count = String(counts[0]);
+    el.seat0.setAttribute('aria-label', tn('table.cards_count', counts[0]));
+    if (el.seat0.childElementCount !== counts[0]) setChildren(el.seat0, ...Array.from({ length: counts[0] }, () => cardBack({ className: 'mini' })));
+  }
+
+  function onMessage(m) {
+    if (!m || m.type !== 'watch_state') return; // `rejected` cannot happen: a spectator sends nothing
+    watchers = Number(m.watchers) || 0;
+    counts = m.view ? m.view.deal.hand_counts : [0, 0];
+    state = reduce(state, asSeatState(m));
+    if (state.held) state = reduce(state, { type: 'local/summary_close' }); // no summary here: show the next deal
+    render(m.events || []);
+  }
+
+  function connect() {
+    if (destroyed) return;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const query = code ? `?code=${encodeURIComponent(code)}` : '';
+    ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${encodeURIComponent(roomId)}/watch${query}`);
+    ws.onmessage = (e) => {
+      delay = MIN_DELAY;
+      try {
+        onMessage(JSON.parse(e.data));
+      } catch (error) {
+        console.error('bad message', error);
+      }
+    };
+    ws.onclose = (e) => {
+      if (destroyed) return;
+      if (FATAL[e.code]) {
+        fatal = FATAL[e.code];
+        render();
+        return;
+      }
+      timer = setTimeout(connect, delay);
+      delay = Math.min(MAX_DELAY, delay * 2);
+    };
+  }
+
+  render();
+  connect();
+  return {
+    relang() {
+      render();
+    },
+    destroy() {
+      destroyed = true;
+      clearTimeout(timer);
+      if (ws) ws.close(1000);
+      document.body.classList.remove('at-table', 'table-live');
+    },
+  };
+}
