@@ -32,12 +32,12 @@ PHONE = {"width": 390, "height": 844}
 WAIT_S = 30
 
 
-def wait_until(condition: Any, what: str) -> None:
-    """Poll frames the page has already received (the page itself waits on the socket)."""
+def wait_until(page: Any, condition: Any, what: str) -> None:
+    """Poll the frames the page receives (Playwright delivers them while the page waits)."""
     deadline = time.monotonic() + WAIT_S
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
+        page.wait_for_timeout(50)
 
 
 def last_state(seat: Seat) -> dict[str, Any]:
@@ -61,7 +61,8 @@ def test_opponents_marriage_chat_after_reload_and_the_price_of_resigning(
         expect(ben.page.get_by_test_id("hand").locator("button.card").first).to_be_visible()
 
         # R3: Anna leads K♥ and declares; Ben sees "Anna: marriage ♥ +…" with the pair on the felt.
-        wait_until(lambda: latest_deal(anna).get("turn") == latest_deal(anna).get("forehand") == 0, "Anna's lead")
+        first_lead = lambda: latest_deal(anna).get("turn") == latest_deal(anna).get("forehand") == 0  # noqa: E731
+        wait_until(anna.page, first_lead, "Anna's lead")
         assert {"KH", "QH"} <= set(latest_deal(anna)["hand"]), "MATCH_SEED no longer deals K♥ Q♥ to the creator"
         anna.page.get_by_test_id("card-KH").click()
         anna.page.get_by_test_id("declare-yes").click()
@@ -114,20 +115,21 @@ def test_a_refused_tap_shakes_and_says_why_in_the_players_words(seeded_server: S
     page = seat.page
     rng = random.Random(5)
     try:
-        start_computer_match(page, "Tapper")
+        start_computer_match(page, "Tapper", target=1001)
 
         def blocked_now() -> list[dict[str, str]]:
-            state = last_state(seat)
-            view = state.get("view") or {}
+            view = last_state(seat).get("view") or {}
             return list(view.get("blocked") or [])
 
-        # Play on until a trick of phase 2 (R4) leaves me cards I may not play.
+        # Play on until a trick of phase 2 (R4) leaves me cards I may not play. A card is played only
+        # on a state where it is my turn and nothing is refused, so the chance cannot be played away.
         deadline = time.monotonic() + 120
         while not blocked_now():
             assert time.monotonic() < deadline, "no refused card came up in two minutes of play"
-            assert last_state(seat)["view"]["winner"] is None, "the match ended before a card was refused"
-            if play_one(page, rng) is None:
-                time.sleep(0.05)
+            view = last_state(seat)["view"]
+            assert view["winner"] is None, "the match ended before a card was refused"
+            if not view["legal"] or play_one(page, rng) is None:
+                page.wait_for_timeout(50)  # lets Playwright deliver the socket frames meanwhile
         close_summary(page)  # a summary still open would refuse every card for its own reason
         refused = blocked_now()[0]
         expect(page.get_by_test_id("table-page")).to_have_attribute("data-version", str(last_state(seat)["version"]))

@@ -32,6 +32,9 @@ from tests.support.services import ROOT, RedisServer, ServerProcess, database
 from .roaming import Roaming
 
 SHUTDOWN_S = 6.0
+# A handshake that reaches a process in the very milliseconds uvicorn itself shuts down is refused by
+# uvicorn with a 500 and this line (docs/operating.md); the client simply reconnects elsewhere.
+UVICORN_SHUTDOWN_RACE = "ASGI callable returned without completing handshake"
 
 
 def terminate(server: ServerProcess) -> float:
@@ -69,7 +72,8 @@ def pair(tmp_path: Path) -> Iterator[tuple[list[ServerProcess], RedisServer, str
                 for server in servers:
                     server.stop()
             for server in servers:
-                assert not server.errors(), server.errors()
+                problems = [line for line in server.errors() if UVICORN_SHUTDOWN_RACE not in line]
+                assert not problems, problems
     finally:
         redis_server.stop()
 

@@ -26,9 +26,7 @@ from tests.support.client import Player, Seat
 from tests.support.services import ROOT, RedisServer, ServerProcess, database, free_port, missing_service, port_open
 
 from .roaming import Roaming
-from .test_graceful_restart import SHUTDOWN_S, action_log, terminate
-
-UVICORN_SHUTDOWN_RACE = "ASGI callable returned without completing handshake"
+from .test_graceful_restart import SHUTDOWN_S, UVICORN_SHUTDOWN_RACE, action_log, terminate
 
 
 class Proxy:
@@ -113,8 +111,6 @@ def behind_nginx(tmp_path: Path) -> Iterator[tuple[Proxy, list[ServerProcess], s
                 for server in servers:
                     server.stop()
             for server in servers:
-                # A handshake that nginx passes on in the very milliseconds uvicorn itself shuts down
-                # is refused by uvicorn with a 500 and this line; the client simply reconnects.
                 problems = [line for line in server.errors() if UVICORN_SHUTDOWN_RACE not in line]
                 assert not problems, problems
     finally:
