@@ -23,10 +23,11 @@ import pytest
 from backend.rooms.cluster import LEASE_MS
 from backend.rooms.codes import CloseCode
 from tests.support.client import Player, Seat
-from tests.support.services import ROOT, RedisServer, ServerProcess, database, free_port, missing_service, port_open
+from tests.support.services import ROOT, RedisServer, ServerProcess, free_port, missing_service, port_open
 
+from .conftest import SHUTDOWN_S
 from .roaming import Roaming
-from .test_graceful_restart import SHUTDOWN_S, UVICORN_SHUTDOWN_RACE, action_log, terminate
+from .test_graceful_restart import action_log, terminate
 
 
 class Proxy:
@@ -93,28 +94,16 @@ class Proxy:
 
 
 @pytest.fixture
-def behind_nginx(tmp_path: Path) -> Iterator[tuple[Proxy, list[ServerProcess], str]]:
-    redis_server = RedisServer(tmp_path)
-    redis_server.start()
+def behind_nginx(
+    pair: tuple[list[ServerProcess], RedisServer, str], tmp_path: Path
+) -> Iterator[tuple[Proxy, list[ServerProcess], str]]:
+    servers, _, url = pair
+    proxy = Proxy(tmp_path / "nginx", servers)
     try:
-        with database("postgres", tmp_path) as url:
-            env = {"REDIS_URL": redis_server.url, "BOT_DELAY_S": "0", "SHUTDOWN_TIMEOUT_S": str(SHUTDOWN_S)}
-            servers = [ServerProcess(url, tmp_path / f"app{i}.log", **env) for i in range(2)]
-            for server in servers:
-                server.start()
-            proxy = Proxy(tmp_path / "nginx", servers)
-            try:
-                proxy.start()
-                yield proxy, servers, url
-            finally:
-                proxy.stop()
-                for server in servers:
-                    server.stop()
-            for server in servers:
-                problems = [line for line in server.errors() if UVICORN_SHUTDOWN_RACE not in line]
-                assert not problems, problems
+        proxy.start()
+        yield proxy, servers, url
     finally:
-        redis_server.stop()
+        proxy.stop()
 
 
 @pytest.mark.postgres
