@@ -32,14 +32,15 @@ SMALL_PHONE = {"width": 360, "height": 640}
 
 
 async def _staked_match_then_computer(base_url: str, deals: int) -> dict[str, Any]:
-    """Anna and Ben play `deals` deals for 0.05 EUR a point to 301 (random legal cards through the real
+    """Anna and Ben play `deals` deals for 0.05 EUR a point to 1001 — out of reach in two deals, so the
+    match always ends by Anna's resignation — (random legal cards through the real
     socket), then Anna resigns (R6.2); Anna also resigns a computer match at once. Returns Anna's
     identity (for the browser's localStorage) and the staked match's id."""
     ws_url = base_url.replace("http://", "ws://")
     anna, ben = Player(base_url, "Anna"), Player(base_url, "Ben")
     await anna.register()
     await ben.register()
-    options = {"target": 301, "stake_per_point": "0.05", "currency": "EUR", "visibility": "private"}
+    options = {"target": 1001, "stake_per_point": "0.05", "currency": "EUR", "visibility": "private"}
     room = await anna.post("/api/rooms", json=options)
     first = SocketSeat(anna, room["id"], ws_url)
     await first.connect()
@@ -344,14 +345,14 @@ def test_history_ledger_and_score_sheet_on_a_small_phone(
         expect(chart).to_be_visible()
         expect(chart).to_have_attribute("role", "img")
         expect(chart).to_have_attribute("data-deals", str(deals))
-        expect(chart).to_have_attribute("data-target", "301")
+        expect(chart).to_have_attribute("data-target", "1001")
         # One point per deal for each player, at that deal's totals.
         for series, seat_index in ((".race-me", detail["my_seat"]), (".race-opp", 1 - detail["my_seat"])):
             points = chart.locator(f"{series} .race-point[data-deal]")
             expect(points).to_have_count(deals)
             totals = [int(points.nth(i).get_attribute("data-total") or "-1") for i in range(deals)]
             assert totals == [d["totals"][seat_index] for d in detail["deals"]]
-        expect(chart.locator("title").first).to_have_text("Das Rennen bis 301")
+        expect(chart.locator("title").first).to_have_text("Das Rennen bis 1001")
         expect(chart.locator("desc")).to_have_text(re.compile(rf"^Nach {deals} Spielen: Anna \d+, Ben \d+\.$"))
         page.screenshot(path=artifacts / "match-detail-360-de.png", full_page=True, animations="disabled")
         assert page_width(page) <= SMALL_PHONE["width"]
