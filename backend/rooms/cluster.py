@@ -9,7 +9,9 @@ Messages between processes use Redis **pub/sub**, chosen over streams deliberate
 
 * ``proc:{id}`` — a process's inbox: commands forwarded to the owner, and their replies;
 * ``room:{id}`` — messages the owner addresses to a room's players, delivered by whichever
-  process holds each player's socket, plus "this player attached elsewhere" notices.
+  process holds each player's socket, plus "this player attached elsewhere" notices;
+* ``watch:{id}`` — the owner's spectator message for each version of a room, serialized once and
+  sent on by every process that holds spectators of the room (``backend.rooms.watch``).
 
 Pub/sub keeps nothing: a subscriber that blinks (a Redis restart, a dropped connection) loses
 what was published meanwhile. That is acceptable because nothing in it is the source of truth:
@@ -21,7 +23,8 @@ Streams would keep a backlog per room that nobody needs to replay, and cost trim
 
 Presence lives in Redis too: ``presence:{room}`` maps each connected player to the process
 holding the socket, and every process refreshes ``alive:{proc}`` (a key with a short TTL); a
-player whose process stopped refreshing is not present.
+player whose process stopped refreshing is not present. Spectators are counted the same way:
+``watchers:{room}`` maps each process to how many it holds, and only living processes count.
 """
 
 from __future__ import annotations
@@ -127,12 +130,17 @@ class RedisCluster:
         self._pending: dict[str, asyncio.Future[Forwarded]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._rooms: set[str] = set()  # room channels this process listens to
+        self._watched: set[str] = set()  # rooms whose spectator channel this process listens to
         self._local: dict[str, dict[str, Connection]] = {}  # room → player → socket held here
         self._owned: set[str] = set()
         self.on_lost: Callable[[str], None] = lambda room_id: None  # a lease could not be renewed
         self.on_resubscribed: Callable[[], None] = lambda: None
         # A message to a player could not be published: that player is owed a fresh full state.
         self.on_undelivered: Callable[[str, str], None] = lambda room_id, player_id: None
+        # The owner's spectator messages (``watch``/``close``) for rooms watched here.
+        self.on_watch: Callable[[str, dict[str, Any]], None] = lambda room_id, message: None
+        # This process owns a room and is told how many watch it over the whole cluster.
+        self.on_watchers: Callable[[str, int], None] = lambda room_id, count: None
         self._pubsub: Any = None
 
     async def start(self, handler: Handler) -> None:
@@ -153,6 +161,8 @@ class RedisCluster:
             for room_id, players in self._local.items():
                 for player_id in players:
                     await self.redis.hdel(f"presence:{room_id}", player_id)
+            for room_id in self._watched:
+                await self.redis.hdel(f"watchers:{room_id}", self.id)
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -312,6 +322,58 @@ class RedisCluster:
             for connection in self._local.pop(room_id, {}).values():
                 connection.close(message["code"], message["reason"])
 
+    # ------------------------------------------------------------ spectators
+
+    async def follow_watch(self, room_id: str) -> None:
+        """Listen to the room's spectator channel (before its state is read: nothing is missed)."""
+        if room_id in self._watched:
+            return
+        self._watched.add(room_id)
+        if self._pubsub is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.subscribe(f"watch:{room_id}")
+
+    async def unfollow_watch(self, room_id: str) -> None:
+        if room_id not in self._watched:
+            return
+        self._watched.discard(room_id)
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.hdel(f"watchers:{room_id}", self.id)
+            if self._pubsub is not None:
+                await self._pubsub.unsubscribe(f"watch:{room_id}")
+
+    def relay_watch(self, room_id: str, version: int, text: str) -> None:
+        """The owner's spectator message, for the spectators other processes hold."""
+        payload = json.dumps({"kind": "watch", "from": self.id, "version": version, "text": text})
+        self._outgoing.put_nowait((f"watch:{room_id}", payload, None))
+
+    def relay_watch_close(self, room_id: str, code: int, reason: str) -> None:
+        payload = json.dumps({"kind": "close", "from": self.id, "code": code, "reason": reason})
+        self._outgoing.put_nowait((f"watch:{room_id}", payload, None))
+
+    async def count_watchers(self, room_id: str, here: int) -> int:
+        """Record how many spectators of the room this process holds; how many watch in all."""
+        key = f"watchers:{room_id}"
+        if here:
+            await self.redis.hset(key, self.id, here)
+        else:
+            await self.redis.hdel(key, self.id)
+        return await self.watcher_total(room_id)
+
+    async def watcher_total(self, room_id: str) -> int:
+        """Spectators of the room over every living process."""
+        found = await self.redis.hgetall(f"watchers:{room_id}")
+        counts = {str(proc): int(count) for proc, count in found.items()}
+        if not counts:
+            return 0
+        procs = sorted(counts)
+        alive = await self.redis.mget([f"alive:{proc}" for proc in procs])
+        return sum(counts[proc] for proc, flag in zip(procs, alive, strict=True) if flag)
+
+    async def tell_owner_watchers(self, owner: str, room_id: str, count: int) -> None:
+        notice = {"kind": "watchers", "room": room_id, "count": count}
+        await self.redis.publish(f"proc:{owner}", json.dumps(notice))
+
     # ------------------------------------------------------------ the background loops
 
     async def _listen(self) -> None:
@@ -320,7 +382,8 @@ class RedisCluster:
         while True:
             try:
                 self._pubsub = self.redis.pubsub()
-                await self._pubsub.subscribe(f"proc:{self.id}", *(f"room:{r}" for r in self._rooms))
+                channels = [f"room:{r}" for r in self._rooms] + [f"watch:{r}" for r in self._watched]
+                await self._pubsub.subscribe(f"proc:{self.id}", *channels)
                 if not first:
                     self.on_resubscribed()  # messages may have been lost meanwhile: resend full states
                 first = False
@@ -352,8 +415,12 @@ class RedisCluster:
                             None if refusal is None else Refusal(refusal["code"], refusal["message"]), message["retry"]
                         )
                     )
+            elif message["kind"] == "watchers":
+                self.on_watchers(message["room"], int(message["count"]))
         elif channel.startswith("room:"):
             self._on_room_message(channel[len("room:") :], message)
+        elif channel.startswith("watch:") and message.get("from") != self.id:  # the owner served its own
+            self.on_watch(channel[len("watch:") :], message)
 
     async def _heartbeat(self) -> None:
         """Keep this process alive, renew the leases of its rooms and drop rooms whose lease is lost."""

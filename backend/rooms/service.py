@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+
+from redis.exceptions import RedisError
 
 from backend.db.models import Player
 from backend.db.store import Store, new_id
@@ -33,7 +34,7 @@ from .model import FreshMatch, RematchAction, RoomState
 from .options import TableOptions
 from .ports import BotRunner, Bus, Clock, Connection
 from .sql_store import SqlRoomStore, rebuild
-from .watch import Spectators, watch_code
+from .watch import Spectators, watch_code, watch_refusal
 
 log = logging.getLogger(__name__)
 SWEEP_S = 2.0  # how often a cluster process looks for rooms without an owner and for presence changes
@@ -89,7 +90,8 @@ class Rooms:
         spectators: Spectators | None = None,
     ) -> None:
         self.spectators = spectators or Spectators()
-        self.spectators.on_count = self._tell_watchers
+        self.spectators.on_count = self._watchers_changed
+        self._watch_sharing = asyncio.Lock()
         self.store = store
         self._match_seed = match_seed  # tests only (MATCH_SEED): the same deals in every match
         self.bus = bus
@@ -127,6 +129,9 @@ class Rooms:
         self._cluster.on_lost = self._lost
         self._cluster.on_resubscribed = self._repair
         self._cluster.on_undelivered = self._owe_state
+        self._cluster.on_watch = self.spectators.relayed
+        self._cluster.on_watchers = self._watchers_told
+        self.spectators.relay = self._cluster
         await self._cluster.start(self._forwarded)
         self._sweeper = asyncio.create_task(self._sweep(), name="rooms-sweep")
         return 0
@@ -162,6 +167,7 @@ class Rooms:
             log.info("handed %d room(s) over", len(owned), extra=ids(node=cluster.id, event="drain"))
         for connection in list(self._sockets):
             connection.close(code, reason)
+        self.spectators.close_all(code, reason)
 
     async def sockets_closed(self, timeout: float) -> bool:
         """Wait (at most ``timeout`` seconds) until every socket held here has gone."""
@@ -257,11 +263,19 @@ class Rooms:
                 self._actors[room_id] = actor
                 actor.resume()
                 if cluster is not None:
+                    await self._learn_watchers(cluster, room_id)
                     actor.announce()
                     if not created:
                         metrics.TAKEOVERS.inc()
                         log.info("took the room over", extra=ids(room=room_id, node=cluster.id, event="takeover"))
         return actor
+
+    async def _learn_watchers(self, cluster: RedisCluster, room_id: str) -> None:
+        """A room just taken: how many watch it on other processes (they need its changes)."""
+        try:
+            self.spectators.set_watching(room_id, await cluster.watcher_total(room_id))
+        except (RedisError, OSError):
+            metrics.REDIS_ERRORS.labels("watchers").inc()
 
     def _forget(self, actor: RoomActor) -> None:
         if self._actors.get(actor.id) is actor:
@@ -334,6 +348,11 @@ class Rooms:
                         await actor.handle(cmd.Connect(player))
                     for player in actor.state.present - present:
                         await actor.handle(cmd.Disconnect(player))
+                    # Spectators of a process that died stop counting; a lost notice is made good.
+                    watching = self.spectators.watching(room_id)
+                    await self._learn_watchers(cluster, room_id)
+                    if self.spectators.watching(room_id) != watching:
+                        self._tell_watchers(room_id, self.spectators.watching(room_id))
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -427,31 +446,77 @@ class Rooms:
     async def watch(self, room_id: str, code: str | None, connection: Connection) -> tuple[int, str] | None:
         """Let ``connection`` watch the room: None, or why not (a close code and its reason).
 
-        Spectators are served by the room's own process; with a cluster they are refused."""
-        if self._cluster is not None:
-            return CloseCode.WATCH_UNSUPPORTED, "watching is not available on this server (cluster)"
+        The room's owner serves its spectators from the room's state in memory; another process
+        of a cluster follows the owner's relayed messages and greets a newcomer with the state
+        read from the database (``Spectators`` keeps the order of versions)."""
         if self.draining:
             return CloseCode.SERVICE_RESTART, "this server is restarting; reconnect"
+        cluster = self._cluster
+        if cluster is None:
+            try:
+                actor = await self._owned_actor(room_id)
+            except RoomRefused:
+                return CloseCode.UNKNOWN_ROOM, "unknown room"
+            assert actor is not None
+            refusal = watch_refusal(actor.state, code)
+            if refusal is None and not self.spectators.add(room_id, connection, actor.state):
+                refusal = CloseCode.WATCH_FULL, "this table has all the spectators it takes"
+            return refusal
+        if not self.spectators.admit(room_id, connection):
+            return CloseCode.WATCH_FULL, "this table has all the spectators it takes"
+        # Listen before reading the state, so that no change after the read is missed.
+        await cluster.follow_watch(room_id)
         try:
             actor = await self._owned_actor(room_id)
+            state = actor.state if actor is not None else await self._stored_state(room_id)
         except RoomRefused:
-            return CloseCode.UNKNOWN_ROOM, "unknown room"
-        assert actor is not None
-        state = actor.state
-        if state.status == "closed":
-            return CloseCode.UNKNOWN_ROOM, "unknown room"
-        if not state.options.spectators:
-            return CloseCode.WATCH_REFUSED, "the players do not allow watching this table"
-        if state.visibility == "private" and not hmac.compare_digest(code or "", watch_code(state.invite_code)):
-            return CloseCode.WATCH_REFUSED, "a private table needs its watch link"
-        # No await from here on: the snapshot and the registration see the same version.
-        if not self.spectators.add(room_id, connection):
-            return CloseCode.WATCH_FULL, "this table has all the spectators it takes"
-        connection.send(self.spectators.snapshot(actor.state))
+            state = None
+        refusal = watch_refusal(state, code)
+        if refusal is not None or state is None:
+            self.unwatch(room_id, connection)
+            return refusal
+        self.spectators.greet(connection, state)
         return None
+
+    async def _stored_state(self, room_id: str) -> RoomState | None:
+        stored = await self._room_store.load(room_id)
+        return None if stored is None else rebuild(stored)
 
     def unwatch(self, room_id: str, connection: Connection) -> None:
         self.spectators.remove(room_id, connection)
+
+    def _watchers_changed(self, room_id: str, here: int) -> None:
+        """This process's spectators of a room changed: tell the players how many watch in all."""
+        cluster = self._cluster
+        if cluster is None:
+            self._tell_watchers(room_id, here)
+            return
+        task = asyncio.get_running_loop().create_task(self._share_watchers(cluster, room_id))
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    async def _share_watchers(self, cluster: RedisCluster, room_id: str) -> None:
+        """Record this process's count in Redis, then tell the owner the total (it tells the players)."""
+        async with self._watch_sharing:  # in the order of the changes
+            here = self.spectators.count(room_id)
+            try:
+                total = await cluster.count_watchers(room_id, here)
+                if not here:
+                    await cluster.unfollow_watch(room_id)
+                owner = await cluster.owner(room_id)
+                if owner is not None and owner != cluster.id:
+                    await cluster.tell_owner_watchers(owner, room_id, total)
+            except (RedisError, OSError) as error:
+                metrics.REDIS_ERRORS.labels("watchers").inc()
+                log.info("could not share the spectators of %s: %s", room_id, error)
+                return
+            self.spectators.set_watching(room_id, total)
+            if owner == cluster.id:
+                self._tell_watchers(room_id, total)
+
+    def _watchers_told(self, room_id: str, total: int) -> None:
+        """The owner learns how many watch its room over the cluster."""
+        self.spectators.set_watching(room_id, total)
+        self._tell_watchers(room_id, total)
 
     def _tell_watchers(self, room_id: str, count: int) -> None:
         """The players of the room see how many watch (not a change of the room: no version)."""
