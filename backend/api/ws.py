@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -105,6 +106,15 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
+async def _accept(websocket: WebSocket, settings: Settings) -> bool:
+    """Refuse a browser page of another site before the handshake completes; else accept."""
+    if not origin_allowed(websocket, settings):
+        await websocket.close(CloseCode.POLICY, "origin not allowed")
+        return False
+    await websocket.accept()
+    return True
+
+
 async def _authenticate(websocket: WebSocket) -> Player | None:
     """A one-time ticket (what the browser uses), else a token for non-browser clients.
 
@@ -124,10 +134,8 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     app = websocket.app
     settings: Settings = app.state.settings
     rooms: Rooms = app.state.rooms
-    if not origin_allowed(websocket, settings):
-        await websocket.close(CloseCode.POLICY, "origin not allowed")
+    if not await _accept(websocket, settings):
         return
-    await websocket.accept()
     player = await _authenticate(websocket)
     if player is None:
         await websocket.close(CloseCode.BAD_TOKEN, "missing or wrong token or ticket")
@@ -141,36 +149,22 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         return
 
     outbox = SocketOutbox(websocket)
-    bucket = TokenBucket(settings.rate_limit_intents, settings.rate_limit_window_s)
-    strikes = 0
     try:
         try:
             await rooms.connect(room_id, player.id, outbox)
         except RoomRefused:
             outbox.close(CloseCode.TRY_AGAIN, "the table is busy for a moment; reconnect")
             return
-        while not outbox.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            text = frame.get("text")
+        async for text, limited in _frames(websocket, settings, outbox):
             if text is None:
                 version = await rooms.version(room_id)
                 outbox.send(rejected(None, TransportCode.BAD_MESSAGE, "frames must be JSON text", version))
                 continue
-            if len(text.encode()) > settings.max_frame_bytes:
-                outbox.close(CloseCode.TOO_BIG, "frame too large")
-                break
-            if not bucket.take():
-                strikes += 1
+            if limited:
                 version = await rooms.version(room_id)
                 slow_down = "too many messages; slow down"
                 outbox.send(rejected(_message_id(text), TransportCode.RATE_LIMITED, slow_down, version))
-                if strikes >= FLOOD_STRIKES:
-                    outbox.close(CloseCode.POLICY, "flooding")
-                    break
                 continue
-            strikes = 0
             try:
                 await _handle(rooms, room_id, player.id, outbox, text)
             except RoomRefused as refused:  # no server could take the table just now: the client resends
@@ -190,47 +184,61 @@ async def watch_socket(websocket: WebSocket, room_id: str) -> None:
 
     It is sent ``watch_state`` messages (public information only) and may send nothing that acts:
     every intent is answered ``rejected`` with ``spectator_cannot_act``."""
-    app = websocket.app
-    settings: Settings = app.state.settings
-    rooms: Rooms = app.state.rooms
-    if not origin_allowed(websocket, settings):
-        await websocket.close(CloseCode.POLICY, "origin not allowed")
+    settings: Settings = websocket.app.state.settings
+    rooms: Rooms = websocket.app.state.rooms
+    if not await _accept(websocket, settings):
         return
-    await websocket.accept()
     if len(room_id) > 40:
         await websocket.close(CloseCode.UNKNOWN_ROOM, "unknown room")
         return
     code = websocket.query_params.get("code")
     outbox = SocketOutbox(websocket)
-    bucket = TokenBucket(settings.rate_limit_intents, settings.rate_limit_window_s)
-    strikes = 0
     try:
         refused = await rooms.watch(room_id, code[:40] if code else None, outbox)
         if refused is not None:
             outbox.close(*refused)
             return
-        while not outbox.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            text = frame.get("text") or ""
-            if len(text.encode()) > settings.max_frame_bytes:
-                outbox.close(CloseCode.TOO_BIG, "frame too large")
-                break
-            if not bucket.take():
-                strikes += 1
-                if strikes >= FLOOD_STRIKES:
-                    outbox.close(CloseCode.POLICY, "flooding")
-                    break
-                continue
-            strikes = 0
+        async for text, limited in _frames(websocket, settings, outbox):
+            if limited:
+                continue  # a spectator is told nothing more while it floods
             version = await rooms.version(room_id)
-            outbox.send(rejected(_message_id(text), RoomCode.SPECTATOR_CANNOT_ACT, "spectators cannot act", version))
+            message_id = _message_id(text or "")
+            outbox.send(rejected(message_id, RoomCode.SPECTATOR_CANNOT_ACT, "spectators cannot act", version))
     except WebSocketDisconnect:
         pass
     finally:
         rooms.unwatch(room_id, outbox)
         await outbox.finish()
+
+
+async def _frames(
+    websocket: WebSocket, settings: Settings, outbox: SocketOutbox
+) -> AsyncIterator[tuple[str | None, bool]]:
+    """The socket's frames until it closes, each as (its text, or None for a binary frame; whether
+    the rate limit refused it). A frame over ``max_frame_bytes`` closes the socket (1009), and so do
+    ``FLOOD_STRIKES`` refused frames in a row (1008)."""
+    bucket = TokenBucket(settings.rate_limit_intents, settings.rate_limit_window_s)
+    strikes = 0
+    while not outbox.closed:
+        frame = await websocket.receive()
+        if frame["type"] == "websocket.disconnect":
+            return
+        text = frame.get("text")
+        if text is None:
+            yield None, False
+            continue
+        if len(text.encode()) > settings.max_frame_bytes:
+            outbox.close(CloseCode.TOO_BIG, "frame too large")
+            return
+        if bucket.take():
+            strikes = 0
+            yield text, False
+            continue
+        strikes += 1
+        yield text, True
+        if strikes >= FLOOD_STRIKES:
+            outbox.close(CloseCode.POLICY, "flooding")
+            return
 
 
 def _message_id(text: str) -> int | None:

@@ -25,6 +25,7 @@ from sqlalchemy import create_engine, text
 
 from backend.rooms.cluster import LEASE_MS
 from backend.rooms.codes import CloseCode
+from tests.api.test_spectators import Watcher
 from tests.support.client import Player, Seat, create_table
 from tests.support.services import ROOT, RedisServer, ServerProcess, database
 
@@ -112,6 +113,8 @@ async def test_one_process_restarts_and_the_match_goes_on(tmp_path: Path) -> Non
         server.start()
         try:
             anna, ben = await create_table(server.url, server.ws_url, {"target": 301})
+            watcher = await Watcher(server, anna.room_id).open()
+            await watcher.wait_for(lambda m: m["type"] == "watch_state")
             table = Roaming([anna, ben], [server])
             exits: list[float] = []
 
@@ -126,6 +129,7 @@ async def test_one_process_restarts_and_the_match_goes_on(tmp_path: Path) -> Non
         assert not server.errors(), server.errors()
     assert exits and exits[0] < SHUTDOWN_S
     assert set(table.closes) == {CloseCode.SERVICE_RESTART}, table.closes
+    assert await watcher.closed() == CloseCode.SERVICE_RESTART  # spectators reconnect too
     assert table.seats[0].view["winner"] is not None and table.seats[0].view["totals"] == table.seats[1].view["totals"]
 
 
