@@ -40,14 +40,21 @@ async def player_for_token(store: Store, token: str | None) -> Player | None:
     return await asyncio.to_thread(store.player_by_token, token)
 
 
-async def current_player(request: Request, store: Annotated[Store, Depends(get_store)]) -> Player:
+async def optional_player(request: Request, store: Annotated[Store, Depends(get_store)]) -> Player | None:
+    """The player whose token came with the request, or None (no token, or one no player has)."""
     token = token_from(request.headers.get("authorization"), request.cookies.get("token"))
-    player = await player_for_token(store, token)
+    return await player_for_token(store, token)
+
+
+async def current_player(request: Request, store: Annotated[Store, Depends(get_store)]) -> Player:
+    player = await optional_player(request, store)
     if player is None:
         raise api_error(401, TransportCode.UNAUTHORIZED, "a valid player token is needed")
     return player
 
 
 CurrentPlayer = Annotated[Player, Depends(current_player)]
+# For what strangers may read too (a replay): never refuses, never creates a player.
+OptionalPlayer = Annotated[Player | None, Depends(optional_player)]
 StoreDep = Annotated[Store, Depends(get_store)]
 RoomsDep = Annotated[Rooms, Depends(get_rooms)]

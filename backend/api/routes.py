@@ -24,10 +24,11 @@ from backend.rooms.options import TableOptions
 from backend.rooms.replay import deal_frames, match_deals, match_replay
 from backend.rooms.service import RoomRefused, Rooms
 from backend.rooms.sql_store import record_state
+from backend.rooms.watch import watch_code_fits
 from backend.settings import Settings
 
 from .codes import TransportCode
-from .deps import CurrentPlayer, RoomsDep, StoreDep, api_error
+from .deps import CurrentPlayer, OptionalPlayer, RoomsDep, StoreDep, api_error
 from .qr import qr_svg
 from .schemas import (
     DealReplay,
@@ -390,11 +391,24 @@ def _deal_result(deal: Deal) -> dict[str, Any]:
     }
 
 
-async def _replay_source(store: Store, match_id: str, player: Player) -> dict[str, Any]:
-    """What a replay is built from — for the match's players once it is over (R7), else refused."""
+async def _may_replay(store: Store, match: Match, player: Player | None, code: str | None) -> bool:
+    """Who may read a match's replay (issue 12): its players; others as they could watch it live —
+    anyone if its table is public, whoever has the watch code if it is private, and nobody else if
+    the players turned watching off."""
+    if player is not None and player.id in (match.seat0_id, match.seat1_id):
+        return True
+    record = await asyncio.to_thread(store.room_record, match.room_id)
+    if record is None or not TableOptions.from_json(record.room.options).spectators:
+        return False
+    return record.room.visibility == "public" or watch_code_fits(record.room.invite_code, code)
+
+
+async def _replay_source(store: Store, match_id: str, player: Player | None, code: str | None) -> dict[str, Any]:
+    """What a replay is built from, once the match is over (R7); refused to anyone else as if it
+    did not exist, so a private match's id reveals nothing."""
     match = await asyncio.to_thread(store.match, match_id) if len(match_id) <= 40 else None
-    if match is None or player.id not in (match.seat0_id, match.seat1_id):
-        raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"no match {match_id!r} of yours")
+    if match is None or not await _may_replay(store, match, player, code):
+        raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"no match {match_id!r} you may replay")
     if match.status != "finished":
         raise api_error(409, TransportCode.MATCH_IN_PROGRESS, "a match can be replayed once it is over")
     players = await asyncio.to_thread(store.players, [match.seat0_id, match.seat1_id])
@@ -410,16 +424,24 @@ async def _replay_source(store: Store, match_id: str, player: Player) -> dict[st
     }
 
 
+# A private table's watch code (``POST /api/rooms/{id}/watch-link``): it opens the table's replays too.
+WatchCode = Annotated[str | None, Query(max_length=40, description="a private table's watch code")]
+
+
 @router.get("/matches/{match_id}/replay", response_model=MatchReplay, tags=["history"])
-async def match_replay_json(match_id: str, player: CurrentPlayer, store: StoreDep) -> dict[str, Any]:
+async def match_replay_json(
+    match_id: str, player: OptionalPlayer, store: StoreDep, code: WatchCode = None
+) -> dict[str, Any]:
     """The whole finished match, one replay-CLI document per deal (docs/engine-cli.md)."""
-    return match_replay(**await _replay_source(store, match_id, player))
+    return match_replay(**await _replay_source(store, match_id, player, code))
 
 
 @router.get("/matches/{match_id}/deals/{number}/replay", response_model=DealReplay, tags=["history"])
-async def deal_replay(match_id: str, number: int, player: CurrentPlayer, store: StoreDep) -> dict[str, Any]:
+async def deal_replay(
+    match_id: str, number: int, player: OptionalPlayer, store: StoreDep, code: WatchCode = None
+) -> dict[str, Any]:
     """One deal of a finished match stepped through the engine: the position after every action."""
-    source = await _replay_source(store, match_id, player)
+    source = await _replay_source(store, match_id, player, code)
     deals = match_deals(source["rules"], source["seed"], source["actions"])
     deal = next((d for d in deals if d.number == number), None)
     if deal is None:
@@ -427,6 +449,7 @@ async def deal_replay(match_id: str, number: int, player: CurrentPlayer, store: 
     return {
         "match_id": source["match_id"],
         "number": number,
+        "deals": len(deals),  # the viewer links to the other deals without the players' match page
         "dealer": deal.start.dealer,
         "players": source["players"],
         "result": source["results"].get(number),

@@ -277,6 +277,7 @@ class ReplayFrame(BaseModel):
 class DealReplay(BaseModel):
     match_id: str
     number: int
+    deals: int = Field(description="how many deals the match replays (an unfinished last one too): 0 … deals - 1")
     dealer: int
     players: list[SeatedMatchPlayer]
     result: ReplayResult | None

@@ -36,4 +36,3 @@ class CloseCode(IntEnum):
     TABLE_CLOSED = 4410
     WATCH_REFUSED = 4413  # watching is off at this table, or a private table without its watch code
     WATCH_FULL = 4429  # the table or this server has all the spectators it takes
-    WATCH_UNSUPPORTED = 4501  # spectators are served by a single process only (not with REDIS_URL)

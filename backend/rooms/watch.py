@@ -39,9 +39,15 @@ def watch_refusal(state: RoomState | None, code: str | None) -> tuple[int, str] 
         return CloseCode.UNKNOWN_ROOM, "unknown room"
     if not state.options.spectators:
         return CloseCode.WATCH_REFUSED, "the players do not allow watching this table"
-    if state.visibility == "private" and not hmac.compare_digest(code or "", watch_code(state.invite_code)):
+    if state.visibility == "private" and not watch_code_fits(state.invite_code, code):
         return CloseCode.WATCH_REFUSED, "a private table needs its watch link"
     return None
+
+
+def watch_code_fits(invite_code: str, code: str | None) -> bool:
+    """Is ``code`` the table's watch code? Compared as bytes: ``compare_digest`` refuses non-ASCII
+    text, and a code is whatever a visitor typed."""
+    return code is not None and hmac.compare_digest(code.encode(), watch_code(invite_code).encode())
 
 
 class WatchRelay(Protocol):

@@ -49,6 +49,10 @@ async function request(method, path, body) {
   return data;
 }
 
+function codeQuery(code) {
+  return code ? `?code=${encodeURIComponent(code)}` : '';
+}
+
 /** Lists may come bare or wrapped ({items: [...]}, {matches: [...]} …). */
 export function asList(data, ...keys) {
   if (Array.isArray(data)) return data;
@@ -74,10 +78,12 @@ export const api = {
   joinInvite: (code) => request('POST', `/api/invites/${encodeURIComponent(code)}/join`),
   matches: (limit = 50, offset = 0) => request('GET', `/api/matches?limit=${limit}&offset=${offset}`),
   match: (id) => request('GET', `/api/matches/${encodeURIComponent(id)}`),
+  // Replays need no account: a public table's for anyone, a private one's for its players or with
+  // its watch code (`code`, from the watch link).
   /** A finished match in the replay CLI's input format: `{match_id, players, deals: [{number, replay, result}]}`. */
-  matchReplay: (id) => request('GET', `/api/matches/${encodeURIComponent(id)}/replay`),
-  /** One deal of a finished match, the position after every action: `{players, dealer, result, frames}`. */
-  dealReplay: (id, number) => request('GET', `/api/matches/${encodeURIComponent(id)}/deals/${Number(number)}/replay`),
+  matchReplay: (id, code = null) => request('GET', `/api/matches/${encodeURIComponent(id)}/replay${codeQuery(code)}`),
+  /** One deal of a finished match, the position after every action: `{players, dealer, deals, result, frames}`. */
+  dealReplay: (id, number, code = null) => request('GET', `/api/matches/${encodeURIComponent(id)}/deals/${Number(number)}/replay${codeQuery(code)}`),
   ledger: () => request('GET', '/api/ledger'),
   /** A one-time sign-in link for another device: `{code, expires_at, qr_svg}`. */
   createDeviceLink: () => request('POST', '/api/device-links'),

@@ -21,7 +21,8 @@ const routes = [
   [/^\/invite\/([^/]+)$/, 'lobby', (root, m) => invite.mount(root, decodeURIComponent(m[1]))],
   [/^\/history$/, 'history', later(history, (view, root) => view.mountList(root))],
   [/^\/history\/([^/]+)$/, 'history', later(history, (view, root, m) => view.mountMatch(root, decodeURIComponent(m[1])))],
-  [/^\/replay\/([^/]+)\/(\d{1,3})$/, 'history', later(replay, (view, root, m) => view.mount(root, decodeURIComponent(m[1]), Number(m[2])))],
+  // `/replay/<match>/<deal>/<code>`: a private table's replay opened with its watch code (no account needed).
+  [/^\/replay\/([^/]+)\/(\d{1,3})(?:\/([^/]+))?$/, 'history', later(replay, (view, root, m) => view.mount(root, decodeURIComponent(m[1]), Number(m[2]), m[3] ? decodeURIComponent(m[3]) : null))],
   [/^\/rules$/, 'rules', (root) => rules.mount(root)],
   [/^\/device$/, 'device', later(device, (view, root) => view.mountDevice(root))],
   [/^\/signin\/([^/]+)$/, 'device', later(device, (view, root, m) => view.mountSignin(root, decodeURIComponent(m[1])))],

@@ -89,6 +89,12 @@ export function inviteUrl(code) {
   return `${location.origin}/#/invite/${encodeURIComponent(code)}`;
 }
 
+/** The client link to one deal's replay; a private table's watch code (if any) goes along, so that
+ * a spectator without an account may open it (views/replay.js). */
+export function replayHref(matchId, number, code = null) {
+  return `#/replay/${encodeURIComponent(matchId)}/${number}${code ? `/${encodeURIComponent(code)}` : ''}`;
+}
+
 /** The form asking for a display name (first visit, or opening an invite link). */
 export function nameForm(onDone) {
   const input = h('input', {

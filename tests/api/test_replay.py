@@ -60,9 +60,25 @@ async def _check_deal_frames(player: Player, match_id: str, deal: dict[str, Any]
         assert drawn == document["deal"]["stock"]  # phase 1 draws the whole stock, top first (R4)
 
 
+def _replay_paths(match_id: str) -> tuple[str, str]:
+    return f"/api/matches/{match_id}/replay", f"/api/matches/{match_id}/deals/0/replay"
+
+
+async def _anonymous_get(base_url: str, path: str, **params: str) -> httpx.Response:
+    """A visitor with no account: no token, no cookie."""
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        return await http.get(path, params=params)
+
+
+def _refused(answer: httpx.Response, code: str = "match_not_found") -> bool:
+    return answer.status_code == (404 if code == "match_not_found" else 409) and answer.json()["detail"]["code"] == code
+
+
 async def test_a_downloaded_match_replays_through_the_cli_to_the_stored_results(shared_server: ServerProcess) -> None:
     anna, ben = await create_table(
-        shared_server.url, shared_server.ws_url, {"target": 301, "declaration_scoring": "by_order"}
+        shared_server.url,
+        shared_server.ws_url,
+        {"target": 301, "declaration_scoring": "by_order", "visibility": "private"},
     )
     match_id = await _match_id(anna.player)
     for path in (f"/api/matches/{match_id}/replay", f"/api/matches/{match_id}/deals/0/replay"):
@@ -88,12 +104,6 @@ async def test_a_downloaded_match_replays_through_the_cli_to_the_stored_results(
         await _check_deal_frames(anna.player, match_id, deal)
     assert deals[-1]["result"]["totals"] == anna.view["totals"]
 
-    carl = await Player(shared_server.url, "Carl").register()
-    for path in (f"/api/matches/{match_id}/replay", f"/api/matches/{match_id}/deals/0/replay"):
-        other = await carl.request("GET", path)
-        assert other.status_code == 404 and other.json()["detail"]["code"] == "match_not_found"
-    async with httpx.AsyncClient(base_url=shared_server.url) as http:
-        assert (await http.get(f"/api/matches/{match_id}/replay")).status_code == 401
     missing = await anna.player.request("GET", f"/api/matches/{match_id}/deals/{len(deals)}/replay")
     assert missing.status_code == 404
 
@@ -117,3 +127,59 @@ async def test_a_resigned_match_keeps_its_unfinished_deal(shared_server: ServerP
         if deal["result"] is not None:
             assert out["score"] == deal["result"]["score"]
         await _check_deal_frames(ben.player, match_id, deal)
+
+
+async def test_a_private_match_replays_for_its_players_and_its_watch_link_only(shared_server: ServerProcess) -> None:
+    anna, ben = await create_table(shared_server.url, shared_server.ws_url, {"visibility": "private"})
+    match_id = await _match_id(anna.player)
+    code = (await anna.player.post(f"/api/rooms/{anna.room_id}/watch-link"))["code"]
+    carl = await Player(shared_server.url, "Carl").register()
+    for path in _replay_paths(match_id):  # the watch code does not open a match being played
+        assert _refused(await _anonymous_get(shared_server.url, path, code=code), "match_in_progress")
+        assert _refused(await carl.request("GET", path))
+
+    await play_moves((anna, ben), random.Random(3), max_moves=5)
+    assert (await anna.intent({"type": "resign"}))["type"] == "state"
+    for path in _replay_paths(match_id):
+        assert await anna.player.get(path) == await ben.player.get(path)
+        for refused in (
+            await carl.request("GET", path),  # a stranger with an account
+            await _anonymous_get(shared_server.url, path),  # a stranger without one
+            await _anonymous_get(shared_server.url, path, code="0" * len(code)),  # a wrong code
+            await _anonymous_get(shared_server.url, path, code="é" * 5),  # not even ASCII
+        ):
+            assert _refused(refused), refused.text
+        watched = await _anonymous_get(shared_server.url, path, code=code)
+        assert watched.status_code == 200 and watched.json() == await anna.player.get(path)
+        assert await carl.get(path, params={"code": code}) == watched.json()
+
+
+async def test_a_public_match_replays_for_anyone_once_it_is_over(shared_server: ServerProcess) -> None:
+    anna, ben = await create_table(shared_server.url, shared_server.ws_url)  # tables are public by default
+    match_id = await _match_id(anna.player)
+    for path in _replay_paths(match_id):
+        assert _refused(await _anonymous_get(shared_server.url, path), "match_in_progress")
+
+    await play_moves((anna, ben), random.Random(4), max_moves=5)
+    assert (await ben.intent({"type": "resign"}))["type"] == "state"
+    carl = await Player(shared_server.url, "Carl").register()
+    for path in _replay_paths(match_id):
+        anonymous = await _anonymous_get(shared_server.url, path)
+        assert anonymous.status_code == 200 and anonymous.json() == await anna.player.get(path)
+        assert await carl.get(path) == anonymous.json()
+    room = (await _anonymous_get(shared_server.url, _replay_paths(match_id)[0])).text
+    assert (await anna.player.get(f"/api/rooms/{anna.room_id}"))["invite_code"] not in room
+    assert _refused(await _anonymous_get(shared_server.url, "/api/matches/no-such-match/replay"))
+
+
+async def test_a_table_that_forbids_watching_replays_for_its_players_only(shared_server: ServerProcess) -> None:
+    anna, ben = await create_table(shared_server.url, shared_server.ws_url, {"spectators": False})
+    match_id = await _match_id(anna.player)
+    code = (await anna.player.post(f"/api/rooms/{anna.room_id}/watch-link"))["code"]
+    await play_moves((anna, ben), random.Random(5), max_moves=5)
+    assert (await anna.intent({"type": "resign"}))["type"] == "state"
+    for path in _replay_paths(match_id):
+        assert (await ben.player.request("GET", path)).status_code == 200
+        # a public table whose players turned watching off is no more open afterwards than live
+        assert _refused(await _anonymous_get(shared_server.url, path))
+        assert _refused(await _anonymous_get(shared_server.url, path, code=code))

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import random
 import re
+import threading
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.support.client import Seat as SocketSeat
+from tests.support.client import create_table as create_socket_table
+from tests.support.client import play_moves
+
+T = TypeVar("T")
 
 CARD = re.compile(r"^(?:[AKQJT9]|[87])[CSHD]$")
 TIMEOUT_MS = 10_000
@@ -306,3 +315,53 @@ def invite_code_of_new_room(base_url: str, host_name: str) -> str:
 def settle(page: Page) -> None:
     """Two animation frames: the layout after a resize or a render has been computed and painted."""
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+class ScriptedTable:
+    """Two players at one table over the real REST API and sockets (tests/support/client.py), driven
+    from a browser test: their event loop runs in a thread of its own, since Playwright's sync API
+    owns the test thread's loop. For tests where the browser only watches or replays."""
+
+    def __init__(self, base_url: str, options: dict[str, Any]) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        self.seats: tuple[SocketSeat, SocketSeat] = self._run(
+            create_socket_table(base_url, base_url.replace("http://", "ws://"), options)
+        )
+
+    def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(60)
+
+    @property
+    def room_id(self) -> str:
+        return self.seats[0].room_id
+
+    @property
+    def match_id(self) -> str:
+        state = self.seats[0].state
+        assert state is not None and state["room"]["match_id"], state
+        match_id: str = state["room"]["match_id"]
+        return match_id
+
+    def watch_code(self) -> str:
+        code: str = self._run(self.seats[0].player.post(f"/api/rooms/{self.room_id}/watch-link"))["code"]
+        return code
+
+    def play(self, moves: int, seed: int = 7) -> None:
+        self._run(play_moves(self.seats, random.Random(seed), max_moves=moves))
+
+    def resign(self) -> None:
+        """The first seat gives up (R6.2): the match is over."""
+        answer = self._run(self.seats[0].intent({"type": "resign"}))
+        assert answer["type"] == "state", answer
+
+    def close(self) -> None:
+        async def close_all() -> None:
+            for seat in self.seats:
+                await seat.close()
+
+        self._run(close_all())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+        self._loop.close()

@@ -1,11 +1,14 @@
 """The replay viewer (issue 12): a finished deal opens from the match detail, steps card by card with
 the buttons, the arrow keys and the slider, and shows the stored hands and points; phone-sized
-screens do not scroll."""
+screens do not scroll. A visitor without an account opens a public match's replay by its link, and a
+private one's only with the table's watch code; neither makes them a player."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -13,7 +16,7 @@ from playwright.sync_api import Page, expect
 from tests.support.services import ServerProcess
 
 from .conftest import PHONE
-from .helpers import open_seat
+from .helpers import ScriptedTable, open_seat
 from .test_polish_pages import api_json, scripted_history, sign_in
 
 pytestmark = pytest.mark.browser
@@ -158,3 +161,109 @@ def test_a_finished_deal_replays_card_by_card_as_stored(
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()
+
+
+def _no_account(page: Page, posted: list[str]) -> None:
+    """Nothing made this visitor a player: no identity stored, no player created."""
+    assert page.evaluate("localStorage.getItem('1001.player')") is None
+    assert "/api/players" not in posted, posted
+
+
+def _visitor(browser: Any, base_url: str) -> tuple[Any, list[str]]:
+    """A third browser context without an account, and the paths of every POST it sends."""
+    seat = open_seat(browser, base_url, "Visitor", PHONE, is_mobile=True, has_touch=True)
+    posted: list[str] = []
+    seat.page.on("request", lambda r: posted.append(urlsplit(r.url).path) if r.method == "POST" else None)
+    return seat, posted
+
+
+def _download_opens(page: Page, match_id: str) -> None:
+    with page.expect_download() as saving:
+        page.get_by_test_id("replay-download").click()
+    download = saving.value
+    assert download.suggested_filename == f"1001-{match_id}.json"
+    saved = json.loads(Path(download.path()).read_text())
+    assert saved["match_id"] == match_id and saved["deals"]
+
+
+def test_a_visitor_without_an_account_replays_a_public_match_by_its_link(
+    e2e_server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
+    table = ScriptedTable(e2e_server.url, {"visibility": "public"})
+    try:
+        table.play(27)  # a deal is 24 plays: the second deal, cut short by the resignation
+        table.resign()
+        match_id = table.match_id
+    finally:
+        table.close()
+    visitor, posted = _visitor(browser, e2e_server.url)
+    page = visitor.page
+    try:
+        page.goto(f"/#/replay/{match_id}/0")
+        expect(page.get_by_test_id("replay-viewer")).to_have_attribute("data-deal", "0")
+        expect(page.get_by_test_id("name-form")).to_have_count(0)
+        expect(page.get_by_test_id("replay-back")).to_have_attribute("href", "#/")  # no match page of its own
+        expect(page.get_by_test_id("replay-deal-prev")).to_have_count(0)
+        page.get_by_test_id("replay-next").click()
+        page.keyboard.press("ArrowRight")
+        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "2")
+        size = _fits(page)
+        assert size["h"] <= size["vh"] and size["w"] <= size["vw"], size
+        page.screenshot(path=artifacts / "replay-visitor-phone.png", animations="disabled")
+        _download_opens(page, match_id)
+
+        # The next deal (the unfinished one) from the bar, and back.
+        page.get_by_test_id("replay-deal-next").click()
+        expect(page).to_have_url(f"{e2e_server.url}/#/replay/{match_id}/1")
+        expect(page.get_by_test_id("replay-viewer")).to_have_attribute("data-deal", "1")
+        expect(page.get_by_test_id("replay-deal-next")).to_have_count(0)
+        page.keyboard.press("End")
+        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "3")
+        page.set_viewport_size(LANDSCAPE)
+        size = _fits(page)
+        assert size["h"] <= size["vh"] and size["w"] <= size["vw"], size
+        page.screenshot(path=artifacts / "replay-visitor-landscape.png", animations="disabled")
+        page.get_by_test_id("replay-deal-prev").click()
+        expect(page.get_by_test_id("replay-viewer")).to_have_attribute("data-deal", "0")
+        _no_account(page, posted)
+        assert not visitor.errors, visitor.errors
+    finally:
+        visitor.context.close()
+
+
+def test_a_private_match_replays_only_with_its_watch_code(
+    e2e_server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
+    table = ScriptedTable(e2e_server.url, {"visibility": "private"})
+    try:
+        table.play(26)
+        table.resign()
+        match_id, code = table.match_id, table.watch_code()
+    finally:
+        table.close()
+    visitor, posted = _visitor(browser, e2e_server.url)
+    page = visitor.page
+    try:
+        # Without the code: refused in words that say what is missing, nothing of the match shown.
+        page.goto(f"/#/replay/{match_id}/0")
+        refused = page.get_by_test_id("replay-error")
+        expect(refused).to_contain_text("watch link")
+        expect(page.get_by_test_id("replay-viewer")).to_have_count(0)
+        page.screenshot(path=artifacts / "replay-private-refused-phone.png", animations="disabled")
+        page.goto(f"/#/replay/{match_id}/0/{'0' * len(code)}")
+        expect(refused).to_be_visible()
+
+        # With it: the replay, and the code kept by the links to other deals and the download.
+        page.goto(f"/#/replay/{match_id}/0/{code}")
+        expect(page.get_by_test_id("replay-viewer")).to_have_attribute("data-deal", "0")
+        page.get_by_test_id("replay-next").click()
+        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "1")
+        _download_opens(page, match_id)
+        page.get_by_test_id("replay-deal-next").click()
+        expect(page).to_have_url(f"{e2e_server.url}/#/replay/{match_id}/1/{code}")
+        expect(page.get_by_test_id("replay-viewer")).to_have_attribute("data-deal", "1")
+        _no_account(page, posted)
+        # The browser logs the two refused requests (404) itself; nothing else went wrong.
+        assert [e for e in visitor.errors if "404" not in e] == [], visitor.errors
+    finally:
+        visitor.context.close()

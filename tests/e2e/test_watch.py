@@ -1,9 +1,11 @@
 """A third browser watches a live public table from the lobby while two friends play: it sees the
-trick and the counts, never a face-up card of a hand; the players see that somebody watches."""
+trick and the counts, never a face-up card of a hand; the players see that somebody watches. When
+a watched match is over, the spectator is offered its replay."""
 
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -14,9 +16,22 @@ from playwright.sync_api import Page, expect
 from tests.support.services import ServerProcess
 
 from .conftest import DESKTOP, PHONE
-from .helpers import Seat, choose_name, create_table, dom_cards, hand, join_by_invite, open_seat, play_one, room_id
+from .helpers import (
+    ScriptedTable,
+    Seat,
+    choose_name,
+    create_table,
+    dom_cards,
+    hand,
+    join_by_invite,
+    open_seat,
+    play_one,
+    room_id,
+)
 
 pytestmark = pytest.mark.browser
+
+LANDSCAPE = {"width": 844, "height": 390}
 
 
 def watch_version(page: Page) -> int:
@@ -105,3 +120,46 @@ def test_a_third_browser_watches_a_live_table(e2e_server: ServerProcess, browser
     finally:
         for seat in (anna, ben, carl):
             seat.context.close()
+
+
+def test_a_spectator_without_an_account_opens_the_replay_when_the_match_ends(
+    e2e_server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
+    """Public and private tables: the link a spectator watches by leads to the finished match's
+    replay, carrying a private table's watch code; no account is made for them."""
+    visitor = open_seat(browser, e2e_server.url, "Visitor", PHONE, is_mobile=True, has_touch=True)
+    page = visitor.page
+    try:
+        for visibility in ("public", "private"):
+            table = ScriptedTable(e2e_server.url, {"visibility": visibility})
+            try:
+                code = table.watch_code() if visibility == "private" else None
+                page.goto(f"/#/watch/{table.room_id}" + (f"/{code}" if code else ""))
+                expect(page.get_by_test_id("spectator-table")).to_have_attribute("data-version", re.compile(r"^\d+$"))
+                table.play(3)
+                expect(page.get_by_test_id("watch-replay")).to_have_count(0)  # not while it is played
+                table.resign()
+                link = page.get_by_test_id("watch-replay")
+                expect(link).to_be_visible()
+                href = f"#/replay/{table.match_id}/0" + (f"/{code}" if code else "")
+                expect(link).to_have_attribute("href", href)
+                if visibility == "public":
+                    page.screenshot(path=artifacts / "watch-over-phone.png", animations="disabled")
+                    page.set_viewport_size(LANDSCAPE)
+                    expect(link).to_be_in_viewport()
+                    page.screenshot(path=artifacts / "watch-over-landscape.png", animations="disabled")
+                    page.set_viewport_size(PHONE)
+            finally:
+                table.close()
+            # The players have left (the server forgets the finished room): the link stays.
+            page.wait_for_timeout(1000)
+            expect(link).to_be_visible()
+            link.click()
+            expect(page).to_have_url(f"{e2e_server.url}/{href}")
+            expect(page.get_by_test_id("replay-viewer")).to_have_attribute("data-deal", "0")
+            page.get_by_test_id("replay-next").click()
+            expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "1")
+        assert page.evaluate("localStorage.getItem('1001.player')") is None
+        assert not visitor.errors, visitor.errors
+    finally:
+        visitor.context.close()

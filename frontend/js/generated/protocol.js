@@ -47,8 +47,7 @@ export const CLOSE_CODES = Object.freeze({
   "REPLACED": 4409,
   "TABLE_CLOSED": 4410,
   "WATCH_REFUSED": 4413,
-  "WATCH_FULL": 4429,
-  "WATCH_UNSUPPORTED": 4501
+  "WATCH_FULL": 4429
 });
 
 // What `POST /api/rooms` accepts (RoomCreate).

@@ -262,6 +262,7 @@ export default {
   'replay.points': 'Kartenpunkte: {a} {x} : {y} {b}',
   'replay.score': 'Ergebnis des Spiels: {a} {x} : {y} {b}',
   'replay.not_finished': 'Dieses Spiel endete vorzeitig: Die Partie wurde aufgegeben.',
+  'replay.refused': 'Diese Wiederholung lässt sich nicht öffnen. Entweder gibt es diese Partie nicht, oder sie wurde an einem privaten Tisch gespielt: Dann sehen sie nur ihre Spieler und wer ihren Zuschauerlink hat.',
   'reject.database_unavailable': 'Der Server kann gerade keine Spiele speichern. Bitte versuche es gleich noch einmal.',
   'reject.unknown': 'Der Server hat das abgelehnt.',
   // Another device: sign-in links (views/device.js)
@@ -550,9 +551,9 @@ export default {
   'watch.off': 'An diesem Tisch ist Zuschauen ausgeschaltet',
   'watch.refused': 'Die Spieler erlauben kein Zuschauen, oder der Zuschauerlink ist falsch.',
   'watch.full': 'An diesem Tisch sind schon alle Zuschauerplätze belegt. Versuche es später noch einmal.',
-  'watch.unsupported': 'Zuschauen ist auf diesem Server nicht möglich.',
   'watch.unknown': 'Diesen Tisch gibt es nicht.',
   'watch.waiting': 'Warte auf den Beginn der Partie…',
   'watch.cards': '{n} Karten',
   'watch.back': 'Zurück zur Lobby',
+  'watch.replay': 'Partie nachspielen',
 };

@@ -262,6 +262,7 @@ export default {
   'replay.points': 'Card points: {a} {x} : {y} {b}',
   'replay.score': 'Deal score: {a} {x} : {y} {b}',
   'replay.not_finished': 'This deal ended early: the match was given up.',
+  'replay.refused': 'This replay cannot be opened. Either there is no such match, or it was played at a private table: then only its players and people with their watch link can see it.',
   'reject.database_unavailable': 'The server cannot store games right now. Please try again in a moment.',
   'reject.unknown': 'The server refused that.',
   // Another device: sign-in links (views/device.js)
@@ -550,9 +551,9 @@ export default {
   'watch.off': 'Watching is off at this table',
   'watch.refused': 'The players do not allow watching, or the watch link is wrong.',
   'watch.full': 'This table has all the spectators it takes. Try again later.',
-  'watch.unsupported': 'Watching is not available on this server.',
   'watch.unknown': 'There is no such table.',
   'watch.waiting': 'Waiting for the match to start…',
   'watch.cards': '{n} cards',
   'watch.back': 'Back to the lobby',
+  'watch.replay': 'Replay this match',
 };

@@ -1,19 +1,21 @@
-// The replay viewer: one deal of a finished match, stepped card by card (#/replay/<match>/<deal>).
-// Every position comes from the server (GET /api/matches/{id}/deals/{n}/replay): this view only
-// shows frames, it never applies a rule itself. Both hands are face up — the match is over (R7).
+// The replay viewer: one deal of a finished match, stepped card by card (#/replay/<match>/<deal>, and
+// #/replay/<match>/<deal>/<code> with a private table's watch code). Every position comes from the
+// server (GET /api/matches/{id}/deals/{n}/replay): this view only shows frames, it never applies a
+// rule itself. Both hands are face up — the match is over (R7). It needs no account: a public
+// table's replay is anyone's, a private one's its players' and their watch link's (issue 12).
 import { api } from '../api.js';
 import { h, setChildren } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { cardBack, cardEl, cardName, sortHand, suitBadge, suitName } from '../cards.js';
 import { getPlayer } from '../session.js';
-import { apiErrorText, loading, nameForm, num, playerName } from '../ui.js';
+import { apiErrorText, loading, num, playerName, replayHref } from '../ui.js';
 
 const SPEEDS = [0.5, 1, 2, 4]; // autoplay: moves per second
 const KEY_STEPS = { ArrowRight: 1, ArrowLeft: -1 };
 
 /** Save a finished match as JSON in the replay CLI's input format (docs/engine-cli.md). */
-export async function downloadMatch(matchId) {
-  const data = await api.matchReplay(matchId);
+export async function downloadMatch(matchId, code = null) {
+  const data = await api.matchReplay(matchId, code);
   const blob = new Blob([`${JSON.stringify(data, null, 1)}\n`], { type: 'application/json' });
   const url = URL.createObjectURL(blob);
   const link = h('a', { href: url, download: `1001-${matchId}.json`, hidden: true });
@@ -24,7 +26,7 @@ export async function downloadMatch(matchId) {
 }
 
 /** A "Download JSON" button; an error is shown next to it. */
-export function downloadButton(matchId, testid, className = 'btn ghost') {
+export function downloadButton(matchId, testid, className = 'btn ghost', code = null) {
   const error = h('span', { class: 'form-error', role: 'status' });
   const button = h('button', {
     type: 'button',
@@ -35,7 +37,7 @@ export function downloadButton(matchId, testid, className = 'btn ghost') {
       error.textContent = '';
       button.disabled = true;
       try {
-        await downloadMatch(matchId);
+        await downloadMatch(matchId, code);
       } catch (err) {
         error.textContent = apiErrorText(err);
       } finally {
@@ -46,7 +48,7 @@ export function downloadButton(matchId, testid, className = 'btn ghost') {
   return h('span', { class: 'replay-download' }, button, error);
 }
 
-export function mount(root, matchId, dealNumber) {
+export function mount(root, matchId, dealNumber, code = null) {
   let destroyed = false;
   let data = null;
   let step = 0;
@@ -57,6 +59,12 @@ export function mount(root, matchId, dealNumber) {
   document.body.classList.add('at-replay');
 
   const names = () => data.players.map((p) => (p.bot_level ? playerName(p) : p.name));
+  // The match page is its players' only: anyone else goes back to the lobby.
+  const isPlayer = () => Boolean(getPlayer() && data && data.players.some((p) => p.id === getPlayer().id));
+  const backLink = (testid) =>
+    isPlayer()
+      ? h('a', { class: 'btn replay-back', href: `#/history/${encodeURIComponent(matchId)}`, 'data-testid': testid, text: t('replay.back') })
+      : h('a', { class: 'btn replay-back', href: '#/', 'data-testid': testid, text: t('watch.back') });
   const frames = () => data.frames;
   const lastStep = () => frames().length - 1;
 
@@ -210,6 +218,13 @@ export function mount(root, matchId, dealNumber) {
     return h('button', { type: 'button', class: 'btn replay-btn', 'data-testid': testid, 'aria-label': t(key), title: t(key), text: symbol, onclick });
   }
 
+  /** A link to another deal of the match (none past either end), keeping the watch code. */
+  function dealLink(number, symbol, testid) {
+    if (number < 0 || number >= data.deals) return null;
+    const label = t('replay.open_deal', { n: num(number + 1) });
+    return h('a', { class: 'btn replay-deal', href: replayHref(matchId, number, code), 'data-testid': testid, 'aria-label': label, title: label, text: symbol });
+  }
+
   function build() {
     const first = control('«', 'replay.first', 'replay-first', () => (stopAutoplay(), go(0)));
     const prev = control('‹', 'replay.prev', 'replay-prev', () => (stopAutoplay(), go(step - 1)));
@@ -258,9 +273,11 @@ export function mount(root, matchId, dealNumber) {
       h(
         'header',
         { class: 'replay-bar' },
-        h('a', { class: 'btn replay-back', href: `#/history/${encodeURIComponent(matchId)}`, 'data-testid': 'replay-back', text: t('replay.back') }),
+        backLink('replay-back'),
         h('h1', { class: 'replay-title', text: t('replay.title', { n: num(dealNumber + 1), a: who[0], b: who[1] }) }),
-        downloadButton(matchId, 'replay-download', 'btn'),
+        dealLink(dealNumber - 1, '‹', 'replay-deal-prev'),
+        dealLink(dealNumber + 1, '›', 'replay-deal-next'),
+        downloadButton(matchId, 'replay-download', 'btn', code),
       ),
       els.top,
       els.centre,
@@ -273,20 +290,18 @@ export function mount(root, matchId, dealNumber) {
   async function render() {
     stopAutoplay();
     root.replaceChildren();
-    if (!getPlayer()) {
-      root.append(nameForm(render));
-      return;
-    }
     if (!data) {
       root.append(loading());
       try {
-        data = await api.dealReplay(matchId, dealNumber);
+        data = await api.dealReplay(matchId, dealNumber, code);
       } catch (err) {
         if (destroyed) return;
-        setChildren(
-          root,
-          h('section', { class: 'card-panel replay-error', 'data-testid': 'replay-error' }, h('p', { class: 'form-error', text: apiErrorText(err) }), h('a', { class: 'btn ghost', href: `#/history/${encodeURIComponent(matchId)}`, text: t('replay.back') })),
-        );
+        // The server answers "not found" alike for a match that does not exist and for a private
+        // one without its watch code: say both, so that a visitor knows to ask for the link.
+        const refused = Boolean(err && err.code === 'match_not_found');
+        const text = refused ? t('replay.refused') : apiErrorText(err);
+        const back = getPlayer() && !refused ? h('a', { class: 'btn ghost', href: `#/history/${encodeURIComponent(matchId)}`, text: t('replay.back') }) : h('a', { class: 'btn ghost', href: '#/', text: t('watch.back') });
+        setChildren(root, h('section', { class: 'card-panel replay-error', 'data-testid': 'replay-error' }, h('p', { class: 'form-error', role: 'alert', text }), back));
         return;
       }
       if (destroyed) return;

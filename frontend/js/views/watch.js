@@ -5,7 +5,7 @@ import { cardBack } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { CLOSE_CODES } from '../generated/protocol.js';
 import { t, tn } from '../i18n.js';
-import { loading } from '../ui.js';
+import { loading, playerName, replayHref } from '../ui.js';
 import { createCentre } from '../table/centre.js';
 import { createSeats } from '../table/seats.js';
 import { dealOf, initialState, reduce, roomOf, viewOf } from '../table/store.js';
@@ -13,7 +13,6 @@ import { dealOf, initialState, reduce, roomOf, viewOf } from '../table/store.js'
 const FATAL = {
   [CLOSE_CODES.WATCH_REFUSED]: 'watch.refused',
   [CLOSE_CODES.WATCH_FULL]: 'watch.full',
-  [CLOSE_CODES.WATCH_UNSUPPORTED]: 'watch.unsupported',
   [CLOSE_CODES.UNKNOWN_ROOM]: 'watch.unknown',
 };
 const MIN_DELAY = 500;
@@ -74,7 +73,20 @@ export function mount(root, roomId, code) {
       return;
     }
     el.felt.dataset.mode = 'playing';
-    el.message.replaceChildren();
+    // The match is over: its replay is open to whoever could watch it (a private table's with this
+    // same watch code). A rematch gives the room a new match and takes the link away.
+    if (room.status === 'finished' && room.match_id) {
+      const winner = room.players[viewOf(state).winner];
+      setChildren(
+        el.message,
+        h(
+          'p',
+          { class: 'watch-over', 'data-testid': 'watch-over' },
+          winner ? h('strong', { text: t('match.they_won', { name: playerName(winner) }) }) : null,
+          h('a', { class: 'btn primary', href: replayHref(room.match_id, 0, code), 'data-testid': 'watch-replay', text: t('watch.replay') }),
+        ),
+      );
+    } else el.message.replaceChildren();
     seats.render(state);
     centre.render(state, { events });
     // Seat 0's card points are its own unless the table shows both (R7 `open_scores`).
