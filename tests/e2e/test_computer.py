@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +45,7 @@ def play_against_computer(
             plays += 1
             waited = 0.0
         else:
-            time.sleep(0.05)
+            page.wait_for_timeout(50)
             waited += 0.05
         assert waited < 15, "neither I nor the computer could play for 15 s"
         assert plays < limit, "the match did not end"
@@ -226,7 +225,7 @@ def test_the_32_card_game_on_a_phone(e2e_server: ServerProcess, browser: Any, ar
         while summary.count() == 0 and not match_over(page):
             legal = page.locator(LEGAL)
             if not legal.count():
-                time.sleep(0.05)
+                page.wait_for_timeout(50)
                 continue
             legal.first.click()
             if page.get_by_test_id("declare-dialog").count():

@@ -174,7 +174,7 @@ def test_a_whole_match_with_the_keyboard_alone(seeded_server: ServerProcess, bro
         while page.get_by_test_id("match-over").count() == 0:
             assert time.monotonic() < deadline, f"the match did not end ({played} cards played)"
             if page.locator('[data-testid="hand"] [data-legal="true"]').count() == 0:
-                time.sleep(0.05)
+                page.wait_for_timeout(50)
                 continue
             if active(page)["body"]:
                 body_after.append(f"before my card #{played + 1} (after the computer's)")

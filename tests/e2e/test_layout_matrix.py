@@ -149,12 +149,13 @@ class Matrix:
         self.page.set_viewport_size(VIEWPORTS["390x844"])
 
 
-def wait_until(condition: Any, what: str, timeout_s: float = WAIT_S) -> None:
-    """Poll a condition on frames already received (the page does the waiting for the socket)."""
+def wait_until(page: Page, condition: Any, what: str, timeout_s: float = WAIT_S) -> None:
+    """Poll a condition on the frames received so far. Waiting through the page, not time.sleep:
+    Playwright's sync API hands over socket frames only while one of its calls runs."""
     deadline = time.monotonic() + timeout_s
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
+        page.wait_for_timeout(50)
 
 
 def play_card(page: Page, rng: random.Random, *, prefer: str | None = None, declare: bool = True) -> str | None:
@@ -185,7 +186,7 @@ def play_until(seat: Seat, rng: random.Random, done: Any, what: str, limit: int 
             plays += 1
             assert plays < limit, f"{plays} cards played and still not {what}"
         else:
-            time.sleep(0.05)
+            seat.page.wait_for_timeout(50)
 
 
 def resign(page: Page) -> None:
@@ -223,13 +224,13 @@ def test_every_stage_and_page_fits_every_viewport(
 
         # ---------------------------------------------------------------- the table, stage by stage
         start_computer_match(page, {"en": "Lena", "de": "Jürgen", "ru": "Светлана"}[lang])
-        wait_until(lambda: latest_deal(seat).get("turn") == 0, "my first lead")
+        wait_until(page, lambda: latest_deal(seat).get("turn") == 0, "my first lead")
         deal = latest_deal(seat)
         assert deal.get("phase") == 1 and {"KH", "QH"} <= set(deal["hand"]), "MATCH_SEED no longer deals K♥ Q♥ to me"
         matrix.page_fits("phase1", table=True, in_view=PHASE1_IN_VIEW)
 
         assert play_card(page, rng, prefer="KH") == "KH"
-        wait_until(lambda: bool(latest_deal(seat).get("declarations")), "the marriage")
+        wait_until(page, lambda: bool(latest_deal(seat).get("declarations")), "the marriage")
         matrix.page_fits("marriage", table=True, in_view=PHASE1_IN_VIEW)
 
         play_until(seat, rng, lambda: latest_deal(seat).get("phase") == 2, "phase 2")

@@ -4,7 +4,6 @@ hidden information (R7) in the DOM and in the socket frames; reload and a cut co
 from __future__ import annotations
 
 import random
-import time
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -64,7 +63,7 @@ def check_dom_hides_opponent(a: Seat, b: Seat) -> None:
                 assert not seen_b & hand_a, f"{b.name}'s page shows {a.name}'s cards {seen_b & hand_a}"
                 assert a.page.locator('[data-testid="opponent-hand"] [data-card]').count() == 0
                 return
-        time.sleep(0.1)
+        a.page.wait_for_timeout(100)
 
 
 def check_frames_hide_opponent(a: Seat, b: Seat) -> int:
@@ -121,7 +120,7 @@ def play_until_over(a: Seat, b: Seat, rng: random.Random, *, check_every: int = 
         assert idle_rounds < 100, "nobody could play for a while"
         assert plays < MAX_PLAYS, "the match did not end"
         if not moved:
-            time.sleep(0.05)
+            a.page.wait_for_timeout(50)
     return plays
 
 
@@ -253,7 +252,7 @@ def test_reload_and_cut_connection_mid_deal(e2e_server: ServerProcess, browser: 
         expect(ben.page.get_by_test_id("reconnecting-overlay")).to_be_visible()
         ben.page.screenshot(path=artifacts / "reconnecting-phone.png", animations="disabled")
         expect(anna.page.get_by_test_id("presence-opponent")).to_have_attribute("data-connected", "false")
-        time.sleep(1.5)
+        ben.page.wait_for_timeout(1500)  # offline a while: the client retries with its backoff
         ben.context.set_offline(False)
         expect(ben.page.get_by_test_id("reconnecting-overlay")).to_be_hidden(timeout=15_000)
         expect(anna.page.get_by_test_id("presence-opponent")).to_have_attribute("data-connected", "true")
