@@ -11,6 +11,10 @@ Input::
 ``deal`` may be replaced by ``"seed": N`` (the engine shuffles and deals, R2); the dealer is then the
 optional top-level ``"dealer"`` (default 0).
 
+With ``rules.variant`` (V2–V7, RULES-VARIANTS.md) the deal has n hands and a ``talon``, an optional
+top-level ``"totals"`` gives the match totals before the deal (V7.7), and the actions are also
+``{"seat": s, "bid": 60}``, ``{"seat": s, "pass": true}`` and ``{"seat": s, "discard": ["9H", "JC"]}``.
+
 Exit status: 0 and the final state when every action is legal; 3 and the first illegal action;
 2 and a one-line message on standard error for malformed input (nothing on standard output).
 """
@@ -35,6 +39,21 @@ from backend.engine.deal import (
 from backend.engine.errors import IllegalAction
 from backend.engine.kernel import NO_TRUMP
 from backend.engine.rules import Rules
+from backend.engine.table_deal import (
+    Bid,
+    Discard,
+    Pass,
+    TableAction,
+    TableDealState,
+    apply_table,
+    declarable_table_suits,
+    legal_bids,
+    new_table_deal,
+    play_mask,
+    table_deal_from_hands,
+    table_deal_result,
+)
+from backend.engine.variants import TableRules
 
 EXIT_OK = 0
 EXIT_MALFORMED = 2
@@ -59,9 +78,10 @@ def _object(value: Any, where: str, required: set[str], optional: set[str]) -> d
     return value
 
 
-def _seat(value: Any, where: str) -> int:
-    if type(value) is not int or value not in (0, 1):
-        raise Malformed(f"{where} must be 0 or 1, not {json.dumps(value)}")
+def _seat(value: Any, where: str, seats: int = 2) -> int:
+    if type(value) is not int or not 0 <= value < seats:
+        shown = "0 or 1" if seats == 2 else f"a seat from 0 to {seats - 1}"
+        raise Malformed(f"{where} must be {shown}, not {json.dumps(value)}")
     return value
 
 
@@ -154,8 +174,151 @@ def summary(state: DealState) -> dict[str, Any]:
     }
 
 
+def parse_table(doc: Any) -> tuple[TableDealState, list[tuple[int, TableAction]]]:
+    """``parse`` for a V2–V7 document (``rules.variant`` set). Raises ``Malformed``."""
+    doc = _object(doc, "the input", {"actions", "rules"}, {"deal", "seed", "dealer", "totals"})
+    try:
+        rules = TableRules.from_dict(doc["rules"])
+    except (TypeError, ValueError) as exc:
+        raise Malformed(f"rules: {exc}") from None
+    n, layout = rules.n, rules.layout
+    pack, size = layout.pack, layout.pack.bit_count()
+    totals = doc.get("totals")
+    if totals is not None and (
+        not isinstance(totals, list) or len(totals) != n or any(type(t) is not int for t in totals)
+    ):
+        raise Malformed(f"totals must be a list of {n} integers")
+    if ("deal" in doc) == ("seed" in doc):
+        raise Malformed("give either 'deal' or 'seed', not both or neither")
+    if "seed" in doc:
+        seed = doc["seed"]
+        if type(seed) is not int or seed < 0:
+            raise Malformed(f"seed must be a non-negative integer, not {json.dumps(seed)}")
+        state = new_table_deal(rules, seed, _seat(doc.get("dealer", 0), "dealer", n), totals)
+    else:
+        if "dealer" in doc:
+            raise Malformed("a top-level 'dealer' goes with 'seed'; with 'deal' give deal.dealer")
+        deal = _object(doc["deal"], "deal", {"dealer", "hands"}, {"talon"})
+        dealer = _seat(deal["dealer"], "deal.dealer", n)
+        hands = deal["hands"]
+        if not isinstance(hands, list) or len(hands) != n:
+            raise Malformed(f"deal.hands must be a list of {n} hands")
+        cards = [_cards(hands[seat], f"deal.hands[{seat}]", pack, size) for seat in range(n)]
+        talon = _cards(deal.get("talon", []), "deal.talon", pack, size)
+        try:
+            state = table_deal_from_hands(rules, dealer, cards, talon, totals=totals)
+        except ValueError as exc:
+            raise Malformed(f"deal: {exc}") from None
+
+    actions = doc["actions"]
+    if not isinstance(actions, list):
+        raise Malformed("actions must be a list")
+    parsed: list[tuple[int, TableAction]] = []
+    for i, action in enumerate(actions):
+        where = f"actions[{i}]"
+        action = _object(action, where, {"seat"}, {"play", "declare", "bid", "pass", "discard"})
+        seat = _seat(action["seat"], f"{where}.seat", n)
+        kinds = sorted({"play", "bid", "pass", "discard"} & action.keys())
+        if len(kinds) != 1:
+            raise Malformed(f"{where} needs exactly one of 'play', 'bid', 'pass', 'discard'")
+        if "declare" in action and kinds != ["play"]:
+            raise Malformed(f"{where}.declare goes with 'play'")
+        if kinds == ["play"]:
+            declare = action.get("declare", False)
+            if not isinstance(declare, bool):
+                raise Malformed(f"{where}.declare must be true or false, not {json.dumps(declare)}")
+            parsed.append((seat, Play(_card(action["play"], f"{where}.play", pack, size), declare)))
+        elif kinds == ["bid"]:
+            amount = action["bid"]
+            if type(amount) is not int:
+                raise Malformed(f"{where}.bid must be an integer, not {json.dumps(amount)}")
+            parsed.append((seat, Bid(amount)))
+        elif kinds == ["pass"]:
+            if action["pass"] is not True:
+                raise Malformed(f"{where}.pass must be true")
+            parsed.append((seat, Pass()))
+        else:
+            two = action["discard"]
+            if not isinstance(two, list) or len(two) != 2:
+                raise Malformed(f"{where}.discard must be a list of two card names")
+            a, b = _cards(two, f"{where}.discard", pack, size)
+            parsed.append((seat, Discard(a, b)))
+    return state, parsed
+
+
+def table_summary(state: TableDealState) -> dict[str, Any]:
+    """The state of a V2–V7 deal after the actions, as the CLI prints it."""
+    game, n = state.rules.game, state.n
+    turn = state.turn
+    out: dict[str, Any] = {
+        "ok": True,
+        "variant": state.rules.variant,
+        "seats": n,
+        "phase": state.phase,
+        "turn": turn,
+        "bids": [] if turn is None else list(legal_bids(state, turn)),
+        "legal": [CARD_NAMES[c] for c in cards_in(play_mask(state))],
+        "declarable": [] if turn is None else [SUITS[s] for s in declarable_table_suits(state, turn)],
+        "trump": None if state.trump == NO_TRUMP else SUITS[state.trump],
+        "hands": [names(h) for h in state.hands],
+    }
+    if state.rules.layout.talon_size:  # V2, V7: the talon as dealt, and what the declarer laid away
+        out["talon"] = [CARD_NAMES[c] for c in state.talon]
+        out["discards"] = names(state.discards)
+    if game.has_auction:
+        out["auction"] = {
+            "calls": [
+                {"seat": c.seat, "bid": c.bid} if c.bid is not None else {"seat": c.seat, "pass": True}
+                for c in state.calls
+            ],
+            "declarer": state.declarer,
+            "contract": state.contract,
+        }
+    out["tricks"] = [
+        {"leader": t.leader, "cards": [CARD_NAMES[c] for c in t.cards], "winner": t.winner} for t in state.tricks
+    ]
+    out["declarations"] = [{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in state.declarations]
+    out["card_points"] = [state.seat_card_points(s) for s in range(n)]
+    out["deal_over"] = state.over
+    out["result"] = None
+    if state.over:
+        r = table_deal_result(state)
+        out["result"] = {
+            "thrown_in": r.thrown_in,
+            "declarer": r.declarer,
+            "contract": r.contract,
+            "made": r.made,
+            "seats": [
+                {
+                    "seat": s,
+                    "tricks": r.tricks_won[s],
+                    "card_points": r.card_points[s],
+                    "declaration_points": r.declaration_points[s],
+                    "deal_points": r.deal_points[s],
+                    "rounded": r.rounded[s],
+                    "jungfrau": r.jungfrau[s],
+                    "score": r.score[s],
+                }
+                for s in range(n)
+            ],
+        }
+    return out
+
+
+def _is_table(doc: Any) -> bool:
+    return isinstance(doc, dict) and isinstance(doc.get("rules"), dict) and "variant" in doc["rules"]
+
+
 def run(doc: Any) -> tuple[int, dict[str, Any]]:
     """Replay a parsed JSON document: ``(exit status, object to print)``. Raises ``Malformed``."""
+    if _is_table(doc):
+        table, actions = parse_table(doc)
+        for index, (seat, action) in enumerate(actions):
+            try:
+                table, _ = apply_table(table, seat, action)
+            except IllegalAction as exc:
+                return EXIT_ILLEGAL, {"ok": False, "index": index, "code": exc.code, "message": exc.message}
+        return EXIT_OK, table_summary(table)
     state, plays = parse(doc)
     for index, (seat, play) in enumerate(plays):
         try:

@@ -5,6 +5,10 @@
 * ``kernel``: the rules of card play on bitmasks (trick winner, follow obligations, declarations),
   shared with the bots;
 * ``events``: the typed events an action causes; ``view``: what a seat may see of it all (R7).
+
+The 1001 family for 3 and 4 seats (RULES-VARIANTS.md V2–V7, option V6) is the same shape:
+``variants`` (``TableRules``, one ``Variant`` record per game), ``table_deal`` (one state machine:
+auction, discard, play), ``table_match``, ``table_events`` and ``table_view`` (V0.11).
 """
 
 from .cards import card, name, names
@@ -29,6 +33,31 @@ from .match import MatchState, Resign, new_match, stake_owed
 from .match import replay as replay_match
 from .rules import Rules
 from .shuffle import new_seed
+from .table_deal import (
+    Bid,
+    Discard,
+    Pass,
+    TableAction,
+    TableDealResult,
+    TableDealState,
+    apply_table,
+    check_table,
+    legal_table_actions,
+    new_table_deal,
+    table_deal_from_hands,
+    table_deal_result,
+    table_refusal_code,
+)
+from .table_events import TableEvent
+from .table_match import (
+    TableMatchState,
+    apply_table_match,
+    new_table_match,
+    replay_table_match,
+    settlement,
+)
+from .table_view import TableSeatView, table_events_for_seat, table_seat_view
+from .variants import VARIANTS, TableRules, Variant, rules_from_dict
 from .view import (
     BlockedPlay,
     DealRecordView,
@@ -49,6 +78,8 @@ from .view import (
 
 __all__ = [
     "ILLEGAL_CODES",
+    "VARIANTS",
+    "Bid",
     "BlockedPlay",
     "CardDrawn",
     "CardPlayed",
@@ -62,6 +93,7 @@ __all__ = [
     "Declaration",
     "DeclarationView",
     "Declared",
+    "Discard",
     "Event",
     "IllegalAction",
     "IllegalCode",
@@ -69,17 +101,29 @@ __all__ = [
     "LegalPlay",
     "MatchOver",
     "MatchState",
+    "Pass",
     "Play",
     "Resign",
     "Rules",
     "SeatView",
+    "TableAction",
+    "TableDealResult",
+    "TableDealState",
+    "TableEvent",
+    "TableMatchState",
+    "TableRules",
+    "TableSeatView",
     "Trick",
     "TrickView",
     "TrickWon",
+    "Variant",
     "apply",
+    "apply_table",
+    "apply_table_match",
     "blocked_plays",
     "card",
     "check",
+    "check_table",
     "deal_from_hands",
     "deal_result",
     "deal_view",
@@ -89,13 +133,24 @@ __all__ = [
     "legal_actions",
     "legal_mask",
     "legal_plays",
+    "legal_table_actions",
     "name",
     "names",
     "new_deal",
     "new_match",
     "new_seed",
+    "new_table_deal",
+    "new_table_match",
     "replay_match",
+    "replay_table_match",
+    "rules_from_dict",
     "seat_view",
+    "settlement",
     "spectator_view",
     "stake_owed",
+    "table_deal_from_hands",
+    "table_deal_result",
+    "table_events_for_seat",
+    "table_refusal_code",
+    "table_seat_view",
 ]

@@ -18,6 +18,8 @@ from .kernel import NO_TRUMP, declarable, follow_mask, trick_winner
 from .rules import Rules
 from .shuffle import shuffled
 
+JUNGFRAU_BONUS = 100  # V6.1 (10 with V4's `simplified` scoring, which two-hand play does not have)
+
 # Events are immutable, so the few that depend only on (seat, card) are built once and shared.
 _PLAYED = tuple(tuple(CardPlayed(seat=seat, card=CARD_NAMES[c]) for c in range(32)) for seat in (0, 1))
 _PLAYED_DECLARING = tuple(
@@ -69,12 +71,13 @@ class DealResult:
     card_points: tuple[int, int]
     declaration_points: tuple[int, int]  # only declarations of seats that took a trick (R3)
     tricks_won: tuple[int, int]
+    jungfrau: tuple[int, int] = (0, 0)  # V6 option: 100 to a seat that took no trick (ruling V6.2)
 
     @property
     def score(self) -> tuple[int, int]:
         return (
-            self.card_points[0] + self.declaration_points[0],
-            self.card_points[1] + self.declaration_points[1],
+            self.card_points[0] + self.declaration_points[0] + self.jungfrau[0],
+            self.card_points[1] + self.declaration_points[1] + self.jungfrau[1],
         )
 
 
@@ -377,7 +380,10 @@ def declaration_points(state: DealState) -> tuple[int, int]:
 
 
 def deal_result(state: DealState) -> DealResult:
-    """R5: card points taken plus valid declarations. Only for a finished deal."""
+    """R5: card points taken plus valid declarations (plus V6's bonus when on). Only for a finished deal."""
     if not state.over:
         raise ValueError("the deal is not over")
+    if state.rules.jungfrau:  # V6.1, ruling V6.2: the seat whose opponent took every trick
+        bonus = (JUNGFRAU_BONUS * (not state.tricks_won[0]), JUNGFRAU_BONUS * (not state.tricks_won[1]))
+        return DealResult(state.card_points, declaration_points(state), state.tricks_won, bonus)
     return DealResult(state.card_points, declaration_points(state), state.tricks_won)

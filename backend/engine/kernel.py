@@ -1,4 +1,4 @@
-"""R3, R4 — the rules of card play on bitmasks, written once.
+"""R3, R4 (and V0.4, V0.5, V2.7, V3.6, V4.7 for n seats) — the rules of card play on bitmasks, written once.
 
 The engine (``deal``: legal plays, refusals, applying a play; ``rules``: declaration points)
 and the bots (their simulations and endgame search) all call these functions; nothing else
@@ -9,20 +9,35 @@ loops can call them directly.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Literal
+
 from .cards import KING, QUEEN, SUIT_MASK
 
 __all__ = [
     "BY_ORDER_POINTS",
     "BY_SUIT_POINTS",
+    "DUTIES",
     "MARRIAGE",
     "NO_TRUMP",
+    "Duty",
     "beats",
     "declarable",
     "declaration_points",
     "follow_mask",
     "follower_wins",
+    "obligation_mask",
     "trick_winner",
+    "winning_index",
 ]
+
+# What a follower owes the trick (V0.12 names them "follow, beat, trump"):
+# "follow" — V4.7, V5, V7.8: follow suit if able, else any card;
+# "follow_then_trump" — ruling V2.7: follow suit if able, else any trump if able, else any card;
+# "head" — R4 phase 2 and V3.6 (ruling V3.6a): as "follow_then_trump", and within the suit owed
+#          (the suit led, else trumps) a card that beats the trick (the winning card so far) if able.
+Duty = Literal["follow", "follow_then_trump", "head"]
+DUTIES: tuple[Duty, ...] = ("follow", "follow_then_trump", "head")
 
 NO_TRUMP = -1  # R3: a deal starts without a trump suit
 
@@ -61,15 +76,28 @@ def follow_mask(hand: int, lead: int, trump: int, phase1: bool) -> int:
     """
     if phase1:
         return hand
+    return obligation_mask(hand, lead, lead, trump, "head")  # two cards: the lead is the winning card so far
+
+
+def obligation_mask(hand: int, lead: int, winning: int, trump: int, duty: Duty) -> int:
+    """The cards of ``hand`` a follower may play to a trick led with ``lead`` whose winning card
+    so far (``winning_index``, V0.4) is ``winning``, under ``trump`` and the variant's ``duty``.
+
+    R4 phase 2 (two cards, ``winning`` is ``lead``), V2.7, V3.6 with ruling V3.6a, V4.7/V5/V7.8.
+    """
     same = hand & SUIT_MASK[lead >> 3]
     if same:
-        # Within a suit a lower bit is a higher card: the cards above the lead are the bits below it.
-        return same & ((1 << lead) - 1) or same
-    if trump != NO_TRUMP:
-        trumps = hand & SUIT_MASK[trump]
-        if trumps:
-            return trumps
-    return hand
+        if duty == "head":
+            return same & _BEATS[trump][winning] or same  # V3.6a: no higher card of it, any card of it
+        return same
+    if duty == "follow" or trump == NO_TRUMP:
+        return hand
+    trumps = hand & SUIT_MASK[trump]
+    if not trumps:
+        return hand
+    if duty == "head":
+        return trumps & _BEATS[trump][winning] or trumps  # V3.6a: trumps all lower, still a trump
+    return trumps
 
 
 def beats(lead: int, trump: int) -> int:
@@ -89,6 +117,18 @@ def follower_wins(lead: int, follow: int, trump: int) -> bool:
 def trick_winner(leader: int, lead: int, follow: int, trump: int) -> int:
     """R4: the seat that takes the trick ``leader`` led ``lead`` to and the other seat followed with ``follow``."""
     return 1 - leader if follower_wins(lead, follow, trump) else leader
+
+
+def winning_index(cards: Sequence[int], trump: int) -> int:
+    """V0.4 (R4 for n cards): the index in ``cards`` (lead first) of the winning card so far.
+
+    A card becomes the winning one when it beats the one winning before it (``beats``).
+    """
+    best = 0
+    for i in range(1, len(cards)):
+        if _BEATS[trump][cards[best]] >> cards[i] & 1:
+            best = i
+    return best
 
 
 def declarable(hand: int, declared: int) -> tuple[int, ...]:

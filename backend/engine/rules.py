@@ -1,4 +1,4 @@
-"""Table options as data (R2, R3, R5, R7 and variant V1).
+"""Table options as data (R2, R3, R5, R7, variant V1 and the V6 option ``jungfrau``).
 
 Variants are configurations of one frozen ``Rules`` object rather than forks of the
 engine: the 32-card pack of V1 only changes ``deck_size`` (and so the hand size and
@@ -30,11 +30,12 @@ class Rules:
     target: int = 1001
     open_scores: bool = False
     deck_size: int = 24
+    jungfrau: bool = False  # V6 (RULES-VARIANTS.md, ruling V6.2): 100 to a seat that took no trick
 
     def __post_init__(self) -> None:
         if self.declaration_scoring not in ("by_suit", "by_order"):
             raise ValueError(f"declaration_scoring must be by_suit or by_order, not {self.declaration_scoring!r}")
-        for flag in ("show_stock_bottom", "open_scores"):
+        for flag in ("show_stock_bottom", "open_scores", "jungfrau"):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be true or false")
         if type(self.target) is not int or self.target not in TARGETS:
@@ -65,13 +66,16 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         # Spelled out: this runs for every message the server sends, and asdict() deep-copies.
-        return {
+        data: dict[str, Any] = {
             "declaration_scoring": self.declaration_scoring,
             "show_stock_bottom": self.show_stock_bottom,
             "target": self.target,
             "open_scores": self.open_scores,
             "deck_size": self.deck_size,
         }
+        if self.jungfrau:  # V6 only when on: a table without it is written exactly as before
+            data["jungfrau"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> Rules:

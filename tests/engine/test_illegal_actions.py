@@ -94,4 +94,12 @@ def test_r3_r4_r5_every_refusal_code_is_known():
         "cannot_declare",
         "deal_over",
         "match_over",  # the match layer's own, tested with the match (R5, R6.2)
+        # V2–V7 only (RULES-VARIANTS.md V0.12), tested in tests/engine/test_variants_*.py:
+        "wrong_phase",
+        "bid_not_multiple_of_ten",
+        "bid_too_low",
+        "bid_over_cap",
+        "must_discard_two",
+        "meld_not_higher",
+        "meld_forbidden",
     }
