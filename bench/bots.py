@@ -3,6 +3,8 @@
     python bench/bots.py [--matches 40] [--workers 2] [--seed 1001] [--levels easy,medium,hard]
                          [--pairs medium:expert,hard:expert] [--deals 0] [--expert-clock wall|cpu]
                          [--target 1001] [--declaration-scoring by_suit] [--show-stock-bottom] [--deck-size 24]
+    python bench/bots.py --variant ID [--seats N] [--table-pairs easy:hard,medium:hard] [--matches 6]
+                         [--target 301] [--scoring original] [--jungfrau]
 
 For every pairing of two levels, ``--matches`` matches to the table target (1001 by
 default) are played through the engine's match API (``new_match`` / ``match.apply``);
@@ -14,6 +16,18 @@ decision, including forced ones; also how many took more than 1 s of wall time).
 ``--pairs a:b,…`` replaces the all-pairs schedule of ``--levels``. ``--deals N`` adds N
 duplicate deals per pairing (each deal played twice, seats swapped, match totals 0):
 the later level's mean deal score advantage with a 95% normal interval over the pairs.
+
+``--variant ID`` (``mcleod``, ``rassel``, ``thousand3``, ``thousand4``, ``bidding``; ``--seats 3|4`` for
+``bidding``) plays whole matches of that variant (RULES-VARIANTS.md) instead: for each pairing
+``weak:strong`` of ``--table-pairs``, one seat of the stronger level against the weaker level in
+every other seat, the stronger seat rotated through the seats from match to match. Every bot decides
+through the server's own path, ``choose_table_action(level, table_seat_view(match, seat), events)``
+with the events that seat received (``table_events_for_seat``). Prints the stronger level's win rate
+(chance is 1/seats) with a 95% Wilson interval, its mean final total minus the mean of the other
+seats', and decision times per level (wall and CPU: mean, p95, max) and per phase. ``--deals N``
+adds N duplicate deals per pairing: each deal played with the stronger level in one seat and again with
+the weaker level there (same cards, same other bots), the gain in that seat's deal score minus the mean
+of the others', with a 95% normal interval.
 """
 
 from __future__ import annotations
@@ -28,18 +42,25 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout, uninstalled
 
 from backend.bots import ExpertBot, bot_for, observe
+from backend.bots.table_players import choose_table_action
 from backend.engine.deal import apply as deal_apply
 from backend.engine.deal import deal_result, new_deal
 from backend.engine.match import apply as match_apply
 from backend.engine.match import new_match
 from backend.engine.rules import Rules
 from backend.engine.shuffle import derive
+from backend.engine.table_deal import apply_table, new_table_deal, table_deal_result
+from backend.engine.table_events import TableEvent
+from backend.engine.table_match import apply_table_match, new_table_match
+from backend.engine.table_view import table_events_for_seat, table_seat_view
+from backend.engine.variants import VARIANTS, TableRules
 
 
 def make_bot(spec: str) -> Any:
@@ -148,6 +169,158 @@ def play_deal_pair(job: tuple[str, str, int, dict]) -> dict:
     return {"pairing": (a, b), "gains": gains}
 
 
+def play_table_match(job: tuple[str, str, int, int, int, dict]) -> dict:
+    """One variant match: ``strong`` in seat ``strong_seat``, ``weak`` in the others. Returns the winner's
+    seat, whether it was the strong one, the final totals and decision times per level and phase."""
+    strong, weak, strong_seat, match_seed, rng_seed, rules_dict = job
+    rules = TableRules.from_dict(rules_dict)
+    n = rules.n
+    levels = [weak] * n
+    levels[strong_seat] = strong
+    rngs = [random.Random(f"{rng_seed}:{seat}") for seat in range(n)]
+    received: list[list[TableEvent]] = [[] for _ in range(n)]
+    times: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    match = new_table_match(rules, match_seed)
+    while not match.over:
+        seat = match.deal.turn
+        assert seat is not None
+        phase = match.deal.phase
+        view = table_seat_view(match, seat)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        action = choose_table_action(levels[seat], view, received[seat], rngs[seat])
+        wall, used = time.perf_counter() - start, time.process_time() - start_cpu
+        for key in (levels[seat], f"{levels[seat]} {phase}"):
+            times.setdefault(key, []).append(wall)
+            cpu.setdefault(key, []).append(used)
+        match, events = apply_table_match(match, seat, action)
+        for s in range(n):
+            if any(e.kind == "deal_started" for e in events):
+                received[s] = []  # the bots need the current deal's events only
+            else:
+                received[s].extend(table_events_for_seat(events, s))
+    totals = match.totals
+    others = [t for s, t in enumerate(totals) if s != strong_seat]
+    return {
+        "pairing": (weak, strong),
+        "strong_won": match.winner == strong_seat,
+        "margin": totals[strong_seat] - statistics.mean(others),
+        "deals": len(match.history),
+        "times": times,
+        "cpu": cpu,
+    }
+
+
+def play_table_deal_pair(job: tuple[str, str, int, dict]) -> dict:
+    """One variant deal played twice from the same cards: once with ``strong`` in seat ``seed % n`` and
+    ``weak`` elsewhere, once with ``weak`` everywhere. Returns the gain of that seat's deal score minus
+    the mean of the others' (match totals 0)."""
+    weak, strong, seed, rules_dict = job
+    rules = TableRules.from_dict(rules_dict)
+    n = rules.n
+    seat_of_interest = seed % n
+    base = new_table_match(rules, seed)
+    values = []
+    for level in (strong, weak):
+        levels = [weak] * n
+        levels[seat_of_interest] = level
+        state = new_table_deal(rules, seed, derive(seed, "dealer") % n)
+        received: list[list[TableEvent]] = [[] for _ in range(n)]
+        rngs = [random.Random(f"{seed}:{s}") for s in range(n)]
+        while not state.over:
+            seat = state.turn
+            assert seat is not None
+            view = table_seat_view(replace(base, deal=state), seat)
+            action = choose_table_action(levels[seat], view, received[seat], rngs[seat])
+            state, events = apply_table(state, seat, action)
+            for s in range(n):
+                received[s].extend(table_events_for_seat(events, s))
+        score = table_deal_result(state).score
+        values.append(score[seat_of_interest] - (sum(score) - score[seat_of_interest]) / (n - 1))
+    return {"pairing": (weak, strong), "gain": values[0] - values[1]}
+
+
+def _variant_target(variant: str, target: int) -> int:
+    """The variant's offered target nearest to ``target`` (1001 → 1000 for rassel, ruling V3.9a)."""
+    return min(VARIANTS[variant].targets, key=lambda t: abs(t - target))
+
+
+def variant_main(args: argparse.Namespace) -> int:
+    rules = TableRules(
+        variant=args.variant,
+        seats=args.seats,
+        target=None if args.scoring == "simplified" else _variant_target(args.variant, args.target),
+        scoring=args.scoring,
+        jungfrau=args.jungfrau,
+    )
+    pairings = [(p.split(":")[0], p.split(":")[1]) for p in args.table_pairs.split(",")]
+    jobs = []
+    for weak, strong in pairings:
+        for i in range(args.matches):
+            seed = derive(args.seed, f"table:{args.variant}:{rules.n}:{weak}:{strong}:{i}")
+            jobs.append((strong, weak, i % rules.n, seed, derive(seed, "rng"), rules.to_dict()))
+    print(
+        f"# {args.variant} ({rules.game.rule}), {rules.n} seats, target {rules.goal}, scoring {rules.scoring}, "
+        f"jungfrau {rules.jungfrau}: {len(jobs)} matches, {args.matches} per pairing, seed {args.seed}, "
+        f"{args.workers} worker(s), Python {platform.python_version()}",
+        flush=True,
+    )
+    deal_jobs = [
+        (weak, strong, derive(args.seed, f"table-duplicate:{args.variant}:{weak}:{strong}:{i}"), rules.to_dict())
+        for weak, strong in pairings
+        for i in range(args.deals)
+    ]
+    started = time.perf_counter()
+    if args.workers > 1:
+        with ProcessPoolExecutor(args.workers) as pool:
+            deal_results = list(pool.map(play_table_deal_pair, deal_jobs, chunksize=1))
+            results = list(pool.map(play_table_match, jobs, chunksize=1))
+    else:
+        deal_results = [play_table_deal_pair(job) for job in deal_jobs]
+        results = [play_table_match(job) for job in jobs]
+    elapsed = time.perf_counter() - started
+    if deal_results:
+        print()
+        print("| pairing | duplicate deals | gain per deal | 95% CI |")
+        print("|---|---|---|---|")
+        for weak, strong in pairings:
+            gains = [r["gain"] for r in deal_results if r["pairing"] == (weak, strong)]
+            mean = statistics.mean(gains)
+            half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.inf
+            print(f"| {strong} for {weak} | {len(gains)} | {mean:+.1f} | {mean - half:+.1f} … {mean + half:+.1f} |")
+    if not results:
+        print()
+        print(f"elapsed_seconds={elapsed:.0f}")
+        return 0
+    print()
+    print("| pairing | stronger wins | win rate | 95% CI (Wilson) | chance | margin/match | deals/match |")
+    print("|---|---|---|---|---|---|---|")
+    for weak, strong in pairings:
+        games = [r for r in results if r["pairing"] == (weak, strong)]
+        wins = sum(1 for r in games if r["strong_won"])
+        lo, hi = wilson(wins, len(games))
+        margin = statistics.mean(r["margin"] for r in games)
+        deals = statistics.mean(r["deals"] for r in games)
+        print(
+            f"| 1 {strong} vs {rules.n - 1} {weak} | {wins}/{len(games)} | {wins / len(games):.0%} | "
+            f"{lo:.0%}–{hi:.0%} | {1 / rules.n:.0%} | {margin:+.0f} | {deals:.1f} |"
+        )
+    print()
+    print(
+        "| level (phase) | decisions | wall mean ms | wall p95 ms | wall max ms | CPU mean ms | CPU p95 ms "
+        "| CPU max ms |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    keys = sorted({key for r in results for key in r["times"]})
+    for key in keys:
+        wall = sorted(t for r in results for t in r["times"].get(key, []))
+        used = sorted(t for r in results for t in r["cpu"].get(key, []))
+        print(f"| {key} | {len(wall)} | {_stats(wall)} | {_stats(used)} |")
+    print()
+    print(f"elapsed_seconds={elapsed:.0f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=40, help="matches per pairing (default 40)")
@@ -159,11 +332,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--expert-clock", choices=("wall", "cpu"), default="wall", help="the clock of expert's deadline (default wall)"
     )
-    parser.add_argument("--target", type=int, default=1001, choices=(1001, 501, 301))
+    parser.add_argument("--target", type=int, default=1001, choices=(1001, 501, 301, 1000, 500, 300))
     parser.add_argument("--declaration-scoring", default="by_suit", choices=("by_suit", "by_order"))
     parser.add_argument("--show-stock-bottom", action="store_true")
     parser.add_argument("--deck-size", type=int, default=24, choices=(24, 32), help="32: variant V1")
+    parser.add_argument("--variant", choices=tuple(VARIANTS), help="play matches of a variant V2–V7 instead")
+    parser.add_argument("--seats", type=int, default=None, help="with --variant bidding: 3 or 4 seats")
+    parser.add_argument(
+        "--table-pairs", default="easy:hard,medium:hard", help="with --variant: weak:strong pairings, comma-separated"
+    )
+    parser.add_argument("--scoring", default="original", choices=("original", "simplified"), help="V4/V5 scoring")
+    parser.add_argument("--jungfrau", action="store_true", help="the V6 option")
     args = parser.parse_args(argv)
+    if args.variant:
+        return variant_main(args)
     os.environ["BENCH_EXPERT_CLOCK"] = args.expert_clock  # read by make_bot, in the workers too
 
     rules = Rules(
