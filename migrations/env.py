@@ -30,10 +30,21 @@ def run_migrations_offline() -> None:
 def run_migrations_online() -> None:
     engine = make_engine(database_url())
     with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Batch mode rebuilds a SQLite table (copy, drop, rename) that other tables refer to:
+            # foreign keys are checked once, after the migrations, not while a table is rebuilt.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
         # render_as_batch lets later migrations alter tables on SQLite too.
         context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
         with context.begin_transaction():
             context.run_migrations()
+        if sqlite:
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+            connection.commit()
+            if broken:
+                raise RuntimeError(f"the migrated database breaks foreign keys: {broken[:5]}")
     engine.dispose()
 
 

@@ -1,5 +1,11 @@
 """SQLAlchemy 2 models: players, rooms, matches, deals, the action log, stake settlements.
 
+A table has 2, 3 or 4 seats (``Room.seats``); everything per seat lives in a seat table keyed by
+(parent, seat): ``room_seats`` (who sits where), ``match_seats`` (the players and their match
+totals), ``deal_seats`` (a deal's points and totals). The ORM loads them with their parent
+(``selectin``) and offers them as seat-ordered lists (``Room.seat_ids``, ``Match.player_ids``,
+``Match.totals``, ``Deal.card_points`` …).
+
 Amounts are stored as decimal *text* so that SQLite keeps them exact too (R6.1): a
 SQLite NUMERIC column would hand them back as binary floats.
 """
@@ -9,8 +15,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, false
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 def utcnow() -> datetime:
@@ -27,7 +33,7 @@ class Player(Base):
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
     name: Mapped[str] = mapped_column(String(24))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    bot_level: Mapped[str | None] = mapped_column(String(10), unique=True, index=True)  # computer opponents only
+    bot_level: Mapped[str | None] = mapped_column(String(10), index=True)  # computer players only
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -39,12 +45,33 @@ class Room(Base):
     visibility: Mapped[str] = mapped_column(String(10))
     options: Mapped[dict[str, Any]]
     status: Mapped[str] = mapped_column(String(10), index=True)
-    seat0_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
-    seat1_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    seats: Mapped[int] = mapped_column(Integer, default=2, server_default="2")  # the table's seat count
     match_id: Mapped[str | None] = mapped_column(String(40))
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    seat_rows: Mapped[list[RoomSeat]] = relationship(
+        order_by="RoomSeat.seat", lazy="selectin", cascade="all, delete-orphan"
+    )
+
+    @property
+    def seat_ids(self) -> list[str | None]:
+        """Who sits at each seat, in seat order (None: a free seat)."""
+        ids: list[str | None] = [None] * self.seats
+        for row in self.seat_rows:
+            if 0 <= row.seat < len(ids):
+                ids[row.seat] = row.player_id
+        return ids
+
+
+class RoomSeat(Base):
+    """A taken seat of a table (a free seat has no row)."""
+
+    __tablename__ = "room_seats"
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
 
 
 class Match(Base):
@@ -55,15 +82,35 @@ class Match(Base):
     options: Mapped[dict[str, Any]]
     seed: Mapped[str] = mapped_column(String(50))  # a 128-bit integer, as text
     first_dealer: Mapped[int] = mapped_column(Integer)
-    seat0_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
-    seat1_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     status: Mapped[str] = mapped_column(String(10), index=True)  # playing | finished
     winner_seat: Mapped[int | None] = mapped_column(Integer)
     end_reason: Mapped[str | None] = mapped_column(String(10))
-    total0: Mapped[int] = mapped_column(Integer, default=0)
-    total1: Mapped[int] = mapped_column(Integer, default=0)
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
+    seat_rows: Mapped[list[MatchSeat]] = relationship(
+        order_by="MatchSeat.seat", lazy="selectin", cascade="all, delete-orphan"
+    )
+
+    @property
+    def player_ids(self) -> list[str]:
+        """The players, in seat order."""
+        return [row.player_id for row in self.seat_rows]
+
+    @property
+    def totals(self) -> list[int]:
+        """The match totals, in seat order."""
+        return [row.total for row in self.seat_rows]
+
+
+class MatchSeat(Base):
+    """A seat of a match: who played it and the seat's match total."""
+
+    __tablename__ = "match_seats"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    total: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Deal(Base):
@@ -75,15 +122,46 @@ class Deal(Base):
     number: Mapped[int] = mapped_column(Integer)
     dealer: Mapped[int] = mapped_column(Integer)
     seed: Mapped[str] = mapped_column(String(50))
-    card_points0: Mapped[int] = mapped_column(Integer)
-    card_points1: Mapped[int] = mapped_column(Integer)
-    declaration_points0: Mapped[int] = mapped_column(Integer)
-    declaration_points1: Mapped[int] = mapped_column(Integer)
-    score0: Mapped[int] = mapped_column(Integer)
-    score1: Mapped[int] = mapped_column(Integer)
-    total0: Mapped[int] = mapped_column(Integer)
-    total1: Mapped[int] = mapped_column(Integer)
     declarations: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    # The variants (../shared/RULES-VARIANTS.md): the auction's declarer and contract, whether the
+    # contract was made, a thrown-in deal, and details such as rounding or bonuses.
+    declarer: Mapped[int | None] = mapped_column(Integer)
+    contract: Mapped[int | None] = mapped_column(Integer)
+    made: Mapped[bool | None] = mapped_column(Boolean)
+    thrown_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    extra: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    seat_rows: Mapped[list[DealSeat]] = relationship(
+        order_by="DealSeat.seat", lazy="selectin", cascade="all, delete-orphan"
+    )
+
+    @property
+    def card_points(self) -> list[int]:
+        return [row.card_points for row in self.seat_rows]
+
+    @property
+    def declaration_points(self) -> list[int]:
+        return [row.declaration_points for row in self.seat_rows]
+
+    @property
+    def score(self) -> list[int]:
+        return [row.score for row in self.seat_rows]
+
+    @property
+    def totals(self) -> list[int]:
+        return [row.total for row in self.seat_rows]
+
+
+class DealSeat(Base):
+    """A seat's part of a finished deal: card points, declarations, the deal's score, the total after it."""
+
+    __tablename__ = "deal_seats"
+
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deals.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    card_points: Mapped[int] = mapped_column(Integer)
+    declaration_points: Mapped[int] = mapped_column(Integer)
+    score: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer)
 
 
 class Action(Base):
@@ -94,8 +172,10 @@ class Action(Base):
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(10))  # play | resign
+    kind: Mapped[str] = mapped_column(String(10))  # play | resign | bid | pass | discard
     card: Mapped[str | None] = mapped_column(String(2))
+    amount: Mapped[int | None] = mapped_column(Integer)  # a bid
+    cards: Mapped[list[str] | None] = mapped_column(JSON(none_as_null=True))  # a discard (two cards)
     declare: Mapped[bool] = mapped_column(Boolean, default=False)
     reason: Mapped[str | None] = mapped_column(String(10))
     room_version: Mapped[int] = mapped_column(Integer)
@@ -104,13 +184,18 @@ class Action(Base):
 
 
 class Settlement(Base):
-    """R6: what the loser of a match owes the winner."""
+    """R6 / V0.10: what one loser of a match owes one winner (a match has one row per such pair:
+    one for two seats; each other player owes the winner at 3 or 4 seats; V0.10a: the one who
+    abandons owes every other player)."""
 
     __tablename__ = "settlements"
-    __table_args__ = (Index("ix_settlements_players", "winner_id", "loser_id"),)
+    __table_args__ = (
+        Index("ix_settlements_players", "winner_id", "loser_id"),
+        UniqueConstraint("match_id", "winner_id", "loser_id", name="uq_settlements_match_pair"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), unique=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))  # indexed by uq_settlements_match_pair
     winner_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
     loser_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
     points_short: Mapped[int] = mapped_column(Integer)

@@ -19,7 +19,20 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any, cast
 
-from sqlalchemy import Connection, CursorResult, Engine, Result, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    CursorResult,
+    Engine,
+    Result,
+    bindparam,
+    delete,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -29,18 +42,22 @@ from .models import (
     Action,
     ChatLine,
     Deal,
+    DealSeat,
     DeviceLink,
     DeviceToken,
     Match,
+    MatchSeat,
     Player,
     Room,
     RoomDeadline,
+    RoomSeat,
     Settlement,
     SocketTicket,
     utcnow,
 )
 from .writes import (
     AbsenceWrite,
+    ActionRecord,
     ActionWrite,
     ChatWrite,
     CloseWrite,
@@ -61,6 +78,11 @@ _ADVANCE_VERSION = (
     .where(Room.id == bindparam("room"), Room.version == bindparam("expected"))
     .values(version=bindparam("next"), updated_at=bindparam("now"))
 )
+_MATCH_TOTAL = (
+    update(MatchSeat)
+    .where(MatchSeat.match_id == bindparam("match"), MatchSeat.seat == bindparam("at"))
+    .values(total=bindparam("value"))
+)
 
 
 def _changed(result: Result[Any]) -> int:
@@ -77,13 +99,27 @@ def decimal_text(value: Decimal) -> str:
     return str(value + 0)
 
 
-def bot_player_id(level: str) -> str:
-    """The id of the player row that stands for the computer at ``level``."""
-    return f"p_bot_{level}"
+def bot_player_id(level: str, number: int = 1) -> str:
+    """The id of the player row that stands for the ``number``-th computer player at ``level`` (a
+    table of four may seat three of one level, each a player of its own)."""
+    return f"p_bot_{level}" if number == 1 else f"p_bot_{level}_{number}"
 
 
 def new_id(prefix: str) -> str:
     return f"{prefix}_{secrets.token_urlsafe(12)}"
+
+
+def action_record(row: Action) -> ActionRecord:
+    """An action of the log as the rooms layer and the replays read it."""
+    return ActionRecord(
+        row.seat,
+        row.kind,
+        row.card,
+        row.declare,
+        row.reason,
+        row.amount,
+        None if row.cards is None else tuple(row.cards),
+    )
 
 
 @dataclass
@@ -135,15 +171,16 @@ class Store:
             session.add(player)
         return player, token
 
-    def bot_player(self, level: str) -> Player:
-        """The one player row that stands for the computer at ``level`` (created on first use)."""
+    def bot_player(self, level: str, number: int = 1) -> Player:
+        """The player row that stands for the ``number``-th computer player at ``level`` (created on first use)."""
+        bot_id = bot_player_id(level, number)
         with self._sessions() as session:
-            bot = session.scalar(select(Player).where(Player.bot_level == level))
+            bot = session.get(Player, bot_id)
         if bot is not None:
             return bot
         bot = Player(
-            id=bot_player_id(level),
-            name=f"Computer ({level})",
+            id=bot_id,
+            name=f"Computer ({level})" if number == 1 else f"Computer {number} ({level})",
             token_hash=hash_token(secrets.token_urlsafe(32)),  # nobody ever holds this token
             bot_level=level,
             created_at=utcnow(),
@@ -153,7 +190,7 @@ class Store:
                 session.add(bot)
         except IntegrityError:  # another process created it first
             with self._sessions() as session:
-                return session.scalars(select(Player).where(Player.bot_level == level)).one()
+                return session.scalars(select(Player).where(Player.id == bot_id)).one()
         return bot
 
     def player_by_token(self, token: str) -> Player | None:
@@ -173,16 +210,18 @@ class Store:
 
     # ------------------------------------------------------------ rooms
 
-    def create_room(self, creator_id: str, options: dict[str, Any], visibility: str) -> Room:
+    def create_room(self, creator_id: str, options: dict[str, Any], visibility: str, seats: int = 2) -> Room:
+        """A new table of ``seats`` seats, its creator at seat 0."""
         now = utcnow()
+        room_id = new_id("r")
         room = Room(
-            id=new_id("r"),
+            id=room_id,
             invite_code=secrets.token_urlsafe(9),
             visibility=visibility,
             options=options,
             status="open",
-            seat0_id=creator_id,
-            seat1_id=None,
+            seats=seats,
+            seat_rows=[RoomSeat(room_id=room_id, seat=0, player_id=creator_id)],
             match_id=None,
             version=0,
             created_at=now,
@@ -195,7 +234,7 @@ class Store:
     def records(self, rooms: list[Room]) -> list[RoomRecord]:
         """Rooms with their seated players and deadlines, in two queries."""
         ids = [room.id for room in rooms]
-        player_ids = [pid for room in rooms for pid in (room.seat0_id, room.seat1_id) if pid]
+        player_ids = [pid for room in rooms for pid in room.seat_ids if pid]
         with self._sessions() as session:
             players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(player_ids))).all()}
             deadlines = session.scalars(select(RoomDeadline).where(RoomDeadline.room_id.in_(ids))).all()
@@ -215,7 +254,7 @@ class Store:
         return None if room is None else self.records([room])[0]
 
     def open_public_rooms(self, limit: int = 50) -> list[RoomRecord]:
-        """The lobby: public tables waiting for a second player, newest first."""
+        """The lobby: public tables waiting for more players, newest first."""
         with self._sessions() as session:
             query = (
                 select(Room)
@@ -244,7 +283,7 @@ class Store:
             query = (
                 select(Room)
                 .where(
-                    or_(Room.seat0_id == player_id, Room.seat1_id == player_id),
+                    Room.id.in_(select(RoomSeat.room_id).where(RoomSeat.player_id == player_id)),
                     Room.status.in_(("open", "playing")),
                 )
                 .order_by(Room.updated_at.desc())
@@ -257,7 +296,8 @@ class Store:
         with self._sessions() as session:
             query = (
                 select(Player.name)
-                .join(Room, or_(Room.seat0_id == Player.id, Room.seat1_id == Player.id))
+                .join(RoomSeat, RoomSeat.player_id == Player.id)
+                .join(Room, Room.id == RoomSeat.room_id)
                 .where(Player.id.in_(player_ids), Room.status == "playing", Room.id != room_id)
                 .limit(1)
             )
@@ -281,9 +321,12 @@ class Store:
                 case JoinWrite():
                     self._join(session, write)
                 case CloseWrite():
+                    creator = exists().where(
+                        RoomSeat.room_id == write.room_id, RoomSeat.seat == 0, RoomSeat.player_id == write.player_id
+                    )
                     closed = session.execute(
                         update(Room)
-                        .where(Room.id == write.room_id, Room.status == "open", Room.seat0_id == write.player_id)
+                        .where(Room.id == write.room_id, Room.status == "open", creator)
                         .values(status="closed")
                     )
                     if _changed(closed) != 1:
@@ -296,15 +339,16 @@ class Store:
                     if write.seat is not None and write.deadline is not None:
                         self._set_deadline(session, write.room_id, "rematch", write.seat, write.deadline)
                 case RematchStartWrite():
-                    seats = write.match.seat_ids
                     self._advance(
-                        session,
-                        write.room_id,
-                        write.expected_version,
-                        seat0_id=seats[0],
-                        seat1_id=seats[1],
-                        status="playing",
-                        match_id=write.match.id,
+                        session, write.room_id, write.expected_version, status="playing", match_id=write.match.id
+                    )
+                    session.execute(delete(RoomSeat).where(RoomSeat.room_id == write.room_id))
+                    session.execute(
+                        insert(RoomSeat),
+                        [
+                            {"room_id": write.room_id, "seat": seat, "player_id": player_id}
+                            for seat, player_id in enumerate(write.match.seat_ids)
+                        ],
                     )
                     session.execute(delete(RoomDeadline).where(RoomDeadline.room_id == write.room_id))
                     session.add(self._match_row(write.room_id, write.match))
@@ -331,18 +375,28 @@ class Store:
         )
 
     def _join(self, session: Session, write: JoinWrite) -> None:
-        taken = session.execute(
-            update(Room)
-            .where(
-                Room.id == write.room_id,
-                Room.status == "open",
-                Room.seat1_id.is_(None),
-                Room.seat0_id != write.player_id,
-            )
-            .values(seat1_id=write.player_id, status="playing", match_id=write.match.id, version=Room.version + 1)
+        """Take the first free seat, or ``write.seat`` if it is free (the table is full when every
+        seat is taken); with a match, which needs the last seat, start it. The version update comes
+        first: it locks the room row, so a racing joiner waits for this one and then sees its seat
+        taken."""
+        locked = session.execute(
+            update(Room).where(Room.id == write.room_id, Room.status == "open").values(version=Room.version + 1)
         )
-        if _changed(taken) != 1:
+        if _changed(locked) != 1:
             raise SeatTaken("somebody else took the seat first")
+        seats = session.scalars(select(Room.seats).where(Room.id == write.room_id)).one()
+        query = select(RoomSeat.seat, RoomSeat.player_id).where(RoomSeat.room_id == write.room_id)
+        taken = {seat: player_id for seat, player_id in session.execute(query)}
+        free = [seat for seat in range(seats) if seat not in taken]
+        seat = free[0] if free and write.seat is None else write.seat
+        if seat not in free or write.player_id in taken.values():
+            raise SeatTaken("somebody else took the seat first")
+        session.execute(insert(RoomSeat).values(room_id=write.room_id, seat=seat, player_id=write.player_id))
+        if write.match is None:
+            return
+        if len(free) > 1:
+            raise SeatTaken("a match starts only once every seat is taken")
+        session.execute(update(Room).where(Room.id == write.room_id).values(status="playing", match_id=write.match.id))
         session.add(self._match_row(write.room_id, write.match))
 
     @staticmethod
@@ -453,52 +507,76 @@ class Store:
                 "card": write.action.card,
                 "declare": write.action.declare,
                 "reason": write.action.reason,
+                "amount": write.action.amount,
+                "cards": None if write.action.cards is None else list(write.action.cards),
                 "room_version": write.expected_version + 1,
                 "client_msg_id": write.client_msg_id,
                 "created_at": utcnow(),
             },
         )
         for deal in write.deals:
-            connection.execute(
+            inserted = connection.execute(
                 insert(Deal).values(
                     match_id=write.match_id,
                     number=deal.number,
                     dealer=deal.dealer,
                     seed=str(deal.seed),
-                    card_points0=deal.card_points[0],
-                    card_points1=deal.card_points[1],
-                    declaration_points0=deal.declaration_points[0],
-                    declaration_points1=deal.declaration_points[1],
-                    score0=deal.score[0],
-                    score1=deal.score[1],
-                    total0=deal.totals[0],
-                    total1=deal.totals[1],
                     declarations=deal.declarations,
+                    declarer=deal.declarer,
+                    contract=deal.contract,
+                    made=deal.made,
+                    thrown_in=deal.thrown_in,
+                    extra=deal.extra,
                 )
             )
-        match_values: dict[str, Any] = {"total0": write.totals[0], "total1": write.totals[1]}
-        if write.end:
-            match_values |= {
-                "status": "finished",
-                "winner_seat": write.end.winner_seat,
-                "end_reason": write.end.reason,
-                "finished_at": utcnow(),
-            }
+            key = inserted.inserted_primary_key
+            assert key is not None
+            deal_id = key[0]
             connection.execute(
-                insert(Settlement).values(
-                    match_id=write.match_id,
-                    winner_id=write.end.winner_id,
-                    loser_id=write.end.loser_id,
-                    points_short=write.end.points_short,
-                    stake_per_point=str(write.end.stake_per_point),
-                    currency=write.end.currency,
-                    amount=str(write.end.amount),
-                    created_at=utcnow(),
-                )
+                insert(DealSeat),
+                [
+                    {
+                        "deal_id": deal_id,
+                        "seat": seat,
+                        "card_points": deal.card_points[seat],
+                        "declaration_points": deal.declaration_points[seat],
+                        "score": deal.score[seat],
+                        "total": deal.totals[seat],
+                    }
+                    for seat in range(len(deal.totals))
+                ],
             )
         if write.deals or write.end:
-            connection.execute(update(Match).where(Match.id == write.match_id).values(**match_values))
+            connection.execute(
+                _MATCH_TOTAL,
+                [{"match": write.match_id, "at": seat, "value": total} for seat, total in enumerate(write.totals)],
+            )
         if write.end:
+            now = utcnow()
+            connection.execute(
+                update(Match)
+                .where(Match.id == write.match_id)
+                .values(
+                    status="finished", winner_seat=write.end.winner_seat, end_reason=write.end.reason, finished_at=now
+                )
+            )
+            if write.end.settlements:  # a V2–V7 match for nothing owes nothing (V0.10 leaves out zeros)
+                connection.execute(
+                    insert(Settlement),
+                    [
+                        {
+                            "match_id": write.match_id,
+                            "winner_id": owed.winner_id,
+                            "loser_id": owed.loser_id,
+                            "points_short": owed.points_short,
+                            "stake_per_point": str(write.end.stake_per_point),
+                            "currency": write.end.currency,
+                            "amount": str(owed.amount),
+                            "created_at": now,
+                        }
+                        for owed in write.end.settlements
+                    ],
+                )
             connection.execute(delete(RoomDeadline).where(RoomDeadline.room_id == write.room_id))
 
     def load_room(self, room_id: str) -> StoredMatch | None:
@@ -519,7 +597,7 @@ class Store:
     # ------------------------------------------------------------ history and ledger
 
     def matches_of_player(self, player_id: str, limit: int, offset: int) -> tuple[list[Match], int]:
-        mine = or_(Match.seat0_id == player_id, Match.seat1_id == player_id)
+        mine = Match.id.in_(select(MatchSeat.match_id).where(MatchSeat.player_id == player_id))
         with self._sessions() as session:
             total = session.scalar(select(func.count()).select_from(Match).where(mine)) or 0
             rows = session.scalars(
@@ -540,13 +618,21 @@ class Store:
         with self._sessions() as session:
             return list(session.scalars(select(Action).where(Action.match_id == match_id).order_by(Action.seq)).all())
 
-    def settlements_for(self, match_ids: list[str]) -> dict[str, Settlement]:
+    def settlements_for(self, match_ids: list[str]) -> dict[str, list[Settlement]]:
+        """Per finished match, what each loser owes each winner (one row for two seats)."""
         with self._sessions() as session:
-            rows = session.scalars(select(Settlement).where(Settlement.match_id.in_(match_ids))).all()
-            return {s.match_id: s for s in rows}
+            query = select(Settlement).where(Settlement.match_id.in_(match_ids)).order_by(Settlement.id)
+            by_match: dict[str, list[Settlement]] = defaultdict(list)
+            for row in session.scalars(query).all():
+                by_match[row.match_id].append(row)
+            return dict(by_match)
 
     def ledger(self, player_id: str) -> list[dict[str, Any]]:
-        """Per opponent: matches finished, won, and the net balance per currency (exact, R6.1)."""
+        """Per opponent: matches finished, won, and the net balance per currency (exact, R6.1).
+
+        Built from the settlements, one per (match, winner, loser): with 3 or 4 seats a match
+        counts for each pair that settled in it (the winner and each loser, V0.10), not for two
+        losers, who owe each other nothing."""
         with self._sessions() as session:
             rows = session.execute(
                 select(Settlement, Match.finished_at)
@@ -604,10 +690,7 @@ class Store:
             options=match.options,
             seed=str(match.seed),
             first_dealer=match.first_dealer,
-            seat0_id=match.seat_ids[0],
-            seat1_id=match.seat_ids[1],
             status="playing",
-            total0=0,
-            total1=0,
+            seat_rows=[MatchSeat(seat=seat, player_id=pid, total=0) for seat, pid in enumerate(match.seat_ids)],
             started_at=utcnow(),
         )

@@ -21,10 +21,12 @@ class NewMatch:
 @dataclass(frozen=True, slots=True)
 class ActionRecord:
     seat: int
-    kind: str  # play | resign
+    kind: str  # play | resign | bid | pass | discard
     card: str | None = None
     declare: bool = False
     reason: str | None = None
+    amount: int | None = None  # a bid
+    cards: tuple[str, ...] | None = None  # a discard (two cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,10 @@ class LoggedAction:
 
 @dataclass(frozen=True, slots=True)
 class DealRow:
+    """A finished deal; the per-seat tuples have one entry per seat. The variants add the
+    auction's ``declarer`` and ``contract``, whether it was ``made``, a ``thrown_in`` deal, and
+    ``extra`` details (rounding, bonuses)."""
+
     number: int
     dealer: int
     seed: int
@@ -46,19 +52,34 @@ class DealRow:
     score: tuple[int, ...]
     totals: tuple[int, ...]
     declarations: list[dict[str, Any]]
+    declarer: int | None = None
+    contract: int | None = None
+    made: bool | None = None
+    thrown_in: bool = False
+    extra: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementRow:
+    """One settlement of a finished match: ``loser_id`` owes ``winner_id`` ``amount`` (R6, V0.10)."""
+
+    winner_id: str
+    loser_id: str
+    points_short: int
+    amount: Decimal
 
 
 @dataclass(frozen=True, slots=True)
 class MatchEnd:
-    winner_seat: int
+    """How a match ended and what is owed: one settlement for two seats; for 3 or 4 seats each
+    other player owes the winner (V0.10), or the one who abandoned owes every other player (V0.10a)."""
+
+    winner_seat: int | None  # None: a V2–V7 match abandoned by one player (V0.10a) has no single winner
     reason: str
     totals: tuple[int, ...]
-    winner_id: str
-    loser_id: str
-    points_short: int
     stake_per_point: Decimal
     currency: str
-    amount: Decimal
+    settlements: tuple[SettlementRow, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +99,14 @@ class ActionWrite:
 
 @dataclass(frozen=True, slots=True)
 class JoinWrite:
-    """Take the free seat and start the match, atomically: of two racing joiners one wins."""
+    """Take the first free seat and, with ``match``, start the match, atomically: of two racing
+    joiners one wins. A match is started only once every seat is taken; ``match`` None takes a
+    seat of a table that waits for more players."""
 
     room_id: str
     player_id: str
-    match: NewMatch
+    match: NewMatch | None
+    seat: int | None = None  # None: the first free seat (a computer is given its own)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from backend.api.messages import validate_server_message
 from backend.db.engine import normalize_url
-from backend.db.models import Action, Deal, Match, Player, Room, Settlement
+from backend.db.models import Action, Deal, Match, MatchSeat, Player, Room, Settlement
 
 # Every code a refusal may carry (docs/protocol.md); anything else is a bug.
 REJECTION_CODES = frozenset(
@@ -231,6 +231,12 @@ class Database:
     def matches(self) -> list[Any]:
         with self.engine.connect() as connection:
             return list(connection.execute(select(Match)))
+
+    def match_totals(self, match_id: str) -> list[int]:
+        """The match totals, in seat order (``match_seats``)."""
+        with self.engine.connect() as connection:
+            query = select(MatchSeat.total).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)
+            return list(connection.scalars(query))
 
     def settlement_count(self, match_id: str) -> int:
         with self.engine.connect() as connection:
