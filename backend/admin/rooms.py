@@ -20,14 +20,13 @@ from sqlalchemy import select
 
 from backend.db.models import Room
 from backend.db.store import RoomRecord, Store
-from backend.engine.events import Event
-from backend.engine.view import SeatView
 from backend.rooms import commands as cmd
 from backend.rooms.actor import RoomActor
 from backend.rooms.adapters import SystemClock
 from backend.rooms.cluster import Forwarded, RedisCluster
 from backend.rooms.decide import Limits
 from backend.rooms.effects import Refusal
+from backend.rooms.game import GameAction, GameEvent, GameView
 from backend.rooms.model import RoomState
 from backend.rooms.ports import Connection
 from backend.rooms.sql_store import SqlRoomStore, rebuild
@@ -55,7 +54,7 @@ def live_rooms(store: Store) -> list[RoomRecord]:
 
 def describe(record: RoomRecord, owner: str | None = None, connected: Sequence[str] = ()) -> LiveRoom:
     players = []
-    for seat, player_id in enumerate((record.room.seat0_id, record.room.seat1_id)):
+    for seat, player_id in enumerate(record.room.seat_ids):
         if player_id is None:
             continue
         player = record.players.get(player_id)
@@ -113,7 +112,7 @@ class _NoSockets:
 
 
 class _NoBots:
-    async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> tuple[str, bool]:
+    async def decide(self, level: str, view: GameView, events: Sequence[GameEvent]) -> GameAction:
         raise RuntimeError("the admin command does not play for the computer")
 
     def shutdown(self) -> None:

@@ -13,14 +13,14 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from backend.db.codes import DeviceLinkCode
 from backend.db.models import Deal, Match, Player, Settlement, utcnow
-from backend.db.store import RoomRecord, Store, decimal_text
-from backend.db.writes import ActionRecord
+from backend.db.store import RoomRecord, Store, action_record, decimal_text
 from backend.engine import Rules
 from backend.rooms.codes import RoomCode
+from backend.rooms.game import seat_count
 from backend.rooms.messages import RoomOut
 from backend.rooms.model import RoomState
 from backend.rooms.observer import room_out
-from backend.rooms.options import TableOptions
+from backend.rooms.options import TableOptions, computer_seats
 from backend.rooms.replay import deal_frames, match_deals, match_replay
 from backend.rooms.service import RoomRefused, Rooms
 from backend.rooms.sql_store import record_state
@@ -190,22 +190,18 @@ async def _visible_record(store: StoreDep, room_id: str, player: Player | None) 
 
 @router.post("/rooms", status_code=201, response_model=RoomOut, tags=["rooms"])
 async def create_room(body: RoomCreate, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
-    rules = Rules(
-        declaration_scoring=body.declaration_scoring,
-        show_stock_bottom=body.show_stock_bottom,
-        target=body.target,
-        open_scores=body.open_scores,
-        deck_size=body.deck_size,
-    )
+    rules = body.rules()
     options = TableOptions(
         rules=rules,
         stake_per_point=body.stake_per_point.normalize(),
         currency=body.currency,
         reconnect_grace_s=body.reconnect_grace_s,
-        bot_level=body.bot_level if body.opponent == "computer" else None,
+        bot_level=body.bot_level if body.computers else None,
         spectators=body.spectators,
+        computer_seats=computer_seats(seat_count(rules), body.computers),
     )
-    visibility = "private" if options.bot_level else body.visibility  # nobody else can join a computer game
+    # Nobody else can join a table whose other seats are all the computer's.
+    visibility = "private" if body.computers == options.seats - 1 else body.visibility
     try:
         state, room_id = await rooms.create_room(player, options, visibility)
     except RoomRefused as error:
@@ -316,25 +312,45 @@ def _player_json(players: dict[str, Player], player_id: str, seat: int | None = 
     return described if seat is None else {"seat": seat, **described}
 
 
+def _seated_players(match: Match, players: dict[str, Player]) -> list[dict[str, Any]]:
+    return [_player_json(players, player_id, seat) for seat, player_id in enumerate(match.player_ids)]
+
+
+def _stake_json(player_id: str, settlements: list[Settlement]) -> dict[str, Any] | None:
+    """What the match's settlements mean to ``player_id``: with two seats the one settlement.
+    With 3 or 4 seats only those the player is part of count: a loser's debt to the winner, or
+    for the winner the sum owed by the losers (amounts and points short added up, the first
+    debtor named); ``balance`` is always the player's net (+ owed to me, − owed by me)."""
+    mine = [s for s in settlements if player_id in (s.winner_id, s.loser_id)] or settlements[:1]
+    if not mine:
+        return None
+    first = mine[0]
+    if len(mine) == 1:
+        amount_text, points_short = first.amount, first.points_short
+    else:
+        amount_text = decimal_text(sum((Decimal(s.amount) for s in mine), Decimal(0)))
+        points_short = sum(s.points_short for s in mine)
+    balance = sum(
+        (Decimal(s.amount) * (1 if s.winner_id == player_id else -1 if s.loser_id == player_id else 0) for s in mine),
+        Decimal(0),
+    )
+    return {
+        "amount": amount_text,
+        "currency": first.currency,
+        "stake_per_point": first.stake_per_point,
+        "points_short": points_short,
+        "debtor_id": first.loser_id,
+        "creditor_id": first.winner_id,
+        "balance": decimal_text(balance),  # + owed to me, − owed by me
+    }
+
+
 def _match_json(
-    match: Match, player_id: str, players: dict[str, Player], settlement: Settlement | None
+    match: Match, player_id: str, players: dict[str, Player], settlements: list[Settlement]
 ) -> dict[str, Any]:
-    seat = 0 if match.seat0_id == player_id else 1
-    other_id = match.seat1_id if seat == 0 else match.seat0_id
-    totals = [match.total0, match.total1]
-    stake = None
-    if settlement is not None:
-        amount = Decimal(settlement.amount)
-        won = settlement.winner_id == player_id
-        stake = {
-            "amount": settlement.amount,
-            "currency": settlement.currency,
-            "stake_per_point": settlement.stake_per_point,
-            "points_short": settlement.points_short,
-            "debtor_id": settlement.loser_id,
-            "creditor_id": settlement.winner_id,
-            "balance": decimal_text(amount if won else -amount),  # + owed to me, − owed by me
-        }
+    player_ids = match.player_ids
+    seat = player_ids.index(player_id) if player_id in player_ids else 0
+    other_id = player_ids[(seat + 1) % len(player_ids)]  # the only opponent with two seats; the next seat with more
     return {
         "id": match.id,
         "room_id": match.room_id,
@@ -342,14 +358,25 @@ def _match_json(
         "options": match.options,
         "started_at": match.started_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
-        "players": [_player_json(players, match.seat0_id, 0), _player_json(players, match.seat1_id, 1)],
+        "players": _seated_players(match, players),
         "my_seat": seat,
         "opponent": _player_json(players, other_id),
-        "totals": totals,
+        "totals": match.totals,
         "winner_seat": match.winner_seat,
         "result": None if match.winner_seat is None else ("won" if match.winner_seat == seat else "lost"),
         "end_reason": match.end_reason,
-        "stake": stake,
+        "stake": _stake_json(player_id, settlements),
+        "settlements": [
+            {
+                "debtor_id": owed.loser_id,
+                "creditor_id": owed.winner_id,
+                "amount": owed.amount,
+                "currency": owed.currency,
+                "stake_per_point": owed.stake_per_point,
+                "points_short": owed.points_short,
+            }
+            for owed in settlements
+        ],
     }
 
 
@@ -361,41 +388,44 @@ async def my_matches(
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> dict[str, Any]:
     matches, total = await asyncio.to_thread(store.matches_of_player, player.id, limit, offset)
-    ids = {pid for m in matches for pid in (m.seat0_id, m.seat1_id)}
+    ids = {pid for m in matches for pid in m.player_ids}
     players = await asyncio.to_thread(store.players, list(ids))
     settlements = await asyncio.to_thread(store.settlements_for, [m.id for m in matches])
-    items = [_match_json(m, player.id, players, settlements.get(m.id)) for m in matches]
+    items = [_match_json(m, player.id, players, settlements.get(m.id, [])) for m in matches]
     return {"total": total, "limit": limit, "offset": offset, "items": items}
 
 
 @router.get("/matches/{match_id}", response_model=MatchDetail, tags=["history"])
 async def one_match(match_id: str, player: CurrentPlayer, store: StoreDep) -> dict[str, Any]:
     match = await asyncio.to_thread(store.match, match_id) if len(match_id) <= 40 else None
-    if match is None or player.id not in (match.seat0_id, match.seat1_id):
+    if match is None or player.id not in match.player_ids:
         raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"no match {match_id!r} of yours")
-    players = await asyncio.to_thread(store.players, [match.seat0_id, match.seat1_id])
-    settlement = (await asyncio.to_thread(store.settlements_for, [match.id])).get(match.id)
+    players = await asyncio.to_thread(store.players, match.player_ids)
+    settlements = (await asyncio.to_thread(store.settlements_for, [match.id])).get(match.id, [])
     deals = await asyncio.to_thread(store.deals_of, match.id)
-    detail = _match_json(match, player.id, players, settlement)
+    detail = _match_json(match, player.id, players, settlements)
     detail["deals"] = [{"number": d.number, "dealer": d.dealer, "seed": d.seed, **_deal_result(d)} for d in deals]
     return detail
 
 
 def _deal_result(deal: Deal) -> dict[str, Any]:
-    return {
-        "card_points": [deal.card_points0, deal.card_points1],
+    result: dict[str, Any] = {
+        "card_points": deal.card_points,
         "declarations": deal.declarations,
-        "declaration_points": [deal.declaration_points0, deal.declaration_points1],
-        "score": [deal.score0, deal.score1],
-        "totals": [deal.total0, deal.total1],
+        "declaration_points": deal.declaration_points,
+        "score": deal.score,
+        "totals": deal.totals,
     }
+    if deal.declarer is not None or deal.thrown_in:  # a V2–V7 deal with an auction (V0.6–V0.8)
+        result |= {"declarer": deal.declarer, "contract": deal.contract, "made": deal.made, "thrown_in": deal.thrown_in}
+    return result
 
 
 async def _may_replay(store: Store, match: Match, player: Player | None, code: str | None) -> bool:
     """Who may read a match's replay (issue 12): its players; others as they could watch it live —
     anyone if its table is public, whoever has the watch code if it is private, and nobody else if
     the players turned watching off."""
-    if player is not None and player.id in (match.seat0_id, match.seat1_id):
+    if player is not None and player.id in match.player_ids:
         return True
     record = await asyncio.to_thread(store.room_record, match.room_id)
     if record is None or not TableOptions.from_json(record.room.options).spectators:
@@ -411,15 +441,18 @@ async def _replay_source(store: Store, match_id: str, player: Player | None, cod
         raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"no match {match_id!r} you may replay")
     if match.status != "finished":
         raise api_error(409, TransportCode.MATCH_IN_PROGRESS, "a match can be replayed once it is over")
-    players = await asyncio.to_thread(store.players, [match.seat0_id, match.seat1_id])
+    rules = TableOptions.from_json(match.options).rules
+    if not isinstance(rules, Rules):
+        raise api_error(409, TransportCode.REPLAY_UNAVAILABLE, "games for three and four cannot be replayed yet")
+    players = await asyncio.to_thread(store.players, match.player_ids)
     rows = await asyncio.to_thread(store.actions_of, match.id)
     deals = await asyncio.to_thread(store.deals_of, match.id)
     return {
         "match_id": match.id,
-        "players": [_player_json(players, match.seat0_id, 0), _player_json(players, match.seat1_id, 1)],
-        "rules": TableOptions.from_json(match.options).rules,
+        "players": _seated_players(match, players),
+        "rules": rules,
         "seed": int(match.seed),
-        "actions": [ActionRecord(row.seat, row.kind, row.card, row.declare, row.reason) for row in rows],
+        "actions": [action_record(row) for row in rows],
         "results": {d.number: _deal_result(d) for d in deals},
     }
 

@@ -18,6 +18,9 @@ from pydantic import (
     model_validator,
 )
 
+from backend.engine import Rules
+from backend.engine.variants import TableRules
+
 MAX_CHAT = 200
 MAX_VERSION = 2**53  # what a JavaScript client can count exactly
 
@@ -57,7 +60,8 @@ class PlayerCreated(PlayerOut):
 
 
 class RoomCreate(Strict):
-    target: Literal[1001, 501, 301] = 1001
+    # Every target some game offers; which ones a game takes is the engine's (R5, V2.10, ruling V3.9a, V4.9a).
+    target: Literal[1001, 501, 301, 1000, 500, 300, 100] = 1001
     declaration_scoring: Literal["by_suit", "by_order"] = "by_suit"
     show_stock_bottom: bool = False
     open_scores: bool = False
@@ -69,12 +73,49 @@ class RoomCreate(Strict):
     opponent: Literal["human", "computer"] = "human"
     bot_level: Literal["easy", "medium", "hard", "expert"] = "medium"
     spectators: bool = Field(default=True, description="others may watch (private tables: with a watch link)")
+    variant: Literal["mcleod", "rassel", "thousand3", "thousand4", "bidding"] | None = Field(
+        default=None, description="a game for three or four (RULES-VARIANTS.md V2–V7); none: two-hand 1001"
+    )
+    seats: int | None = Field(default=None, ge=3, le=4, description="V7: 3 or 4; the other variants have one count")
+    scoring: Literal["original", "simplified"] = Field(default="original", description="V4.9 (V4 and V5 only)")
+    jungfrau: bool = Field(default=False, description="V6: 100 (10 simplified) to a player who took no trick")
+    computer_seats: int = Field(default=0, ge=0, le=3, description="V2–V7: seats the computer plays, at bot_level")
 
     @model_validator(mode="after")
     def _computer_games_are_friendly(self) -> RoomCreate:
-        if self.opponent == "computer" and self.stake_per_point != 0:
+        if self.computers and self.stake_per_point != 0:
             raise ValueError("games against the computer are played for no stake (stake_per_point must be 0)")
+        rules = self.rules()  # the engine judges the combination (e.g. a target the game does not offer)
+        if isinstance(rules, TableRules) and self.computer_seats >= rules.n:
+            raise ValueError("at least one seat is a person's")
         return self
+
+    @property
+    def computers(self) -> int:
+        """How many seats the computer plays."""
+        if self.variant is None:
+            return 1 if self.opponent == "computer" else 0
+        return self.computer_seats
+
+    def rules(self) -> Rules | TableRules:
+        """The engine's rules for this table; ``ValueError`` if the engine refuses the combination."""
+        if self.variant is None:
+            return Rules(
+                declaration_scoring=self.declaration_scoring,
+                show_stock_bottom=self.show_stock_bottom,
+                target=self.target,
+                open_scores=self.open_scores,
+                deck_size=self.deck_size,
+                jungfrau=self.jungfrau,
+            )
+        return TableRules(
+            variant=self.variant,
+            seats=self.seats,
+            target=self.target if "target" in self.model_fields_set else None,
+            scoring=self.scoring,
+            jungfrau=self.jungfrau,
+            open_scores=self.open_scores,
+        )
 
     @field_validator("stake_per_point", mode="before")
     @classmethod
@@ -150,6 +191,17 @@ class MatchStake(BaseModel):
     balance: str
 
 
+class SettlementOut(BaseModel):
+    """R6 / V0.10: ``debtor_id`` owes ``creditor_id`` ``amount`` (exact decimal text)."""
+
+    debtor_id: str
+    creditor_id: str
+    amount: str
+    currency: str
+    stake_per_point: str
+    points_short: int
+
+
 class MatchOut(BaseModel):
     id: str
     room_id: str
@@ -165,6 +217,7 @@ class MatchOut(BaseModel):
     result: Literal["won", "lost"] | None
     end_reason: Literal["target", "resign", "absence"] | None
     stake: MatchStake | None
+    settlements: list[SettlementOut] = Field(description="every settlement of the match (V0.10: each loser)")
 
 
 class DealDeclaration(BaseModel):
@@ -182,6 +235,11 @@ class DealOut(BaseModel):
     declaration_points: list[int]
     score: list[int]
     totals: list[int]
+    # A V2–V7 deal with an auction (absent for two-hand 1001): V0.6–V0.8, ruling V0.6a.
+    declarer: int | None = None
+    contract: int | None = None
+    made: bool | None = None
+    thrown_in: bool = False
 
 
 class MatchDetail(MatchOut):
@@ -320,6 +378,26 @@ class PlayIntent(Intent):
     declare: StrictBool = False
 
 
+class BidIntent(Intent):
+    """V0.6: bid ``amount`` points in the auction (the engine judges steps, minimum and cap)."""
+
+    type: Literal["bid"]
+    amount: StrictInt = Field(ge=0, le=1000)
+
+
+class PassIntent(Intent):
+    """V0.6: pass in the auction (final)."""
+
+    type: Literal["pass"]
+
+
+class DiscardIntent(Intent):
+    """V0.7: the declarer lays two cards away."""
+
+    type: Literal["discard"]
+    cards: list[Annotated[str, Field(min_length=2, max_length=2)]] = Field(min_length=2, max_length=2)
+
+
 class ResignIntent(Intent):
     type: Literal["resign"]
 
@@ -343,7 +421,7 @@ class ChatIntent(Intent):
 
 
 ClientMessage = Annotated[
-    Hello | PlayIntent | ResignIntent | RematchIntent | ChatIntent,
+    Hello | PlayIntent | BidIntent | PassIntent | DiscardIntent | ResignIntent | RematchIntent | ChatIntent,
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)

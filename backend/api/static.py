@@ -52,7 +52,7 @@ VERSION_PREFIX = "/v/"
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 # Not part of the client: the node checks and tests, the developer notes.
-EXCLUDED_DIRS = frozenset({"tools"})
+EXCLUDED_DIRS = frozenset({"tools", "fixtures"})  # build helpers and test data, not the client
 EXCLUDED_FILES = frozenset({"README.md"})
 EXCLUDED_SUFFIXES = (".test.mjs", ".test.js")
 CONTENT_TYPES = {
@@ -374,7 +374,7 @@ def tree_files(root: Path) -> list[Path]:
         if not path.is_file() or any(part.startswith(".") for part in relative.parts):
             continue
         if (
-            relative.parts[0] in EXCLUDED_DIRS
+            any(part in EXCLUDED_DIRS for part in relative.parts[:-1])
             or relative.name in EXCLUDED_FILES
             or path.name.endswith(EXCLUDED_SUFFIXES)
         ):

@@ -19,6 +19,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from backend.db.models import Player
+from backend.rooms import commands as cmd
 from backend.rooms.codes import RoomCode
 from backend.rooms.messages import RejectedMessage
 from backend.rooms.service import RoomRefused, Rooms
@@ -26,7 +27,17 @@ from backend.settings import Settings
 
 from .codes import CloseCode, TransportCode
 from .deps import player_for_token
-from .schemas import ChatIntent, Hello, PlayIntent, RematchIntent, ResignIntent, client_message
+from .schemas import (
+    BidIntent,
+    ChatIntent,
+    DiscardIntent,
+    Hello,
+    PassIntent,
+    PlayIntent,
+    RematchIntent,
+    ResignIntent,
+    client_message,
+)
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -144,7 +155,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     if record is None or record.room.status == "closed":
         await websocket.close(CloseCode.UNKNOWN_ROOM, "unknown room")
         return
-    if player.id not in (record.room.seat0_id, record.room.seat1_id):
+    if player.id not in record.room.seat_ids:
         await websocket.close(CloseCode.NOT_SEATED, "no seat in this room")
         return
 
@@ -264,6 +275,13 @@ async def _handle(rooms: Rooms, room_id: str, player_id: str, outbox: SocketOutb
             await rooms.hello(room_id, player_id)
         case PlayIntent():
             await rooms.play(room_id, player_id, message.id, message.version, message.card, message.declare)
+        case BidIntent():
+            await rooms.move(room_id, cmd.Bid(player_id, message.id, message.version, message.amount))
+        case PassIntent():
+            await rooms.move(room_id, cmd.Pass(player_id, message.id, message.version))
+        case DiscardIntent():
+            first, second = message.cards
+            await rooms.move(room_id, cmd.Discard(player_id, message.id, message.version, (first, second)))
         case ResignIntent():
             await rooms.resign(room_id, player_id, message.id, message.version)
         case RematchIntent():

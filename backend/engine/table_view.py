@@ -79,6 +79,7 @@ class TableDealView:
     trick: TrickView
     last_trick: TableLastTrickView | None
     tricks_played: int
+    tricks_won: tuple[int, ...]  # per seat: how many tricks it took this deal (public, like each trick)
     my_card_points: int | None  # own tricks (+ the discards for the declarer, V0.7); None for a spectator
     card_points: tuple[int, ...] | None  # every seat's trick points, only with `open_scores`
 
@@ -159,6 +160,7 @@ def table_deal_view(state: TableDealState, seat: int | None) -> TableDealView:
         if last is None
         else TableLastTrickView(leader=last.leader, cards=tuple(CARD_NAMES[c] for c in last.cards), winner=last.winner),
         tricks_played=len(state.tricks),
+        tricks_won=tuple(sum(1 for trick in state.tricks if trick.winner == seat) for seat in range(state.n)),
         my_card_points=None if seat is None else state.seat_card_points(seat),
         card_points=state.card_points if state.rules.open_scores else None,
     )

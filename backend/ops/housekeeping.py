@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import exists, select
+from sqlalchemy.orm import aliased
 
-from backend.db.models import Room
+from backend.db.models import Room, RoomSeat
 from backend.db.store import Store
 from backend.rooms.model import RoomState
 
@@ -33,9 +34,14 @@ def evictable(state: RoomState, present: Collection[str]) -> bool:
 
 
 def expired_open_tables(store: Store, now: datetime, ttl_s: float) -> list[tuple[str, str]]:
-    """(room id, creator id) of open tables older than the time to live."""
-    query = select(Room.id, Room.seat0_id).where(
-        Room.status == "open", Room.seat1_id.is_(None), Room.created_at < expiry_cutoff(now, ttl_s)
+    """(room id, creator id) of open tables older than the time to live that nobody joined
+    (only the creator's seat 0 is taken)."""
+    joiner = aliased(RoomSeat)
+    nobody_joined = ~exists().where(joiner.room_id == Room.id, joiner.seat != 0)
+    query = (
+        select(Room.id, RoomSeat.player_id)
+        .join(RoomSeat, (RoomSeat.room_id == Room.id) & (RoomSeat.seat == 0))
+        .where(Room.status == "open", nobody_joined, Room.created_at < expiry_cutoff(now, ttl_s))
     )
     with store.engine.connect() as connection:
         return [(str(room_id), str(creator)) for room_id, creator in connection.execute(query).all()]

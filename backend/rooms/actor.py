@@ -18,7 +18,6 @@ from datetime import datetime
 from pydantic import BaseModel
 
 from backend.db.writes import ActionWrite, SeatTaken, StoreUnavailable, VersionConflict
-from backend.engine import events_for_seat, seat_view
 from backend.ops import metrics
 
 from . import commands as cmd
@@ -38,6 +37,7 @@ from .effects import (
     SendState,
     WakeAt,
 )
+from .game import events_for, first_legal, view_for
 from .model import RoomState
 from .observer import chat_log_message, chat_message, presence_message, rejected_message, state_message
 from .ports import BotRunner, Bus, Clock, RoomStore
@@ -243,18 +243,18 @@ class RoomActor:
         holder = state.seats[ask.seat]
         if state.version != ask.version or state.match is None or holder is None or holder.bot_level is None:
             return
-        view = seat_view(state.match, ask.seat)
+        view = view_for(state.match, ask.seat)
         started = time.perf_counter()
         try:
-            card, declare = await self._bots.decide(
-                holder.bot_level, view, events_for_seat(list(state.deal_events), ask.seat)
+            action = await self._bots.decide(
+                holder.bot_level, view, events_for(state.match, list(state.deal_events), ask.seat)
             )
             metrics.BOT_SECONDS.labels(holder.bot_level).observe(time.perf_counter() - started)
         except Exception:
-            log.exception("the %s bot failed in room %s; it plays its first legal card", holder.bot_level, self.id)
-            card, declare = view.legal[0].card, False
+            log.exception("the %s bot failed in room %s; it makes its first legal move", holder.bot_level, self.id)
+            action = first_legal(state.match, ask.seat)
         self._bot_task = None
         try:
-            await self.handle(cmd.PlayCard(holder.player_id, None, ask.version, card, declare))
+            await self.handle(cmd.command_for(holder.player_id, ask.version, action))
         except Exception:
             log.exception("the computer's move could not be made in room %s", self.id)

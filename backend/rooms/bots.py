@@ -3,7 +3,8 @@
 Bots decide in a separate process (a ``ProcessPoolExecutor``): a ``hard`` bot thinking for a
 few hundred milliseconds holds a CPU, and in a worker process it cannot hold up the event
 loop that serves every other room. A bot gets exactly what its seat may see — the engine
-observer's ``SeatView`` and the seat's redacted events of the deal — never the true state (R7).
+observer's view (``SeatView``, or ``TableSeatView`` for V2–V7) and the seat's redacted events of
+the deal — never the true state (R7, V0.11).
 """
 
 from __future__ import annotations
@@ -15,15 +16,18 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from backend.bots import choose, knowledge_from_view
-from backend.engine import name
-from backend.engine.events import Event
+from backend.bots.table_players import choose_table_action
 from backend.engine.view import SeatView
 
+from .game import GameAction, GameEvent, GameView
 
-def decide(level: str, view: SeatView, events: Sequence[Event], seed: int) -> tuple[str, bool]:
-    """Runs in a worker process: the bot's play as (card name, declare)."""
-    play = choose(level, knowledge_from_view(view, events), random.Random(seed))
-    return name(play.card), play.declare
+
+def decide(level: str, view: GameView, events: Sequence[GameEvent], seed: int) -> GameAction:
+    """Runs in a worker process: the computer's action for the seat of ``view``."""
+    rng = random.Random(seed)
+    if isinstance(view, SeatView):
+        return choose(level, knowledge_from_view(view, events), rng)  # type: ignore[arg-type]  # two-hand events
+    return choose_table_action(level, view, events, rng)  # type: ignore[arg-type]  # a V2–V7 game's events
 
 
 class ProcessBotRunner:
@@ -31,7 +35,7 @@ class ProcessBotRunner:
         self._workers = workers
         self._pool: ProcessPoolExecutor | None = None
 
-    async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> tuple[str, bool]:
+    async def decide(self, level: str, view: GameView, events: Sequence[GameEvent]) -> GameAction:
         if self._pool is None:
             # "spawn": a forked copy of a running server (threads, sockets) is not safe to use.
             self._pool = ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("spawn"))

@@ -81,6 +81,9 @@ _COMMANDS: dict[str, type[Any]] = {
         cmd.Disconnect,
         cmd.Hello,
         cmd.PlayCard,
+        cmd.Bid,
+        cmd.Pass,
+        cmd.Discard,
         cmd.Resign,
         cmd.Rematch,
         cmd.Chat,
@@ -99,6 +102,8 @@ def decode_command(data: dict[str, Any]) -> cmd.Command:
     kind = _COMMANDS[fields.pop("type")]
     if "fresh" in fields:
         fields["fresh"] = FreshMatch(**fields["fresh"])
+    if "cards" in fields:  # JSON has no tuples
+        fields["cards"] = tuple(fields["cards"])
     command: cmd.Command = kind(**fields)
     return command
 

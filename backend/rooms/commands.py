@@ -9,6 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from backend.engine import Play, name
+from backend.engine.table_deal import Bid as BidAction
+from backend.engine.table_deal import Discard as DiscardAction
+from backend.engine.table_deal import Pass as PassAction
+
+from .game import GameAction
 from .model import FreshMatch, RematchAction
 
 
@@ -18,6 +24,7 @@ class Join:
     name: str
     bot_level: str | None
     fresh: FreshMatch
+    seat: int | None = None  # the first free seat, unless a computer is given its own
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +60,35 @@ class PlayCard:
     version: int
     card: str
     declare: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """V0.6: a bid in the auction of a V2, V3 or V7 deal."""
+
+    player_id: str
+    msg_id: int | None  # None for the computer's own move
+    version: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """V0.6: a pass in the auction."""
+
+    player_id: str
+    msg_id: int | None
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """V0.7: the declarer's two discards, by card name."""
+
+    player_id: str
+    msg_id: int | None
+    version: int
+    cards: tuple[str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,4 +129,34 @@ class SetSpectators:
     allowed: bool
 
 
-Command = Join | Leave | Connect | Disconnect | Hello | PlayCard | Resign | Rematch | Chat | Tick | SetSpectators
+Command = (
+    Join
+    | Leave
+    | Connect
+    | Disconnect
+    | Hello
+    | PlayCard
+    | Bid
+    | Pass
+    | Discard
+    | Resign
+    | Rematch
+    | Chat
+    | Tick
+    | SetSpectators
+)
+GameCommand = PlayCard | Bid | Pass | Discard  # a move in the game itself (the computer makes them too)
+
+
+def command_for(player_id: str, version: int, action: GameAction) -> GameCommand:
+    """The computer's move as a command (no message id: it is not a client's intent)."""
+    match action:
+        case Play():
+            return PlayCard(player_id, None, version, name(action.card), action.declare)
+        case BidAction():
+            return Bid(player_id, None, version, action.amount)
+        case PassAction():
+            return Pass(player_id, None, version)
+        case DiscardAction():
+            return Discard(player_id, None, version, (name(action.card_a), name(action.card_b)))
+    raise ValueError(f"the computer does not resign ({action!r})")

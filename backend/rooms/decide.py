@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 
 from backend.db.writes import (
     AbsenceWrite,
-    ActionRecord,
     ActionWrite,
     ChatWrite,
     CloseWrite,
@@ -25,15 +24,18 @@ from backend.db.writes import (
     OptionsWrite,
     RematchOfferWrite,
     RematchStartWrite,
+    SettlementRow,
 )
-from backend.engine import IllegalAction, MatchState, Play, card, name, new_match, stake_owed
+from backend.engine import IllegalAction, Play
 from backend.engine import Resign as EngineResign
-from backend.engine import match as match_rules
 from backend.engine.cards import SUITS
 from backend.engine.errors import IllegalCode
-from backend.engine.events import Event
+from backend.engine.match import DealRecord
+from backend.engine.table_deal import Bid, Discard, Pass
+from backend.engine.table_match import TableDealRecord
 
 from . import commands as cmd
+from . import game
 from .codes import CloseCode, RoomCode
 from .effects import (
     AskBot,
@@ -64,8 +66,6 @@ from .model import (
     Stake,
 )
 
-UNKNOWN_CARD = -1  # stands for a card name that names no card; the engine refuses it as not held
-
 Decision = tuple[RoomState, list[Effect]]
 
 
@@ -84,8 +84,8 @@ ACCEPTED = Accepted()
 
 def decide(state: RoomState, command: cmd.Command, now: datetime, limits: Limits = Limits()) -> Decision:
     match command:
-        case cmd.PlayCard():
-            return _play(state, command, now)
+        case cmd.PlayCard() | cmd.Bid() | cmd.Pass() | cmd.Discard():
+            return _move(state, command, now)
         case cmd.Resign():
             return _resign(state, command, now)
         case cmd.Rematch():
@@ -184,7 +184,9 @@ def _intent_refusal(state: RoomState, seat: int | None, version: int) -> tuple[s
 # ---------------------------------------------------------------- game actions
 
 
-def _play(state: RoomState, command: cmd.PlayCard, now: datetime) -> Decision:
+def _move(state: RoomState, command: cmd.GameCommand, now: datetime) -> Decision:
+    """A move in the game — a card, or in V2–V7 a bid, a pass or the discards — from a player's
+    socket or from the computer (``msg_id`` None)."""
     player, msg_id = command.player_id, command.msg_id
     again = _answered_before(state, player, msg_id, command.version)
     if again is not None:
@@ -196,15 +198,28 @@ def _play(state: RoomState, command: cmd.PlayCard, now: datetime) -> Decision:
     if refusal is not None:
         return _refuse(state, player, msg_id, *refusal, command.version)
     assert seat is not None
-    try:
-        action = Play(card(command.card), command.declare)
-    except ValueError:
-        action = Play(UNKNOWN_CARD, command.declare)
+    action, named = _engine_action(command)
     try:
         return _apply(state, seat, action, player, msg_id, now)
     except IllegalAction as illegal:
-        message = f"{command.card!r} is not a card" if action.card == UNKNOWN_CARD else illegal.message
+        unknown = [name for name in named if game.card_or_unknown(name) == game.UNKNOWN_CARD]
+        message = f"{unknown[0]!r} is not a card" if unknown else illegal.message
         return _refuse(state, player, msg_id, illegal.code, message, command.version)
+
+
+def _engine_action(command: cmd.GameCommand) -> tuple[game.GameAction, tuple[str, ...]]:
+    """The engine's action for a command, and the card names it gave (an unknown name becomes a
+    card nobody holds, so the engine refuses it in the order of its checks, V0.12)."""
+    match command:
+        case cmd.PlayCard():
+            return Play(game.card_or_unknown(command.card), command.declare), (command.card,)
+        case cmd.Bid():
+            return Bid(command.amount), ()
+        case cmd.Pass():
+            return Pass(), ()
+        case cmd.Discard():
+            first, second = command.cards
+            return Discard(game.card_or_unknown(first), game.card_or_unknown(second)), command.cards
 
 
 def _resign(state: RoomState, command: cmd.Resign, now: datetime) -> Decision:
@@ -228,17 +243,14 @@ def _match_refusal(state: RoomState) -> tuple[str, str] | None:
 
 
 def _apply(
-    state: RoomState, seat: int, action: Play | EngineResign, player: str | None, msg_id: int | None, now: datetime
+    state: RoomState, seat: int, action: game.GameAction, player: str | None, msg_id: int | None, now: datetime
 ) -> Decision:
     """Apply an action the engine accepts; raises ``IllegalAction`` (and decides nothing) if not."""
     before = state.match
     assert before is not None and state.match_id is not None
-    after, events = match_rules.apply(before, seat, action)
+    after, events = game.apply(before, seat, action)
     end = _match_end(state, after) if after.over else None
-    if isinstance(action, Play):
-        record = ActionRecord(seat=seat, kind="play", card=name(action.card), declare=action.declare)
-    else:
-        record = ActionRecord(seat=seat, kind="resign", reason=action.reason)
+    record = game.action_record(seat, action)
     write = ActionWrite(
         room_id=state.id,
         expected_version=state.version,
@@ -264,7 +276,7 @@ def _apply(
         nxt = replace(
             nxt,
             status="finished",
-            stake=_stake(end, after),
+            stakes=_stakes(end, after),
             absence=tuple(None for _ in state.seats),
         )
     effects: list[Effect] = [Persist(write, failure_to=None if player is None else (player, msg_id))]
@@ -274,7 +286,7 @@ def _apply(
     return nxt, follow_ups(nxt, effects)
 
 
-def deal_memory(memory: tuple[Event, ...], events: Sequence[Event]) -> tuple[Event, ...]:
+def deal_memory(memory: tuple[game.GameEvent, ...], events: Sequence[game.GameEvent]) -> tuple[game.GameEvent, ...]:
     """Keep the events of the current deal only: a new deal starts a new memory."""
     kept = list(memory)
     for event in events:
@@ -284,67 +296,85 @@ def deal_memory(memory: tuple[Event, ...], events: Sequence[Event]) -> tuple[Eve
     return tuple(kept)
 
 
-def _match_end(state: RoomState, match: MatchState) -> MatchEnd:
-    """R6 / R6.2: the loser owes stake × (target − loser's total), recorded with the match."""
-    assert match.winner is not None and match.end_reason is not None
-    loser = 1 - match.winner
-    target = match.rules.target
-    winner_id, loser_id = state.player_at(match.winner), state.player_at(loser)
-    assert winner_id is not None and loser_id is not None
+def _match_end(state: RoomState, match: game.Game) -> MatchEnd:
+    """R6 / R6.2 for two (V0.10 / V0.10a for more): what each loser owes, recorded with the match."""
+    assert match.end_reason is not None
     stake = state.options.stake_per_point
+    settlements = []
+    for payer, payee, short, amount in game.payments(match, stake):
+        payee_id, payer_id = state.player_at(payee), state.player_at(payer)
+        assert payee_id is not None and payer_id is not None
+        settlements.append(SettlementRow(winner_id=payee_id, loser_id=payer_id, points_short=short, amount=amount))
     return MatchEnd(
         winner_seat=match.winner,
         reason=match.end_reason,
         totals=match.totals,
-        winner_id=winner_id,
-        loser_id=loser_id,
-        points_short=max(0, target - match.totals[loser]),
         stake_per_point=stake,
         currency=state.options.currency,
-        amount=stake_owed(stake, target, match.totals[loser]),
+        settlements=tuple(settlements),
     )
 
 
 def resign_price(state: RoomState, seat: int) -> Stake | None:
-    """R6.2: what ``seat`` would owe if it resigned now — settled by the very code a resignation
-    goes through (``match.apply`` of ``Resign``, then ``_match_end``). None when the match is not
-    being played or is played for nothing."""
+    """R6.2 (V0.10a): what ``seat`` would owe (each other player) if it resigned now — settled by
+    the very code a resignation goes through (the engine's ``Resign``, then ``_match_end``). None
+    when the match is not being played or is played for nothing."""
     match = state.match
     if not state.live or match is None or not state.options.stake_per_point:
         return None
-    after, _ = match_rules.apply(match, seat, EngineResign("resign"))
-    return _stake(_match_end(state, after), after)
+    after, _ = game.apply(match, seat, EngineResign("resign"))
+    return _stakes(_match_end(state, after), after)[0]
 
 
 def rebuild_finished(state: RoomState) -> RoomState:
-    """A room rebuilt from the log whose match is over knows what the loser owes (R6)."""
+    """A room rebuilt from the log whose match is over knows what the losers owe (R6, V0.10)."""
     if state.match is None or not state.match.over:
         return state
-    return replace(state, stake=_stake(_match_end(state, state.match), state.match))
+    return replace(state, stakes=_stakes(_match_end(state, state.match), state.match))
 
 
-def _stake(end: MatchEnd, match: MatchState) -> Stake:
-    assert match.winner is not None
-    return Stake(
-        amount=end.amount,
-        currency=end.currency,
-        stake_per_point=end.stake_per_point,
-        points_short=end.points_short,
-        debtor_seat=1 - match.winner,
-        creditor_seat=match.winner,
+def _stakes(end: MatchEnd, match: game.Game) -> tuple[Stake, ...]:
+    seats = [(payer, payee) for payer, payee, _, _ in game.payments(match, end.stake_per_point)]
+    return tuple(
+        Stake(
+            amount=owed.amount,
+            currency=end.currency,
+            stake_per_point=end.stake_per_point,
+            points_short=owed.points_short,
+            debtor_seat=payer,
+            creditor_seat=payee,
+        )
+        for owed, (payer, payee) in zip(end.settlements, seats, strict=True)
     )
 
 
-def _deal_row(record: match_rules.DealRecord) -> DealRow:
-    return DealRow(
+def _deal_row(record: DealRecord | TableDealRecord) -> DealRow:
+    figures = record if isinstance(record, DealRecord) else record.result
+    row = DealRow(
         number=record.number,
         dealer=record.dealer,
         seed=record.seed,
-        card_points=record.card_points,
-        declaration_points=record.declaration_points,
-        score=record.score,
+        card_points=figures.card_points,
+        declaration_points=figures.declaration_points,
+        score=figures.score,
         totals=record.totals,
         declarations=[{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in record.declarations],
+    )
+    if isinstance(record, DealRecord):
+        return row
+    result = record.result  # a V2–V7 deal: its auction, and the figures the score sheet shows
+    return replace(
+        row,
+        declarer=result.declarer,
+        contract=result.contract,
+        made=result.made,
+        thrown_in=result.thrown_in,
+        extra={
+            "tricks_won": list(result.tricks_won),
+            "deal_points": list(result.deal_points),
+            "rounded": list(result.rounded),
+            "jungfrau": list(result.jungfrau),
+        },
     )
 
 
@@ -357,13 +387,18 @@ def _join(state: RoomState, command: cmd.Join, now: datetime) -> Decision:
     if state.status != "open":
         code = RoomCode.ROOM_FULL if state.status in ("playing", "finished") else RoomCode.ROOM_CLOSED
         return _refuse(state, None, None, code, "this table is no longer open")
-    free = state.seats.index(None)
+    free = state.seats.index(None) if command.seat is None else command.seat
+    if state.seats[free] is not None:
+        return _refuse(state, None, None, RoomCode.ROOM_FULL, f"seat {free} is taken")
     seats = list(state.seats)
     seats[free] = SeatHolder(command.player_id, command.name, command.bot_level)
     joined = replace(state, seats=tuple(seats))
+    if None in joined.seats:  # a table of three or four waits for its other players
+        waiting = _advance(joined)
+        return waiting, [Persist(JoinWrite(state.id, command.player_id, None, free)), Publish(())]
     new = _new_match(joined, command.fresh)
     started = _start_match(joined, new)
-    effects: list[Effect] = [Persist(JoinWrite(state.id, command.player_id, new))]
+    effects: list[Effect] = [Persist(JoinWrite(state.id, command.player_id, new, free))]
     return _with_clocks(started, effects, [Publish((MatchStarted(new.id),))], now)
 
 
@@ -373,13 +408,13 @@ def _new_match(state: RoomState, fresh: FreshMatch) -> NewMatch:
         id=fresh.match_id,
         options=state.options.to_json(),
         seed=fresh.seed,
-        first_dealer=match_rules.first_dealer(fresh.seed),
+        first_dealer=game.first_dealer(state.options.rules, fresh.seed),
         seat_ids=seat_ids,
     )
 
 
 def _start_match(state: RoomState, new: NewMatch) -> RoomState:
-    match = new_match(state.options.rules, new.seed)
+    match = game.new_game(state.options.rules, new.seed)
     return _advance(
         state,
         status="playing",
@@ -388,7 +423,7 @@ def _start_match(state: RoomState, new: NewMatch) -> RoomState:
         seq=0,
         answered=frozenset(),
         deal_events=(),
-        stake=None,
+        stakes=(),
         rematch=None,
         absence=tuple(None for _ in state.seats),
         chat=(),  # a chat log per match
@@ -425,11 +460,12 @@ def _rematch(state: RoomState, command: cmd.Rematch, now: datetime, limits: Limi
         return _refuse(state, player, msg_id, RoomCode.REMATCH_INVALID, problem, command.version)
     reply = (player, msg_id)
     remembered = _remember(state, (player, msg_id, command.version), ACCEPTED)
-    if action == "accept" or (action == "offer" and state.bot_seat is not None and command.busy is None):
-        # The computer always plays again: an offer to it is accepted at once.
+    alone = state.people == (seat,)  # everybody else is the computer
+    if action == "accept" or (action == "offer" and alone and command.busy is None):
+        # The computer always plays again: an offer to it is accepted at once. With several people,
+        # the first of the others to accept starts the rematch.
         events: list[RoomEvent] = [RematchChanged(action="offer", seat=seat)] if action == "offer" else []
-        accepter = seat if action == "accept" else state.bot_seat
-        assert accepter is not None
+        accepter = seat if action == "accept" else state.bot_seats[0]
         events.append(RematchChanged(action="accept", seat=accepter))
         return _start_rematch(remembered, command.fresh, events, reply, now)
     if action == "offer":
@@ -556,7 +592,8 @@ def follow_ups(state: RoomState, effects: list[Effect]) -> list[Effect]:
     deadlines = state.deadlines()
     if deadlines:
         effects.append(WakeAt(min(deadlines)))
-    bot = state.bot_seat
-    if bot is not None and state.live and state.match is not None and state.match.deal.turn == bot:
-        effects.append(AskBot(bot, state.version))
+    turn = state.turn
+    holder = None if turn is None else state.seats[turn]
+    if turn is not None and holder is not None and holder.bot_level is not None:
+        effects.append(AskBot(turn, state.version))
     return effects

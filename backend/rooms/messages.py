@@ -14,6 +14,18 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from backend.engine.events import CardDrawn, CardPlayed, DealOver, DealStarted, Declared, MatchOver, TrickWon
+from backend.engine.table_events import (
+    AuctionWon,
+    BidMade,
+    Discarded,
+    Passed,
+    TableDealOver,
+    TableMatchOver,
+    TableTrickWon,
+    TalonTaken,
+    ThrownIn,
+)
+from backend.engine.table_view import TableSeatView
 from backend.engine.view import SeatView, SpectatorView
 
 from .model import MatchStarted, RematchChanged
@@ -24,16 +36,23 @@ class Out(BaseModel):
 
 
 class OptionsOut(Out):
+    """The table's options: two-hand 1001's rules (R2–R7, V1), or a V2–V7 game's (``variant``)."""
+
     target: int
-    declaration_scoring: Literal["by_suit", "by_order"]
-    show_stock_bottom: bool
     open_scores: bool
-    deck_size: int
+    declaration_scoring: Literal["by_suit", "by_order"] | None = Field(default=None, description="two-hand only")
+    show_stock_bottom: bool | None = Field(default=None, description="two-hand only")
+    deck_size: int | None = Field(default=None, description="two-hand only")
+    variant: str | None = Field(default=None, description="a V2–V7 game (RULES-VARIANTS.md); None: two-hand 1001")
+    seats: int = 2
+    scoring: Literal["original", "simplified"] | None = Field(default=None, description="V2–V7 only (V4.9)")
+    jungfrau: bool = False
     stake_per_point: str
     currency: str
     reconnect_grace_s: int
     bot_level: str | None
     spectators: bool = True
+    computer_seats: list[int] = Field(default_factory=list, description="the seats the computer plays")
 
 
 class SeatOut(Out):
@@ -78,6 +97,25 @@ EventOut = Annotated[
     CardPlayed | Declared | TrickWon | CardDrawn | DealOver | DealStarted | MatchOver | MatchStarted | RematchChanged,
     Field(discriminator="kind"),
 ]
+# The events of a V2–V7 game: some share a kind with two-hand ones (``trick_won``, ``deal_over``,
+# ``match_over``) and carry n seats' figures, so they form a union of their own.
+TableEventOut = Annotated[
+    CardPlayed
+    | Declared
+    | BidMade
+    | Passed
+    | AuctionWon
+    | TalonTaken
+    | Discarded
+    | ThrownIn
+    | TableTrickWon
+    | TableDealOver
+    | DealStarted
+    | TableMatchOver
+    | MatchStarted
+    | RematchChanged,
+    Field(discriminator="kind"),
+]
 
 
 class StateMessage(Out):
@@ -85,11 +123,15 @@ class StateMessage(Out):
     version: int
     reply_to: int | None
     room: RoomOut
-    view: SeatView | None
-    events: list[EventOut]
-    stake: StakeOut | None
+    view: SeatView | TableSeatView | None
+    events: list[EventOut] | list[TableEventOut]
+    stake: StakeOut | None = Field(
+        description="R6: what the loser owes the winner (two seats; else the first of stakes)"
+    )
+    stakes: list[StakeOut] = Field(default_factory=list, description="V0.10: every settlement of the finished match")
     resign_price: StakeOut | None = Field(
-        default=None, description="R6.2: what this seat would owe if it resigned now; None without a stake"
+        default=None,
+        description="R6.2, V0.10a: what this seat would owe (each other player) if it resigned now; else None",
     )
 
 
@@ -137,8 +179,8 @@ class WatchStateMessage(Out):
     type: Literal["watch_state"] = "watch_state"
     version: int
     room: RoomOut
-    view: SpectatorView | None
-    events: list[EventOut]
+    view: SpectatorView | TableSeatView | None  # a V2–V7 game: the seat view of nobody (``seat`` None)
+    events: list[EventOut] | list[TableEventOut]
     watchers: int
 
 

@@ -13,9 +13,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Literal
 
-from backend.engine import MatchState
-from backend.engine.events import Event
-
+from .game import Game, GameEvent
 from .options import TableOptions
 
 RoomStatus = Literal["open", "playing", "finished", "closed"]
@@ -37,7 +35,7 @@ class SeatHolder:
 
 @dataclass(frozen=True, slots=True)
 class Stake:
-    """R6: what the loser owes once the match is over (exact decimals, R6.1)."""
+    """R6 (V0.10 for more seats): what a loser owes a winner once the match is over (exact decimals, R6.1)."""
 
     amount: Decimal
     currency: str
@@ -79,7 +77,7 @@ class RematchChanged:
     kind: Literal["rematch"] = "rematch"
 
 
-RoomEvent = Event | MatchStarted | RematchChanged
+RoomEvent = GameEvent | MatchStarted | RematchChanged
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,11 +99,11 @@ class RoomState:
     seats: tuple[SeatHolder | None, ...]  # index = seat
     version: int = 0
     match_id: str | None = None
-    match: MatchState | None = None
+    match: Game | None = None
     seq: int = 0  # actions in the current match's log
     answered: frozenset[IntentKey] = frozenset()  # intents the current match's action log accepted
-    deal_events: tuple[Event, ...] = ()  # every event of the current deal, unredacted (the bot's memory)
-    stake: Stake | None = None
+    deal_events: tuple[GameEvent, ...] = ()  # every event of the current deal, unredacted (the bot's memory)
+    stakes: tuple[Stake, ...] = ()  # once the match is over: what each loser owes (R6, V0.10)
     rematch: RematchOffer | None = None
     absence: tuple[datetime | None, ...] = ()  # per seat: the deadline while its seat is held (R6.2)
     present: frozenset[str] = frozenset()  # players with a socket open
@@ -125,11 +123,23 @@ class RoomState:
         return None if holder is None else holder.player_id
 
     @property
-    def bot_seat(self) -> int | None:
-        for seat, holder in enumerate(self.seats):
-            if holder is not None and holder.bot_level is not None:
-                return seat
-        return None
+    def stake(self) -> Stake | None:
+        """Two seats: what the loser owes (R6); more: the first settlement."""
+        return self.stakes[0] if self.stakes else None
+
+    @property
+    def bot_seats(self) -> tuple[int, ...]:
+        return tuple(seat for seat, holder in enumerate(self.seats) if holder is not None and holder.bot_level)
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        """The seats people hold (not the computer)."""
+        return tuple(seat for seat, holder in enumerate(self.seats) if holder is not None and not holder.bot_level)
+
+    @property
+    def turn(self) -> int | None:
+        """The seat the game waits for, while a match is being played."""
+        return self.match.deal.turn if self.live and self.match is not None else None
 
     def connected(self, seat: int) -> bool:
         """A seat is here while its player has a socket open; the computer always is."""

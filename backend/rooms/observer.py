@@ -1,8 +1,9 @@
 """The one place a room becomes a message for one player (DESIGN promise 2).
 
 Every byte about a game that leaves the server is built here from the engine's observer
-(``seat_view``, ``events_for_seat``): a player sees its own seat's view and the events as that
-seat may see them, the room summary, and nothing of another hand or the stock.
+(``game.view_for``, ``game.events_for``: R7 for two-hand 1001, V0.11 for V2–V7): a player sees its
+own seat's view and the events as that seat may see them, the room summary, and nothing of another
+hand, the stock, the talon or the discards.
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from backend.db.store import decimal_text
-from backend.engine import events_for_seat, events_for_spectator, seat_view, spectator_view
-from backend.engine.events import Event
 
 from .decide import resign_price
 from .effects import Refusal, SendChat
+from .game import GameEvent, events_for, view_for
 from .messages import (
     ChatLogLine,
     ChatLogMessage,
@@ -81,17 +81,18 @@ def stake_out(stake: Stake | None) -> StakeOut | None:
     )
 
 
-def _for_seat(events: Sequence[RoomEvent], seat: int) -> list[RoomEvent]:
-    game: list[Event] = []
+def _for(state: RoomState, events: Sequence[RoomEvent], seat: int | None) -> list[RoomEvent]:
+    """The events of one change as ``seat`` (``None``: a spectator) may be told them."""
+    game: list[GameEvent] = []
     out: list[RoomEvent] = []
     for event in events:
         if isinstance(event, MatchStarted | RematchChanged):
-            out.extend(events_for_seat(game, seat))
+            out.extend(events_for(state.match, game, seat))
             game = []
             out.append(event)
         else:
             game.append(event)
-    out.extend(events_for_seat(game, seat))
+    out.extend(events_for(state.match, game, seat))
     return out
 
 
@@ -99,7 +100,7 @@ def state_message(
     state: RoomState, player_id: str, events: Sequence[RoomEvent] = (), reply_to: int | None = None
 ) -> StateMessage:
     seat = state.seat_of(player_id)
-    view = None if state.match is None or seat is None else seat_view(state.match, seat)
+    view = None if state.match is None or seat is None else view_for(state.match, seat)
     # Built without validation: this is the hot path of every move, the parts are typed values
     # built here and by the engine, and the tests validate every message received against the model.
     return StateMessage.model_construct(
@@ -107,24 +108,11 @@ def state_message(
         reply_to=reply_to,
         room=room_out(state, player_id),
         view=view,
-        events=[] if seat is None else _for_seat(events, seat),
+        events=[] if seat is None else _for(state, events, seat),
         stake=stake_out(state.stake),
+        stakes=[out for out in map(stake_out, state.stakes) if out is not None],
         resign_price=None if seat is None else stake_out(resign_price(state, seat)),
     )
-
-
-def _for_spectators(events: Sequence[RoomEvent]) -> list[RoomEvent]:
-    game: list[Event] = []
-    out: list[RoomEvent] = []
-    for event in events:
-        if isinstance(event, MatchStarted | RematchChanged):
-            out.extend(events_for_spectator(game))
-            game = []
-            out.append(event)
-        else:
-            game.append(event)
-    out.extend(events_for_spectator(game))
-    return out
 
 
 def watch_state_message(state: RoomState, events: Sequence[RoomEvent], watchers: int) -> WatchStateMessage:
@@ -133,8 +121,8 @@ def watch_state_message(state: RoomState, events: Sequence[RoomEvent], watchers:
     return WatchStateMessage.model_construct(
         version=state.version,
         room=room_out(state, None),
-        view=None if state.match is None else spectator_view(state.match),
-        events=_for_spectators(events),
+        view=None if state.match is None else view_for(state.match, None),
+        events=_for(state, events, None),
         watchers=watchers,
     )
 

@@ -1,4 +1,5 @@
-"""Table options: the engine's rules plus the stake (R6) and the room's visibility."""
+"""Table options: the engine's rules (two-hand 1001, or a V2–V7 game) plus the stake (R6), the
+computer seats and whether others may watch."""
 
 from __future__ import annotations
 
@@ -8,16 +9,22 @@ from functools import cached_property
 from typing import Any
 
 from backend.engine import Rules
+from backend.engine.variants import TableRules, rules_from_dict
 
 
 @dataclass(frozen=True)
 class TableOptions:
-    rules: Rules
+    rules: Rules | TableRules
     stake_per_point: Decimal = Decimal(0)
     currency: str = "chips"
     reconnect_grace_s: int = 120  # R6.2: how long a dropped seat is held before it forfeits
-    bot_level: str | None = None  # play against the computer at this level (seat 1 at first)
+    bot_level: str | None = None  # the level of the computer seats (None: every seat is a person's)
     spectators: bool = True  # others may watch the table (public: anyone; private: with a watch code)
+    computer_seats: tuple[int, ...] = ()  # the seats the computer plays (seat 1 against one person)
+
+    @property
+    def seats(self) -> int:
+        return self.rules.n if isinstance(self.rules, TableRules) else 2
 
     def to_json(self) -> dict[str, Any]:
         return dict(self._json)  # a copy: callers may not change the cached one
@@ -31,19 +38,35 @@ class TableOptions:
             "reconnect_grace_s": self.reconnect_grace_s,
             "bot_level": self.bot_level,
             "spectators": self.spectators,
+            **({"computer_seats": list(self.computer_seats)} if self.computer_seats else {}),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableOptions:
         rules_data = {k: v for k, v in data.items() if k not in _TABLE_ONLY}
+        bot_level = data.get("bot_level")
+        # Tables stored before computer seats were a list had at most seat 1 as the computer.
+        computers = data.get("computer_seats", [1] if bot_level else [])
         return cls(
-            rules=Rules.from_dict(rules_data),
+            rules=rules_from_dict(rules_data),
             stake_per_point=Decimal(data.get("stake_per_point", "0")),
             currency=data.get("currency", "chips"),
             reconnect_grace_s=int(data.get("reconnect_grace_s", 120)),
-            bot_level=data.get("bot_level"),
+            bot_level=bot_level,
             spectators=bool(data.get("spectators", True)),
+            computer_seats=tuple(int(seat) for seat in computers),
         )
 
 
-_TABLE_ONLY = ("stake_per_point", "currency", "reconnect_grace_s", "bot_level", "spectators")
+def computer_seats(seats: int, computers: int) -> tuple[int, ...]:
+    """Where ``computers`` computer players sit at a table of ``seats``: the people take the first
+    seats, except that two people at a table of four sit opposite (0 and 2), so that neither always
+    plays right after the other (RULES-VARIANTS.md, "Playing online")."""
+    if not 0 <= computers < seats:
+        raise ValueError(f"a table of {seats} takes 0 to {seats - 1} computer players")
+    if seats == 4 and computers == 2:
+        return (1, 3)
+    return tuple(range(seats - computers, seats))
+
+
+_TABLE_ONLY = ("stake_per_point", "currency", "reconnect_grace_s", "bot_level", "spectators", "computer_seats")

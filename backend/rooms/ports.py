@@ -13,9 +13,8 @@ from datetime import datetime
 from typing import Protocol
 
 from backend.db.writes import LoggedAction, RoomWrite
-from backend.engine.events import Event
-from backend.engine.view import SeatView
 
+from .game import GameAction, GameEvent, GameView
 from .model import RoomState
 
 
@@ -74,7 +73,7 @@ class Clock(Protocol):
 
 
 class BotRunner(Protocol):
-    async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> tuple[str, bool]:
-        """The computer's play for the seat of ``view``: (card name, declare)."""
+    async def decide(self, level: str, view: GameView, events: Sequence[GameEvent]) -> GameAction:
+        """The computer's action for the seat of ``view`` (a play; for V2–V7 also a bid, pass or discard)."""
 
     def shutdown(self) -> None: ...

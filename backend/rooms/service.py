@@ -397,17 +397,23 @@ class Rooms:
     # ------------------------------------------------------------ the lobby (REST)
 
     async def create_room(self, player: Player, options: TableOptions, visibility: str) -> tuple[RoomState | None, str]:
-        """The new room's state (None if another process took it first) and its id."""
-        row = await asyncio.to_thread(self.store.create_room, player.id, options.to_json(), visibility)
-        if options.bot_level is None:
+        """The new room's state (None if another process has it) and its id. The computer takes its
+        seats at once (``options.computer_seats``), each seat a computer player of its own; the
+        match starts when the last seat is taken."""
+        row = await asyncio.to_thread(self.store.create_room, player.id, options.to_json(), visibility, options.seats)
+        state: RoomState | None = None
+        if not options.computer_seats:
             actor = await self._owned_actor(row.id, created=True)
             return (None if actor is None else actor.state), row.id
-        bot = await asyncio.to_thread(self.store.bot_player, options.bot_level)
-        return await self.join(row.id, bot), row.id  # the computer takes seat 1 at once
+        assert options.bot_level is not None
+        for number, seat in enumerate(options.computer_seats, start=1):
+            bot = await asyncio.to_thread(self.store.bot_player, options.bot_level, number)
+            state = await self.join(row.id, bot, seat)
+        return state, row.id
 
-    async def join(self, room_id: str, player: Player) -> RoomState | None:
+    async def join(self, room_id: str, player: Player, seat: int | None = None) -> RoomState | None:
         return await self._command(
-            room_id, cmd.Join(player.id, player.name, player.bot_level, fresh_match(self._match_seed))
+            room_id, cmd.Join(player.id, player.name, player.bot_level, fresh_match(self._match_seed), seat)
         )
 
     async def leave(self, room_id: str, player_id: str) -> None:
@@ -536,7 +542,7 @@ class Rooms:
         record = await asyncio.to_thread(self.store.room_record, room_id)
         if record is None:
             raise RoomRefused(Refusal(RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}"))
-        if player_id not in (record.room.seat0_id, record.room.seat1_id):
+        if player_id not in record.room.seat_ids:
             raise RoomRefused(Refusal(RoomCode.NOT_SEATED, "only the table's players can share a watch link"))
         return watch_code(record.room.invite_code)
 
@@ -575,6 +581,10 @@ class Rooms:
 
     async def play(self, room_id: str, player_id: str, msg_id: int, version: int, card: str, declare: bool) -> None:
         await self._intent(room_id, cmd.PlayCard(player_id, msg_id, version, card, declare))
+
+    async def move(self, room_id: str, command: cmd.GameCommand) -> None:
+        """A bid, pass or discard (V0.6, V0.7) from a player's socket."""
+        await self._intent(room_id, command)
 
     async def resign(self, room_id: str, player_id: str, msg_id: int, version: int) -> None:
         await self._intent(room_id, cmd.Resign(player_id, msg_id, version))

@@ -17,13 +17,10 @@ from datetime import UTC, datetime
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from backend.db.group_commit import GroupCommitter
-from backend.db.store import RoomRecord, Store
-from backend.db.writes import ActionRecord, ActionWrite, LoggedAction, RoomWrite, StoreUnavailable
-from backend.engine import Play, card, new_match
-from backend.engine import Resign as EngineResign
-from backend.engine import match as match_rules
-from backend.engine.events import Event
+from backend.db.store import RoomRecord, Store, action_record
+from backend.db.writes import ActionWrite, LoggedAction, RoomWrite, StoreUnavailable
 
+from . import game
 from .decide import deal_memory, rebuild_finished
 from .model import CHAT_LOG_LINES, ChatLine, IntentKey, RematchOffer, RoomState, SeatHolder
 from .options import TableOptions
@@ -38,7 +35,7 @@ def record_state(record: RoomRecord) -> RoomState:
     """A room as its row and deadlines describe it, without its match (see ``rebuild``)."""
     room = record.room
     seats: list[SeatHolder | None] = []
-    for player_id in (room.seat0_id, room.seat1_id):
+    for player_id in room.seat_ids:
         player = record.players.get(player_id) if player_id else None
         seats.append(None if player is None else SeatHolder(player.id, player.name, player.bot_level))
     absence: list[datetime | None] = [None] * len(seats)
@@ -68,12 +65,12 @@ def rebuild(stored: StoredRoom) -> RoomState:
     state = stored.state
     if stored.seed is None:
         return state
-    match = new_match(state.options.rules, stored.seed)
+    match = game.new_game(state.options.rules, stored.seed)
     answered: set[IntentKey] = set()
-    memory: tuple[Event, ...] = ()
+    memory: tuple[game.GameEvent, ...] = ()
     for logged in stored.actions:
         action = logged.action
-        match, events = match_rules.apply(match, action.seat, _engine_action(action))
+        match, events = game.apply(match, action.seat, game.engine_action(action))
         memory = deal_memory(memory, events)
         player = state.player_at(action.seat)
         if logged.client_msg_id is not None and player is not None:
@@ -86,12 +83,6 @@ def rebuild(stored: StoredRoom) -> RoomState:
         deal_events=memory,
     )
     return rebuild_finished(state)
-
-
-def _engine_action(action: ActionRecord) -> Play | EngineResign:
-    if action.kind == "play" and action.card is not None:
-        return Play(card(action.card), action.declare)
-    return EngineResign("absence" if action.reason == "absence" else "resign")
 
 
 class SqlRoomStore:
@@ -108,7 +99,7 @@ class SqlRoomStore:
         seed = None if stored.match is None else int(stored.match.seed)
         actions = tuple(
             LoggedAction(
-                ActionRecord(row.seat, row.kind, row.card, row.declare, row.reason),
+                action_record(row),
                 row.client_msg_id,
                 row.room_version - 1,  # the log stores the version the action produced
             )

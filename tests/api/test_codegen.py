@@ -59,7 +59,8 @@ def test_the_module_carries_every_code_and_option() -> None:
         assert f'"{close.name}": {close.value}' in text
     options = codegen.table_options()
     assert set(options) == set(RoomCreate.model_fields)
-    assert options["target"]["values"] == [1001, 501, 301]
+    assert options["target"]["values"] == [1001, 501, 301, 1000, 500, 300, 100]  # R5, V3.9a, V4.9a
+    assert options["variant"]["values"] == ["mcleod", "rassel", "thousand3", "thousand4", "bidding"]
     assert options["reconnect_grace_s"]["minimum"] == 5 and options["reconnect_grace_s"]["maximum"] == 3600
     assert options["bot_level"]["values"] == ["easy", "medium", "hard", "expert"]
     for name, option in options.items():

@@ -100,7 +100,9 @@ def test_r6_2_the_resign_price_is_the_stake_the_resignation_records() -> None:
         resigned, effects = step(state, cmd.Resign(player, 50, state.version))
         assert resigned.stake == price
         write = of(effects, Persist)[0].write
-        assert isinstance(write, ActionWrite) and write.end is not None and write.end.amount == price.amount
+        assert (
+            isinstance(write, ActionWrite) and write.end is not None and write.end.settlements[0].amount == price.amount
+        )
 
 
 def test_r6_2_the_state_message_carries_this_seats_price_only() -> None:

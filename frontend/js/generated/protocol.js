@@ -10,6 +10,13 @@ export const REFUSAL_CODES = Object.freeze([
   "cannot_declare",
   "deal_over",
   "match_over",
+  "wrong_phase",
+  "bid_not_multiple_of_ten",
+  "bid_too_low",
+  "bid_over_cap",
+  "must_discard_two",
+  "meld_not_higher",
+  "meld_forbidden",
   "room_not_found",
   "stale_version",
   "not_seated",
@@ -27,6 +34,7 @@ export const REFUSAL_CODES = Object.freeze([
   "unauthorized",
   "match_not_found",
   "match_in_progress",
+  "replay_unavailable",
   "database_unavailable",
   "redis_unavailable",
   "device_link_unknown",
@@ -57,7 +65,11 @@ export const TABLE_OPTIONS = Object.freeze({
     "values": [
       1001,
       501,
-      301
+      301,
+      1000,
+      500,
+      300,
+      100
     ],
     "default": 1001
   },
@@ -131,5 +143,40 @@ export const TABLE_OPTIONS = Object.freeze({
   "spectators": {
     "type": "boolean",
     "default": true
+  },
+  "variant": {
+    "default": null,
+    "type": "string",
+    "values": [
+      "mcleod",
+      "rassel",
+      "thousand3",
+      "thousand4",
+      "bidding"
+    ]
+  },
+  "seats": {
+    "default": null,
+    "type": "integer",
+    "minimum": 3,
+    "maximum": 4
+  },
+  "scoring": {
+    "type": "string",
+    "values": [
+      "original",
+      "simplified"
+    ],
+    "default": "original"
+  },
+  "jungfrau": {
+    "type": "boolean",
+    "default": false
+  },
+  "computer_seats": {
+    "type": "integer",
+    "default": 0,
+    "minimum": 0,
+    "maximum": 3
   }
 });
