@@ -1,4 +1,5 @@
-// Match history: my matches, one match's score sheet, and the ledger per opponent.
+// Match history: my matches, one match's score sheet, and the ledger per opponent — for matches of
+// two, three or four players (the lists `players`, `totals` and each deal's have n entries).
 import { api, asList } from '../api.js';
 import { h, setChildren } from '../dom.js';
 import { formatDate, t } from '../i18n.js';
@@ -6,7 +7,8 @@ import { SUIT_SYMBOL, suitBadge } from '../cards.js';
 import { raceChart } from '../components/race-chart.js';
 import { downloadButton } from './replay.js';
 import { getPlayer } from '../session.js';
-import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, isZeroAmount, loading, money, nameForm, num, optionsSummary, playerName } from '../ui.js';
+import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, isZeroAmount, loading, money, nameForm, num, playerName } from '../ui.js';
+import { TWO_HAND, gameName, gameOf, tableSummary } from '../games.js';
 
 // ---------------------------------------------------------------- normalising server data
 
@@ -17,25 +19,46 @@ function pick(obj, ...keys) {
 
 function seatOfMe(m, meId) {
   const seat = pick(m, 'seat', 'my_seat');
-  if (seat === 0 || seat === 1) return seat;
+  if (Number.isInteger(seat) && seat >= 0) return seat;
   const players = m.players || [];
   const i = players.findIndex((p) => p && (p.id === meId || p.player_id === meId));
   return i < 0 ? 0 : i;
 }
 
-/** One match, whatever the exact field names, as {id, seat, me, opponent, totals, winner, …}. */
+/** The players in seat order (n = 2, 3 or 4): [{id, name, bot}] — the computer named by its level. */
+function seatedPlayers(m, seat) {
+  const players = [...(m.players || [])].sort((a, b) => (a?.seat ?? 0) - (b?.seat ?? 0));
+  const n = Math.max(players.length, (pick(m, 'totals') || []).length, 2);
+  const opp = pick(m, 'opponent');
+  return Array.from({ length: n }, (_, i) => {
+    let p = players.find((x) => x && x.seat === i) || players[i];
+    if (!p && n === 2 && i === 1 - seat) p = typeof opp === 'string' ? { name: opp } : opp || { name: pick(m, 'opponent_name') };
+    p = p || {};
+    return { id: p.id || p.player_id || null, name: p.bot_level ? playerName(p, players) : p.name || '?', bot: p.bot_level || null };
+  });
+}
+
+/** One match, whatever the exact field names, as {id, seat, players, others, totals, winner, …}. */
 export function normaliseMatch(m, meId) {
   const seat = seatOfMe(m, meId);
-  const players = m.players || [];
-  const opp = pick(m, 'opponent') || players[1 - seat] || {};
+  const players = seatedPlayers(m, seat);
+  const n = players.length;
+  // The others in play order from the viewer: the seat after mine first.
+  const others = Array.from({ length: n - 1 }, (_, k) => (seat + 1 + k) % n);
   const totals = pick(m, 'totals') || [pick(m, 'total0') ?? 0, pick(m, 'total1') ?? 0];
   const winner = pick(m, 'winner', 'winner_seat');
   const options = pick(m, 'options', 'rules') || {};
+  const first = players[others[0]] || { name: '?' };
   return {
     id: m.id || m.match_id,
     seat,
-    opponentName: typeof opp === 'string' ? opp : opp.bot_level ? playerName(opp) : opp.name || pick(m, 'opponent_name') || '?',
-    opponentBot: (typeof opp === 'object' && opp.bot_level) || null,
+    n,
+    players,
+    others,
+    names: players.map((p) => p.name),
+    // Two players: the opponent; more: everyone else, in play order.
+    opponentName: others.map((s) => players[s].name).join(', '),
+    opponentBot: n === 2 ? first.bot : others.map((s) => players[s].bot).find(Boolean) || null,
     totals,
     winner: winner === undefined ? null : winner,
     status: pick(m, 'status') || (winner === undefined || winner === null ? 'playing' : 'finished'),
@@ -43,9 +66,16 @@ export function normaliseMatch(m, meId) {
     date: pick(m, 'finished_at', 'ended_at', 'started_at', 'created_at'),
     target: pick(m, 'target') || options.target,
     options,
-    stake: pick(m, 'stake', 'settlement') || null,
+    stake: pick(m, 'stake') || null,
+    // n players (V0.10): every settlement of the match, each loser to the winner.
+    settlements: asSettlements(pick(m, 'settlements', 'stakes', 'settlement')),
     deals: pick(m, 'deals', 'history') || [],
   };
+}
+
+function asSettlements(value) {
+  if (Array.isArray(value)) return value.filter((x) => x && x.amount !== undefined);
+  return value && value.amount !== undefined ? [value] : [];
 }
 
 /** Who owes whom: the server's signed `balance` (+ owed to me), else debtor id or seat. */
@@ -64,6 +94,35 @@ function stakeLine(stake, seat, opponentName, meId) {
   if (owe === true) return t('match.stake.you_owe', { name: opponentName, amount });
   if (owe === false) return t('match.stake.owes_you', { name: opponentName, amount });
   return amount;
+}
+
+/** A settlement in words from the viewer's side: "you owe B €1", "B owes you €1", "B owes C €1". */
+function settlementText(x, m, meId) {
+  const nameOf = (id, seat) => {
+    const i = Number.isInteger(seat) ? seat : m.players.findIndex((p) => p.id === id);
+    return i >= 0 && m.players[i] ? m.players[i].name : '?';
+  };
+  const debtor = nameOf(x.debtor_id, x.debtor_seat);
+  const creditor = nameOf(x.creditor_id, x.creditor_seat);
+  const amount = money(x.amount, x.currency);
+  if (isZeroAmount(x.amount)) return t('history.settlement.even', { debtor, creditor });
+  if (x.debtor_id === meId || x.debtor_seat === m.seat) return t('match.stake.you_owe', { name: creditor, amount });
+  if (x.creditor_id === meId || x.creditor_seat === m.seat) return t('match.stake.owes_you', { name: debtor, amount });
+  return t('history.settlement.owes', { debtor, creditor, amount });
+}
+
+/** The match's stake line: two players as before; n players: the viewer's own settlement, else the first. */
+function matchStakeText(m, meId) {
+  if (m.n === 2 || !m.settlements.length) return stakeLine(m.stake, m.seat, m.opponentName, meId);
+  if (m.settlements.every((x) => isZeroAmount(x.amount) && isZeroAmount(x.stake_per_point))) return t('history.friendly');
+  const paid = m.settlements.filter((x) => !isZeroAmount(x.amount));
+  const mine = paid.filter((x) => x.debtor_id === meId || x.creditor_id === meId || x.debtor_seat === m.seat || x.creditor_seat === m.seat);
+  return (mine.length ? mine : paid.length ? paid : m.settlements).map((x) => settlementText(x, m, meId)).join(' · ');
+}
+
+/** "120 : 80" for two; for more the viewer first, then the others in play order. */
+function scoreText(m) {
+  return [m.seat, ...m.others].map((s) => num(m.totals[s] ?? 0)).join(' : ');
 }
 
 function resultLabel(m) {
@@ -126,10 +185,16 @@ export function mountList(root) {
             'li',
             { class: 'match-card', 'data-testid': `match-row-${m.id}` },
             h('a', { class: 'match-date', href: `#/history/${encodeURIComponent(m.id)}`, 'data-testid': `match-link-${m.id}`, text: formatDate(m.date) || t('history.open') }),
-            h('span', { class: 'match-opponent', 'data-testid': 'match-row-opponent', 'data-bot': m.opponentBot }, m.opponentName),
+            h(
+              'span',
+              { class: 'match-opponent', 'data-testid': 'match-row-opponent', 'data-bot': m.opponentBot, 'data-players': m.n },
+              m.opponentName,
+              // A game other than two-hand 1001 says which (issue 13).
+              gameOf(m.options) !== TWO_HAND ? h('span', { class: 'match-game', 'data-testid': 'match-row-game', text: gameName(m.options) }) : null,
+            ),
             h('span', { class: 'match-result' }, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'match-row-result', text: res.text })),
-            h('span', { class: 'match-score num' }, h('span', { class: 'visually-hidden', text: `${t('history.col.score')}: ` }), `${num(m.totals[m.seat])} : ${num(m.totals[1 - m.seat])}`),
-            h('span', { class: 'match-stake', 'data-testid': 'match-row-stake', text: m.status === 'finished' ? stakeLine(m.stake, m.seat, m.opponentName, me.id) : '—' }),
+            h('span', { class: 'match-score num' }, h('span', { class: 'visually-hidden', text: `${t('history.col.score')}: ` }), scoreText(m)),
+            h('span', { class: 'match-stake', 'data-testid': 'match-row-stake', text: m.status === 'finished' ? matchStakeText(m, me.id) : '—' }),
           );
         }),
       ),
@@ -212,16 +277,38 @@ function declared(d, seat) {
   return (d.declarations || []).filter((x) => x.seat === seat).map((x) => (SUIT_SYMBOL[x.suit] ? suitBadge(x.suit) : x.suit));
 }
 
+/** A deal score with its sign: "+120", "−100" (a failed contract), "0". */
+function signed(n) {
+  const v = Number(n) || 0;
+  return v > 0 ? `+${num(v)}` : v < 0 ? `−${num(-v)}` : '+0';
+}
+
+/** A variant deal's auction in a line: "Anna: 120 — made", "Ben: 100 — failed", "all passed — thrown in". */
+function contractLine(d, names) {
+  if (d.thrown_in) return h('span', { class: 'contract-text thrown', text: t('history.thrown_in') });
+  if (!Number.isInteger(d.declarer)) return null;
+  const made = d.made === true ? 'made' : d.made === false ? 'failed' : null;
+  return h(
+    'span',
+    { class: 'contract-text' },
+    t('history.contract', { name: names[d.declarer] ?? '?', contract: num(d.contract ?? 0) }),
+    made ? [' ', h('span', { class: `contract-result ${made}`, 'data-made': String(d.made), text: t(`history.contract.${made}`) })] : null,
+  );
+}
+
 /**
- * The score sheet: one group of two rows per deal (the viewer first), five narrow columns, so it
- * reads on a 360-px phone without sideways scrolling or cut columns.
+ * The score sheet: one group of rows per deal (the viewer first, then the others in play order),
+ * five narrow columns, so it reads on a 360-px phone without sideways scrolling or cut columns.
+ * A deal with an auction (V2, V3, V7) has a first row naming the declarer, the contract and
+ * whether it was made; the declarer's row is marked.
  */
 function scoreSheet(deals, seat, names, replayOf = null) {
-  const order = [seat, 1 - seat];
+  const n = names.length;
+  const order = [seat, ...Array.from({ length: n - 1 }, (_, k) => (seat + 1 + k) % n)];
   const heads = [t('history.col.cards'), t('history.col.decl'), t('history.col.deal'), t('history.col.total')];
   return h(
     'table',
-    { class: 'data-table sheet-table', 'data-testid': 'deal-sheet' },
+    { class: `data-table sheet-table${n > 2 ? ' many' : ''}`, 'data-testid': 'deal-sheet', 'data-players': n },
     h(
       'thead',
       {},
@@ -229,32 +316,33 @@ function scoreSheet(deals, seat, names, replayOf = null) {
         'tr',
         {},
         h('th', { scope: 'col', class: 'deal-no', text: '#' }),
-        h('th', { scope: 'col', class: 'who' }, h('span', { class: 'visually-hidden', text: t('history.col.opponent') })),
+        h('th', { scope: 'col', class: 'who' }, h('span', { class: 'visually-hidden', text: t(n > 2 ? 'history.col.player' : 'history.col.opponent') })),
         heads.map((x) => h('th', { scope: 'col', class: 'num', text: x })),
       ),
     ),
     deals.map((d, i) => {
       const number = (d.number ?? i) + 1;
+      const contract = contractLine(d, names);
+      const dealNo = h(
+        'th',
+        { scope: 'rowgroup', rowspan: n + (contract ? 1 : 0), class: 'deal-no' },
+        h('span', { 'aria-label': t('history.deal_n', { n: num(number) }), text: num(number) }),
+        // A finished match: each deal opens in the replay viewer (views/replay.js).
+        replayOf ? h('a', { class: 'deal-replay', href: `#/replay/${encodeURIComponent(replayOf)}/${d.number ?? i}`, 'data-testid': `deal-replay-${d.number ?? i}`, 'aria-label': t('replay.open_deal', { n: num(number) }), title: t('replay.open_deal', { n: num(number) }), text: '▶' }) : null,
+      );
       return h(
         'tbody',
-        { class: 'deal-group', 'data-testid': `deal-row-${d.number ?? i}` },
+        { class: 'deal-group', 'data-testid': `deal-row-${d.number ?? i}`, 'data-declarer': Number.isInteger(d.declarer) ? d.declarer : null, 'data-thrown-in': d.thrown_in ? 'true' : null },
+        contract ? h('tr', { class: 'contract', 'data-testid': 'deal-contract' }, dealNo, h('td', { colspan: 5 }, contract)) : null,
         order.map((s, k) =>
           h(
             'tr',
-            { class: k === 0 ? 'me' : 'opp' },
-            k === 0
-              ? h(
-                  'th',
-                  { scope: 'rowgroup', rowspan: 2, class: 'deal-no' },
-                  h('span', { 'aria-label': t('history.deal_n', { n: num(number) }), text: num(number) }),
-                  // A finished match: each deal opens in the replay viewer (views/replay.js).
-                  replayOf ? h('a', { class: 'deal-replay', href: `#/replay/${encodeURIComponent(replayOf)}/${d.number ?? i}`, 'data-testid': `deal-replay-${d.number ?? i}`, 'aria-label': t('replay.open_deal', { n: num(number) }), title: t('replay.open_deal', { n: num(number) }), text: '▶' }) : null,
-                )
-              : null,
-            h('th', { scope: 'row', class: 'who', text: names[s] }),
+            { class: `${k === 0 ? 'me' : 'opp'}${s === d.declarer ? ' declarer' : ''}`, 'data-seat': s },
+            k === 0 && !contract ? dealNo : null,
+            h('th', { scope: 'row', class: 'who' }, s === d.declarer ? h('span', { class: 'declarer-mark', title: t('history.declarer'), 'aria-label': t('history.declarer'), text: '★ ' }) : null, names[s]),
             h('td', { class: 'num', text: num(pair(d, 'card_points', s)) }),
             h('td', { class: 'num decl' }, declared(d, s), ' ', num(pair(d, 'declaration_points', s))),
-            h('td', { class: 'num', text: `+${num(pair(d, 'score', s))}` }),
+            h('td', { class: `num${pair(d, 'score', s) < 0 ? ' minus' : ''}`, text: signed(pair(d, 'score', s)) }),
             h('td', { class: 'num strong', text: num(pair(d, 'totals', s)) }),
           ),
         ),
@@ -284,20 +372,32 @@ export function mountMatch(root, matchId) {
     if (destroyed) return;
     const m = normaliseMatch(raw, me.id);
     const res = resultLabel(m);
-    const myName = me.name;
     const seat = m.seat;
-    const opp = 1 - seat;
-    const names = seat === 0 ? [myName, m.opponentName] : [m.opponentName, myName];
+    const names = m.names.map((name, i) => (i === seat ? me.name : name));
+    const replayable = m.status === 'finished' && !m.options.variant;
     const target = m.target ? ` (${t('table.target', { n: num(m.target) })})` : '';
+    const totalsLine =
+      m.n === 2
+        ? [`${me.name} ${num(m.totals[seat])} : ${num(m.totals[1 - seat])} ${m.opponentName}`, target]
+        : [[seat, ...m.others].map((s) => `${names[s]} ${num(m.totals[s] ?? 0)}`).join(' · '), target];
     setChildren(
       panel,
-      h('h1', { class: 'h2', text: t('history.match_vs', { name: m.opponentName }) }),
+      h('h1', { class: 'h2', text: m.n === 2 ? t('history.match_vs', { name: m.opponentName }) : t('history.match_with', { names: m.opponentName }) }),
+      gameOf(m.options) !== TWO_HAND ? h('p', { class: 'match-game-line', 'data-testid': 'detail-game', text: gameName(m.options) }) : null,
       h('p', { class: 'muted match-when', text: formatDate(m.date) }),
       h('p', {}, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'detail-result', text: res.text }), ' ', m.endReason ? t(`history.reason.${m.endReason}`) : ''),
-      h('p', { class: 'final-totals', 'data-testid': 'detail-totals' }, `${myName} ${num(m.totals[seat])} : ${num(m.totals[opp])} ${m.opponentName}`, target),
-      h('p', { 'data-testid': 'detail-stake' }, m.status === 'finished' ? stakeLine(m.stake, seat, m.opponentName, me.id) : t('history.in_progress')),
-      Object.keys(m.options).length ? optionsSummary(m.options) : null,
-      m.status === 'finished'
+      h('p', { class: 'final-totals', 'data-testid': 'detail-totals' }, ...totalsLine),
+      // n players: every settlement of the match, one a line (each loser owes the winner, V0.10).
+      m.n > 2 && m.status === 'finished' && m.settlements.length
+        ? h(
+            'ul',
+            { class: 'settlements', 'data-testid': 'detail-stake' },
+            m.settlements.map((x) => h('li', { 'data-testid': 'detail-settlement', 'data-amount': x.amount, 'data-currency': x.currency, text: settlementText(x, m, me.id) })),
+          )
+        : h('p', { 'data-testid': 'detail-stake' }, m.status === 'finished' ? matchStakeText(m, me.id) : t('history.in_progress')),
+      Object.keys(m.options).length ? tableSummary(m.options) : null,
+      // The replay viewer and its download cover two-hand 1001 (the server says replay_unavailable for the others).
+      replayable
         ? h(
             'p',
             { class: 'match-replay' },
@@ -312,8 +412,9 @@ export function mountMatch(root, matchId) {
         ? h(
             'div',
             { class: 'detail-grid' },
-            h('section', { class: 'race-block', 'aria-labelledby': 'race-h' }, h('h2', { id: 'race-h', text: t('race.heading') }), raceChart({ history: m.deals, target: m.target, names, me: seat })),
-            h('section', { class: 'sheet-block', 'aria-labelledby': 'deals-h' }, h('h2', { id: 'deals-h', text: t('history.deals') }), scoreSheet(m.deals, seat, names, m.status === 'finished' ? m.id : null)),
+            // The race chart draws two players; a match of three or four has its totals on the sheet.
+            m.n === 2 ? h('section', { class: 'race-block', 'aria-labelledby': 'race-h' }, h('h2', { id: 'race-h', text: t('race.heading') }), raceChart({ history: m.deals, target: m.target, names, me: seat })) : null,
+            h('section', { class: 'sheet-block', 'aria-labelledby': 'deals-h' }, h('h2', { id: 'deals-h', text: t('history.deals') }), scoreSheet(m.deals, seat, names, replayable ? m.id : null)),
           )
         : [h('h2', { text: t('history.deals') }), h('p', { class: 'muted', text: t('history.no_deals') })],
     );

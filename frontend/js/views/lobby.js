@@ -3,10 +3,11 @@
 import { api, asList } from '../api.js';
 import { h, setChildren } from '../dom.js';
 import { TABLE_OPTIONS } from '../generated/protocol.js';
-import { hasKey, t } from '../i18n.js';
+import { hasKey, t, tn } from '../i18n.js';
 import { cardBack, cardEl } from '../cards.js';
 import { getPlayer, setPlayer } from '../session.js';
-import { apiErrorText, botName, durationText, inviteBox, loading, nameForm, num, optionsSummary, playerName } from '../ui.js';
+import { apiErrorText, botName, durationText, inviteBox, loading, nameForm, num, playerName } from '../ui.js';
+import { TWO_HAND, VARIANT_IDS, gameAndSeats, gameInfo, seatCount, tableSummary, targetsOf } from '../games.js';
 
 const REFRESH_MS = 4000;
 // What the server offers comes from its own RoomCreate model (frontend/js/generated/protocol.js).
@@ -35,6 +36,12 @@ const FORM_DEFAULTS = {
   currency: 'EUR',
   visibility: 'private',
   advanced: false,
+  // The game (issue 13): two-hand 1001 or a variant V2–V7, its seats, computer seats and options.
+  game: TWO_HAND,
+  seats: null, // the variant's first seat count
+  computerSeats: null, // two friends and the rest computers (RULES-VARIANTS.md, "Playing online")
+  gameScoring: 'original',
+  jungfrau: false,
 };
 
 /** A choice's words, or the bare value when the server offers something this client has no words for. */
@@ -169,7 +176,13 @@ export function mount(root) {
         h(
           'li',
           { class: 'room-row' },
-          h('div', { class: 'room-main' }, h('strong', { text: (room.players || []).filter(Boolean).map((p) => p.name).join(' – ') }), optionsSummary(room.options)),
+          h(
+            'div',
+            { class: 'room-main' },
+            h('strong', { text: (room.players || []).filter(Boolean).map((p) => playerName(p, room.players)).join(' – ') }),
+            h('span', { class: 'room-game', 'data-testid': 'room-game', text: gameAndSeats(room) }),
+            tableSummary(room.options),
+          ),
           h('div', { class: 'row-actions' }, h('a', { class: 'btn', href: `#/watch/${encodeURIComponent(room.id)}`, 'data-testid': `watch-${room.id}`, text: t('watch.button') })),
         ),
       ),
@@ -208,8 +221,13 @@ export function mount(root) {
         'ul',
         { class: 'room-list' },
         rooms.map((room) => {
-          const other = (room.players || []).find((p) => p && p.id !== me.id);
-          const label = other ? t('lobby.vs', { name: playerName(other) }) : t('lobby.waiting_for_opponent');
+          const others = (room.players || []).filter((p) => p && p.id !== me.id);
+          const free = seatCount(room.options, room.players) - (room.players || []).filter(Boolean).length;
+          const label = !others.length
+            ? t('lobby.waiting_for_opponent')
+            : free > 0
+              ? t('lobby.vs_waiting', { names: others.map((p) => playerName(p, room.players)).join(', ') })
+              : t('lobby.vs', { name: others.map((p) => playerName(p, room.players)).join(', ') });
           const isOpen = room.status === 'open';
           return h(
             'li',
@@ -219,7 +237,8 @@ export function mount(root) {
               { class: 'room-main' },
               h('strong', { text: label }),
               h('span', { class: `status-pill ${room.status}`, text: t(`room.status.${room.status}`) }),
-              optionsSummary(room.options),
+              h('span', { class: 'room-game', 'data-testid': 'room-game', text: gameAndSeats(room) }),
+              tableSummary(room.options),
             ),
             isOpen && room.visibility === 'private' && room.invite_code ? inviteBox(room.invite_code) : null,
             h(
@@ -270,7 +289,13 @@ export function mount(root) {
           return h(
             'li',
             { class: 'room-row', 'data-testid': `open-room-${room.id}` },
-            h('div', { class: 'room-main' }, h('strong', { text: t('lobby.table_of', { name: host ? host.name : '?' }) }), optionsSummary(room.options)),
+            h(
+              'div',
+              { class: 'room-main' },
+              h('strong', { text: t('lobby.table_of', { name: host ? host.name : '?' }) }),
+              h('span', { class: 'room-game', 'data-testid': 'room-game', text: gameAndSeats(room) }),
+              tableSummary(room.options),
+            ),
             h(
               'div',
               { class: 'row-actions' },
@@ -348,6 +373,7 @@ export function mount(root) {
     const s = { ...FORM_DEFAULTS, ...lastForm };
     const option = (value, label, selected) => h('option', { value, selected: value === selected, text: label });
     const select = (id, value, options) => h('select', { id, 'data-testid': id }, options.map(([v, label]) => option(v, label, value)));
+    const fill = (el, value, options) => el.replaceChildren(...options.map(([v, label]) => option(v, label, value)));
     const field = (id, label, control, help, extra = {}) =>
       h('div', { class: 'field', ...extra }, h('label', { for: id, class: 'field-label', text: label }), control, help ? h('p', { class: 'help', id: `${id}-help`, text: help }) : null);
     const check = (id, testid, checked, label) => {
@@ -355,7 +381,28 @@ export function mount(root) {
       return [input, h('div', { class: 'field check' }, input, h('label', { for: id, text: label }))];
     };
 
-    // Who plays: a friend (invite link or public table) or the computer at a level.
+    // The game: two-hand 1001 (as ever) or one of the variants, each with a one-line description.
+    const gameIds = [TWO_HAND, ...VARIANT_IDS];
+    if (!gameIds.includes(s.game)) s.game = TWO_HAND;
+    const game = select('create-variant', s.game, gameIds.map((id) => [id, t(`lobby.game.${id}`)]));
+    game.setAttribute('aria-describedby', 'create-variant-help');
+    const gameHelp = h('p', { class: 'help', id: 'create-variant-help', 'data-testid': 'create-variant-help' });
+    const gameField = h('div', { class: 'field' }, h('label', { for: 'create-variant', class: 'field-label', text: t('lobby.game') }), game, gameHelp);
+    // Seats (V7: 3 or 4) and computer seats (0 … seats − 1), only for a variant.
+    const seats = select('create-seats', '', []);
+    const seatsField = field('create-seats', t('lobby.seats'), seats, null, { 'data-testid': 'create-seats-field' });
+    const computerSeats = select('create-computer-seats', '', []);
+    computerSeats.setAttribute('aria-describedby', 'create-computer-seats-help');
+    const computerSeatsHelp = h('p', { class: 'help seat-help', id: 'create-computer-seats-help', 'data-testid': 'create-computer-seats-help' });
+    const computerSeatsField = h(
+      'div',
+      { class: 'field', 'data-testid': 'create-computer-seats-field' },
+      h('label', { for: 'create-computer-seats', class: 'field-label', text: t('lobby.computer_seats') }),
+      computerSeats,
+    );
+    const seatRow = h('div', { class: 'field-row seat-row' }, seatsField, computerSeatsField);
+
+    // Who plays two-hand 1001: a friend (invite link or public table) or the computer at a level.
     const radio = (value) =>
       h('input', { type: 'radio', name: 'opponent', id: `opt-opponent-${value}`, value, 'data-testid': `opt-opponent-${value}`, checked: s.opponent === value });
     const radios = Object.fromEntries(values('opponent').map((value) => [value, radio(value)]));
@@ -371,9 +418,15 @@ export function mount(root) {
       ),
     );
     const level = select('opt-bot-level', s.level, values('bot_level').map((l) => [l, label(`opt.bot_level.${l}`, l)]));
-    const levelField = field('opt-bot-level', t('opt.bot_level'), level, t('opt.computer.help'), { 'data-testid': 'bot-level-field' });
+    const levelHelp = h('p', { class: 'help', id: 'opt-bot-level-help' });
+    const levelField = h('div', { class: 'field', 'data-testid': 'bot-level-field' }, h('label', { for: 'opt-bot-level', class: 'field-label', text: t('opt.bot_level') }), level, levelHelp);
 
-    const target = select('opt-target', s.target, values('target').map((v) => [v, label(`opt.target.${v}`, v)]));
+    const target = select('opt-target', s.target, []);
+    // V4.9 (V4, V5): the score written as it is, or ÷ 10 and played to 100.
+    const gameScoring = select('create-scoring', s.gameScoring, ['original', 'simplified'].map((v) => [v, t(`lobby.scoring.${v}`)]));
+    const gameScoringField = field('create-scoring', t('lobby.scoring'), gameScoring, null, { 'data-testid': 'create-scoring-field' });
+    const targetField = field('opt-target', t('opt.target'), target);
+    const [jungfrau, jungfrauField] = check('create-jungfrau', 'create-jungfrau', s.jungfrau, t('lobby.jungfrau'));
     const stake = h('input', { type: 'text', id: 'opt-stake', 'data-testid': 'opt-stake', inputmode: 'decimal', value: s.stake, maxlength: 20, autocomplete: 'off', 'aria-describedby': 'stake-help' });
     const currency = h('input', { type: 'text', id: 'opt-currency', 'data-testid': 'opt-currency', value: s.currency, maxlength: CURRENCY_MAX, autocomplete: 'off' });
     const stakeHelp = h('p', { class: 'help', id: 'stake-help', 'data-testid': 'stake-help' });
@@ -387,6 +440,9 @@ export function mount(root) {
     const [openScores, openScoresField] = check('opt-open-scores', 'opt-open-scores', s.openScores, t('opt.open_scores.long'));
     const [spectators, spectatorsField] = check('opt-spectators', 'opt-spectators', s.spectators, t('opt.spectators.long'));
     const grace = select('opt-grace', s.grace, GRACE_CHOICES.map((sec) => [String(sec), durationText(sec)]));
+    // Two-hand only: marriage scoring (ruling V0.5b: by suit in V2–V7), the pack and the stock's bottom card.
+    const scoringField = field('opt-scoring', t('opt.scoring'), scoring, t('opt.scoring.help'));
+    const deckField = field('opt-deck', t('opt.deck'), deck, t('opt.deck.help'));
     const advanced = h(
       'details',
       { class: 'advanced', 'data-testid': 'opt-advanced', open: s.advanced },
@@ -394,8 +450,8 @@ export function mount(root) {
       h(
         'div',
         { class: 'advanced-body' },
-        field('opt-scoring', t('opt.scoring'), scoring, t('opt.scoring.help')),
-        field('opt-deck', t('opt.deck'), deck, t('opt.deck.help')),
+        scoringField,
+        deckField,
         bottomField,
         openScoresField,
         spectatorsField,
@@ -409,9 +465,14 @@ export function mount(root) {
       'form',
       { class: 'card-panel create-form', 'data-testid': 'create-form', 'aria-labelledby': 'create-h' },
       h('h2', { id: 'create-h', text: t('lobby.new_table') }),
+      gameField,
+      seatRow,
+      computerSeatsHelp,
       opponent,
       levelField,
-      field('opt-target', t('opt.target'), target),
+      targetField,
+      gameScoringField,
+      jungfrauField,
       h('div', { class: 'field-row' }, field('opt-stake', t('opt.stake_per_point'), stake), field('opt-currency', t('opt.currency'), currency)),
       stakeHelp,
       visibilityField,
@@ -419,26 +480,64 @@ export function mount(root) {
       submit,
       error,
     );
-    const vsComputer = () => computer.checked;
-    let humanStake = s.stake; // what the stake field says whenever a friend is the opponent
+    const variant = () => (game.value === TWO_HAND ? null : game.value);
+    const seatTotal = () => (variant() ? Number(seats.value) || gameInfo(variant()).seats[0] : 2);
+    const bots = () => (variant() ? Number(computerSeats.value) || 0 : computer.checked ? 1 : 0);
+    const vsComputer = () => bots() > 0 && bots() === seatTotal() - 1; // nobody to invite
+    let humanStake = s.stake; // what the stake field says whenever all seats are human
     stake.addEventListener('input', () => {
       humanStake = stake.value;
     });
-    // Against the computer: no stake (the server refuses one) and no visibility (always private).
+    // The choices that depend on the game: seats, computer seats, targets, scoring.
+    const syncGame = () => {
+      const id = variant();
+      const info = gameInfo(id);
+      form.dataset.game = info.id;
+      gameHelp.textContent = t(`lobby.game.${info.id}.help`);
+      const seatChoice = seats.value || String(s.seats ?? info.seats[0]);
+      fill(seats, info.seats.map(String).includes(seatChoice) ? seatChoice : String(info.seats[0]), info.seats.map((n) => [String(n), num(n)]));
+      const n = seatTotal();
+      const botChoice = computerSeats.value || String(s.computerSeats ?? Math.max(0, n - 2));
+      const botOptions = Array.from({ length: n }, (_, k) => [String(k), k ? tn('lobby.computer_seats.n', k) : t('lobby.computer_seats.none')]);
+      fill(computerSeats, Number(botChoice) < n ? botChoice : String(n - 1), botOptions);
+      const offered = targetsOf(id, info.simplified ? gameScoring.value : 'original');
+      const targetChoice = target.value || s.target;
+      fill(
+        target,
+        offered.map(String).includes(targetChoice) ? targetChoice : String(offered[0]),
+        offered.map((v) => [String(v), label(`opt.target.${v}`, num(v))]),
+      );
+      target.disabled = offered.length < 2;
+      seatRow.hidden = !id;
+      seatsField.hidden = info.seats.length < 2;
+      computerSeatsHelp.hidden = !id;
+      gameScoringField.hidden = !info.simplified;
+      opponent.hidden = Boolean(id);
+      scoringField.hidden = Boolean(id);
+      deckField.hidden = Boolean(id);
+      bottomField.hidden = Boolean(id);
+    };
+    // Who plays: with a computer seat no stake (the server refuses one); no visibility when nobody is invited.
     const sync = () => {
+      syncGame();
+      const k = bots();
+      const n = seatTotal();
       const bot = vsComputer();
       form.dataset.opponent = bot ? 'computer' : 'human';
-      levelField.hidden = !bot;
+      levelField.hidden = k === 0;
+      levelHelp.textContent = t('opt.computer.help');
+      levelHelp.hidden = Boolean(variant()); // a variant's seats say it in one line above
+      computerSeatsHelp.textContent = bot ? t('lobby.computer_seats.solo') : tn('lobby.computer_seats.friends', n - 1 - k);
       visibilityField.hidden = bot;
-      stake.disabled = bot;
-      currency.disabled = bot;
-      stake.value = bot ? '0' : humanStake;
-      stakeHelp.textContent = bot ? t('opt.stake.computer') : t('opt.stake.help');
+      stake.disabled = k > 0;
+      currency.disabled = k > 0;
+      stake.value = k > 0 ? '0' : humanStake;
+      stakeHelp.textContent = k === 0 ? t('opt.stake.help') : variant() ? t('lobby.stake.computer_seat') : t('opt.stake.computer');
       submit.textContent = bot ? t('lobby.create.computer') : t('lobby.create');
     };
     const save = () => {
       lastForm = {
-        opponent: vsComputer() ? 'computer' : 'human',
+        opponent: computer.checked ? 'computer' : 'human',
         level: level.value,
         target: target.value,
         scoring: scoring.value,
@@ -451,31 +550,51 @@ export function mount(root) {
         currency: currency.value,
         visibility: visibility.value,
         advanced: advanced.open,
+        game: game.value,
+        seats: seats.value,
+        computerSeats: computerSeats.value,
+        gameScoring: gameScoring.value,
+        jungfrau: jungfrau.checked,
       };
     };
     form.addEventListener('input', save);
-    form.addEventListener('change', () => {
-      save();
+    form.addEventListener('change', (event) => {
+      // Another game starts from its own defaults for seats and targets.
+      if (event.target === game) {
+        seats.value = '';
+        s.seats = null;
+      }
+      // … and so do the computer seats for another game or seat count: two friends, the rest computers.
+      if (event.target === game || event.target === seats) {
+        computerSeats.value = '';
+        s.computerSeats = null;
+      }
       sync();
+      save();
     });
     advanced.addEventListener('toggle', save);
     sync();
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      const bot = vsComputer();
-      const body = {
-        opponent: bot ? 'computer' : 'human',
+      const id = variant();
+      const k = bots();
+      const common = {
         target: Number(target.value),
-        declaration_scoring: scoring.value,
-        show_stock_bottom: bottom.checked,
         open_scores: openScores.checked,
         spectators: spectators.checked,
-        deck_size: Number(deck.value),
         reconnect_grace_s: Number(grace.value),
       };
-      if (bot) {
+      // Two-hand 1001 sends exactly what it always did; a variant sends its own fields instead of
+      // the two-hand-only ones (marriage scoring, pack, the stock's bottom card).
+      const body = id
+        ? { variant: id, seats: seatTotal(), computer_seats: k, ...common }
+        : { opponent: k ? 'computer' : 'human', ...common, declaration_scoring: scoring.value, show_stock_bottom: bottom.checked, deck_size: Number(deck.value) };
+      if (id && gameInfo(id).simplified) body.scoring = gameScoring.value;
+      if (jungfrau.checked) body.jungfrau = true;
+      if (k > 0) {
         body.bot_level = level.value;
         body.stake_per_point = '0';
+        if (!vsComputer()) body.visibility = visibility.value;
       } else {
         const stakeText = stake.value.trim().replace(',', '.') || '0';
         if (!/^\d{1,12}(\.\d{1,6})?$/.test(stakeText)) {
@@ -495,7 +614,7 @@ export function mount(root) {
       submit.disabled = true;
       try {
         const room = await api.createRoom(body);
-        // Against the computer the match is already playing: straight to the table.
+        // With only computers to wait for the match is already playing: straight to the table.
         location.hash = `#/table/${encodeURIComponent(room.id)}`;
       } catch (err) {
         error.textContent = err.status === 422 ? t('lobby.create.invalid') : apiErrorText(err);

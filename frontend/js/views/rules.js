@@ -1,11 +1,12 @@
 // The rules page as a player's guide: short sections with card pictures, a deal played step by
-// step, the table options and the computer; the numbered rules (R1–R7, V1) and our rulings stay
-// available, folded, under "The exact rules".
+// step, the table options, the computer and the games for three and four (V2–V7, V6 Jungfrau);
+// the numbered rules (R1–R7, V1, V0–V7) and our rulings stay available, folded, under "The exact rules".
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
 import { CARD_POINTS, cardEl, rankOf } from '../cards.js';
 import { TABLE_OPTIONS } from '../generated/protocol.js';
 import { num } from '../ui.js';
+import { gameInfo } from '../games.js';
 
 const SECTIONS = [
   ['r1', ['1', '2', '3']],
@@ -18,6 +19,68 @@ const SECTIONS = [
   ['v1', ['1', '2', '3']],
 ];
 const RULINGS = ['r4_1', 'r5_1', 'r6_1', 'r6_2'];
+
+// The games for three and four (RULES-VARIANTS.md): a short guide per game, [id, aspects] …
+const GAMES = [
+  ['mcleod', ['players', 'pack', 'deal', 'auction', 'talon', 'melds', 'play', 'scoring', 'target']],
+  ['rassel', ['players', 'pack', 'deal', 'auction', 'melds', 'play', 'scoring', 'target']],
+  ['thousand3', ['players', 'pack', 'deal', 'melds', 'play', 'scoring', 'target']],
+  ['thousand4', ['players', 'pack', 'deal', 'rest']],
+  ['bidding', ['players', 'pack', 'deal', 'auction', 'talon', 'melds', 'play', 'scoring', 'target']],
+];
+// … and the numbered rules V0–V7, in the order of RULES-VARIANTS.md; a trailing * marks a ruling
+// (ours, shown as such). The text of `V2.3` is `rules.x.v2.3`.
+const VARIANT_RULES = [
+  ['v0', ['1', '1a*', '2', '3', '4', '5', '5a*', '5b*', '6', '6a*', '6b*', '6c*', '6d*', '6e*', '7', '7a*', '8', '8a*', '9*', '10*', '10a*', '11', '12']],
+  ['v2', ['1', '2', '3*', '4', '5', '5a*', '6', '7*', '8', '9', '9a*', '10']],
+  ['v3', ['1', '2', '3', '3a*', '3b*', '4', '4a*', '5', '6', '6a*', '7', '8', '9', '9a*']],
+  ['v4', ['1', '2', '3', '4', '5', '5a*', '5b*', '6*', '7', '7a*', '8', '9', '9a*', '10']],
+  ['v5', ['1', '2*']],
+  ['v6', ['1', '2*', '3*', '4']],
+  ['v7', ['1*', '2', '3*', '4', '4a*', '5', '5a*', '6', '7', '7a*', '8', '9', '9a*', '9b*', '10']],
+];
+
+/** One numbered rule of V0–V7: its number in bold ("V2.3", "Ruling V0.6a"), then its text. */
+function variantRule(section, item) {
+  const ruling = item.endsWith('*');
+  const n = ruling ? item.slice(0, -1) : item;
+  const number = `${section.toUpperCase()}.${n}`;
+  return h(
+    'li',
+    { class: ruling ? 'ruling' : null, 'data-rule': number },
+    h('strong', { class: 'rule-no', text: ruling ? `${t('rules.x.ruling')} ${number}` : number }),
+    ' ',
+    t(`rules.x.${section}.${n}`),
+  );
+}
+
+/** The guide to the games for three and four: a panel per game, then Jungfrau (V6). */
+function gamesGuide() {
+  return h(
+    'section',
+    { class: 'games-guide', id: 'rules-games', 'data-testid': 'rules-games' },
+    h('div', { class: 'card-panel guide' }, h('h2', { text: t('rules.games.title') }), h('p', { text: t('rules.games.intro') }), h('p', { class: 'muted', text: t('rules.games.terms') })),
+    GAMES.map(([id, aspects]) =>
+      h(
+        'section',
+        { class: 'card-panel guide game', id: `rules-game-${id}`, 'data-testid': `rules-game-${id}` },
+        h('h3', { class: 'h2' }, h('span', { class: 'rule-badge', text: gameInfo(id).rule }), ' ', t(`lobby.game.${id}`)),
+        h(
+          'dl',
+          { class: 'game-facts' },
+          aspects.map((aspect) => h('div', { class: 'fact', 'data-aspect': aspect }, h('dt', { text: t(`rules.game.aspect.${aspect}`) }), h('dd', { text: t(`rules.game.${id}.${aspect}`) }))),
+        ),
+      ),
+    ),
+    h(
+      'section',
+      { class: 'card-panel guide game', id: 'rules-game-jungfrau', 'data-testid': 'rules-game-jungfrau' },
+      h('h3', { class: 'h2', text: t('rules.game.jungfrau.title') }),
+      h('p', { text: t('rules.game.jungfrau.1') }),
+      h('p', { text: t('rules.game.jungfrau.2') }),
+    ),
+  );
+}
 const OPTIONS = ['target', 'scoring', 'deck', 'stock_bottom', 'open_scores', 'stake', 'visibility', 'grace'];
 const LEVELS = TABLE_OPTIONS.bot_level.values; // the computer's levels, as the server defines them
 
@@ -132,6 +195,15 @@ export function mount(root) {
           RULINGS.map((id) => [h('dt', { text: t(`rules.ruling.${id}.title`) }), h('dd', { text: t(`rules.ruling.${id}`) })]),
         ),
       ),
+      // V0–V7 with their rulings in place (RULES-VARIANTS.md: rulings are shown in the game).
+      VARIANT_RULES.map(([id, items]) =>
+        h(
+          'section',
+          { class: 'card-panel rule variant-rules', id: `rules-${id}`, 'data-testid': `rules-${id}` },
+          h('h2', { text: t(`rules.x.${id}.title`) }),
+          h('ul', {}, items.map((item) => variantRule(id, item))),
+        ),
+      ),
     );
     exact.addEventListener('toggle', () => {
       exactOpen = exact.open;
@@ -147,6 +219,7 @@ export function mount(root) {
         tocLink('example', t('rules.example.title')),
         tocLink('options', t('rules.options.title')),
         tocLink('computer', t('rules.computer.title')),
+        tocLink('games', t('rules.games.title')),
         tocLink('exact', t('rules.exact.title')),
       ),
     );
@@ -198,6 +271,7 @@ export function mount(root) {
           ),
           h('p', { class: 'muted', text: t('rules.computer.fair') }),
         ),
+        gamesGuide(),
         exact,
       ),
     );
