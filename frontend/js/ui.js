@@ -146,10 +146,24 @@ export function botName(level) {
   return t('bot.name', { level: BOT_LEVELS.includes(level) ? t(`bot.level.${level}`) : String(level) });
 }
 
-/** A player's display name: the computer is named by its level, translated. */
-export function playerName(player) {
+/**
+ * A player's display name: the computer is named by its level, translated. Given the table's
+ * `players`, several computers at one table (3 or 4 seats) are numbered in seat order:
+ * "Computer 1 (easy)", "Computer 2 (easy)".
+ */
+export function playerName(player, players = null) {
   if (!player) return '?';
-  return player.bot_level ? botName(player.bot_level) : player.name || '?';
+  if (!player.bot_level) return player.name || '?';
+  const n = botNumber(player, players);
+  return n ? t('bot.name_n', { n, level: BOT_LEVELS.includes(player.bot_level) ? t(`bot.level.${player.bot_level}`) : String(player.bot_level) }) : botName(player.bot_level);
+}
+
+/** Which computer of the table a computer seat is (1, 2, …), or 0 when it is the only one. */
+export function botNumber(player, players) {
+  const bots = (Array.isArray(players) ? players : []).filter((p) => p && p.bot_level);
+  if (bots.length < 2) return 0;
+  const i = bots.findIndex((p) => p === player || (p.id && p.id === player.id));
+  return i < 0 ? 0 : i + 1;
 }
 
 /** R6.2 grace in words: "2 min", "45 s". */

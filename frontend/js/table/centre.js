@@ -99,31 +99,37 @@ export function createCentre() {
   }
 
   function renderBanners(s) {
-    const shown = new Set([...banners.children].map((b) => b.dataset.id));
-    const wanted = new Set(s.banners.map((b) => String(b.id)));
-    for (const b of [...banners.children]) if (!wanted.has(b.dataset.id)) b.remove();
-    for (const b of s.banners) {
-      if (shown.has(String(b.id))) continue;
-      const name = plainName(s, b.seat);
-      // The pair is shown as pictures only: no card codes in the DOM (the partner stays in the hand).
-      const pair = ['K', 'Q'].map((rank) => {
-        const card = cardEl(`${rank}${b.suit}`, { className: 'tiny' });
-        card.removeAttribute('data-card');
-        card.setAttribute('aria-hidden', 'true');
-        card.removeAttribute('role');
-        card.removeAttribute('aria-label');
-        return card;
-      });
-      banners.append(
-        h(
-          'div',
-          { class: 'marriage-banner', 'data-testid': 'marriage-banner', 'data-id': String(b.id), 'data-seat': String(b.seat), 'data-suit': b.suit, 'data-points': String(b.points), role: 'status' },
-          h('div', { class: 'pair' }, pair),
-          h('p', { text: t('table.marriage_banner', { name, symbol: SUIT_SYMBOL[b.suit], points: b.points }) }),
-        ),
-      );
-    }
+    syncBanners(banners, s);
   }
 
   return { el, render };
+}
+
+/**
+ * The marriage banners of a table (two seats or more): one per declaration still shown, each added
+ * once. The pair is shown as pictures only: no card codes in the DOM (the partner stays in the hand).
+ */
+export function syncBanners(banners, s) {
+  const shown = new Set([...banners.children].map((b) => b.dataset.id));
+  const wanted = new Set(s.banners.map((b) => String(b.id)));
+  for (const b of [...banners.children]) if (!wanted.has(b.dataset.id)) b.remove();
+  for (const b of s.banners) {
+    if (shown.has(String(b.id))) continue;
+    const pair = ['K', 'Q'].map((rank) => {
+      const card = cardEl(`${rank}${b.suit}`, { className: 'tiny' });
+      card.removeAttribute('data-card');
+      card.setAttribute('aria-hidden', 'true');
+      card.removeAttribute('role');
+      card.removeAttribute('aria-label');
+      return card;
+    });
+    banners.append(
+      h(
+        'div',
+        { class: 'marriage-banner', 'data-testid': 'marriage-banner', 'data-id': String(b.id), 'data-seat': String(b.seat), 'data-suit': b.suit, 'data-points': String(b.points), role: 'status' },
+        h('div', { class: 'pair' }, pair),
+        h('p', { text: t('table.marriage_banner', { name: plainName(s, b.seat), symbol: SUIT_SYMBOL[b.suit], points: b.points }) }),
+      ),
+    );
+  }
 }

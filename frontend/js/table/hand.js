@@ -1,14 +1,15 @@
 // The own hand: cards are buttons laid out to use the width the hand has (overlapping as needed,
 // at least 44 px of each card left to tap), arrow keys move among the playable cards, and a tap on
-// a card that may not be played shakes it and says why.
+// a card that may not be played shakes it and says why. At a table of 3 or 4 (V2, V7) the declarer
+// picks the two cards to discard here: while `view.must_discard` a tap selects or unselects a card.
 import { cardEl, cardName, sortHand } from '../cards.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { canDeclare, dealOf, isBlocking, legalMoves, matchOver, myTurn, viewOf, whyNot } from './store.js';
+import { canDeclare, dealOf, discardTurn, isBlocking, legalMoves, matchOver, playTurn, viewOf, whyNot } from './store.js';
 import { whyText } from './names.js';
 import { handLayout, ROW_SHIFT } from './layout.js';
 
-export function createHand({ onPlay, onIllegal }) {
+export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   const el = h('div', { class: 'hand', 'data-testid': 'hand', role: 'group' });
   const reason = h('p', { class: 'illegal-reason', 'data-testid': 'illegal-reason', role: 'status', 'aria-live': 'assertive', hidden: true });
   const box = h('div', { class: 'hand-box' }, el, reason);
@@ -71,12 +72,16 @@ export function createHand({ onPlay, onIllegal }) {
     }
     const focused = el.contains(document.activeElement) ? document.activeElement.dataset.card : null;
     const legal = legalMoves(s);
-    const turn = myTurn(s);
+    const turn = playTurn(s);
     const blocked = isBlocking(s);
     const hand = sortHand(d.hand || []);
-    const key = `${v.deal_number}|${hand.join()}|${turn}|${blocked}|${[...legal.keys()].join()}|${s.illegal ? s.illegal.seq : ''}|${t('table.your_hand')}`;
+    const picking = discardTurn(s);
+    const picked = new Set(picking ? s.discard || [] : []);
+    const talon = new Set(picking ? d.talon || [] : []);
+    const key = `${v.deal_number}|${hand.join()}|${turn}|${blocked}|${[...legal.keys()].join()}|${s.illegal ? s.illegal.seq : ''}|${picking}|${[...picked].join()}|${t('table.your_hand')}`;
     el.setAttribute('aria-label', t('table.your_hand'));
     el.dataset.turn = String(turn);
+    el.dataset.picking = String(picking);
     el.dataset.pending = String(blocked);
     renderReason(s);
     if (key === last) return;
@@ -84,6 +89,7 @@ export function createHand({ onPlay, onIllegal }) {
     const dealt = events.some((e) => e && (e.kind === 'deal_started' || e.kind === 'match_started'));
     last = key;
     const buttons = hand.map((code, i) => {
+      if (picking) return pickButton(code, i, picked.has(code), talon.has(code), blocked);
       const move = turn ? legal.get(code) : undefined;
       const isLegal = Boolean(move);
       const declarable = canDeclare(move);
@@ -120,6 +126,31 @@ export function createHand({ onPlay, onIllegal }) {
       focusKey = null;
       focusTo(target);
     }
+  }
+
+  /** A card of the declarer's hand while it discards: a toggle (aria-pressed), the talon's cards marked. */
+  function pickButton(code, i, selected, fromTalon, blocked) {
+    const cls = ['hand-card', 'pickable'];
+    if (selected) cls.push('selected');
+    if (fromTalon) cls.push('from-talon');
+    const notes = [selected ? t('ring.card_picked') : null, fromTalon ? t('ring.card_from_talon') : null].filter(Boolean);
+    const button = cardEl(code, {
+      button: true,
+      className: cls.join(' '),
+      attrs: {
+        'data-testid': `card-${code}`,
+        'data-legal': 'false',
+        'data-selected': String(selected),
+        'data-talon': fromTalon ? 'true' : null,
+        'aria-pressed': String(selected),
+        'aria-label': notes.length ? t('card.label_with', { card: cardName(code), note: notes.join(', ') }) : cardName(code),
+        disabled: blocked,
+        tabindex: '-1',
+        style: `--i:${i}`,
+      },
+    });
+    button.addEventListener('click', () => onToggle(code));
+    return button;
   }
 
   function pick(code) {

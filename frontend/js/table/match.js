@@ -3,7 +3,8 @@
 import { h, setChildren, svg } from '../dom.js';
 import { t } from '../i18n.js';
 import { isZeroAmount, money } from '../ui.js';
-import { matchOver, mySeat, oppSeat, roomOf, viewOf } from './store.js';
+import { isRing, matchOver, mySeat, oppSeat, roomOf, viewOf } from './store.js';
+import { ringScoreSheet, ringStandings, ringSummaryTable } from './ringsummary.js';
 import { isBot, plainName } from './names.js';
 import { scoreSheet } from './sheet.js';
 import { summaryTable } from './summary.js';
@@ -51,6 +52,7 @@ export function createMatchPanel({ sendRematch, raceChart }) {
       el.replaceChildren();
       return false;
     }
+    if (isRing(s)) return renderRing(s, v);
     const room = roomOf(s);
     const me = mySeat(s);
     const opp = oppSeat(s);
@@ -122,6 +124,65 @@ export function createMatchPanel({ sendRematch, raceChart }) {
         chart ? h('figure', { class: 'race' }, chart) : null,
         lastDeal ? h('details', { class: 'last-deal' }, h('summary', { text: t('summary.title', { n: sum.event.number + 1 }) }), lastDeal) : null,
         history.length ? h('details', { class: 'match-sheet' }, h('summary', { text: t('sheet.title') }), scoreSheet(s, history)) : null,
+      ),
+    );
+    return first;
+  }
+
+  /** 3 or 4 seats: the winner (V0.9) or who left (V0.10a), the standings, the rematch, the sheet. */
+  function renderRing(s, v) {
+    const room = roomOf(s);
+    const me = mySeat(s);
+    const offer = room.rematch;
+    const key = JSON.stringify([room.match_id, v.winner, v.loser, offer, t('match.you_won')]);
+    if (key === shownKey) return false;
+    const first = shownKey === null;
+    shownKey = key;
+    const won = v.winner === me;
+    let headline;
+    let reason;
+    if (v.winner !== null && v.winner !== undefined) {
+      headline = won ? t('match.you_won') : t('match.they_won', { name: plainName(s, v.winner) });
+      reason = t('match.reason.target', { winner: plainName(s, v.winner), target: v.target });
+    } else {
+      headline = v.loser === me ? t('match.reason.you_resigned') : t('ring.match_ended');
+      const reasonKey = v.end_reason === 'absence' ? 'match.reason.absence' : 'match.reason.resign';
+      reason = v.loser === me ? t('ring.you_left') : t(reasonKey, { loser: plainName(s, v.loser) });
+    }
+    const act = (action) => () => sendRematch(action);
+    const rematch = [];
+    if (!offer) rematch.push(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-offer', text: t('rematch.offer'), onclick: act('offer') }));
+    else if (offer.offered_by === me)
+      rematch.push(h('p', { 'data-testid': 'rematch-status', text: t('ring.rematch_waiting') }), h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-withdraw', text: t('rematch.withdraw'), onclick: act('withdraw') }));
+    else
+      rematch.push(
+        h('p', { 'data-testid': 'rematch-status', text: t('rematch.offered', { name: plainName(s, offer.offered_by) }) }),
+        h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-accept', text: t('rematch.accept'), onclick: act('accept') }),
+        h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-decline', text: t('rematch.decline'), onclick: act('decline') }),
+      );
+    const history = v.history || [];
+    const sum = s.summary;
+    const lastDeal = sum && history.length && sum.event.number === history[history.length - 1].number ? ringSummaryTable(s, sum.event, sum.declarations) : null;
+    setChildren(
+      el,
+      h(
+        'section',
+        { class: `match-panel ${won ? 'won' : 'lost'}`, 'data-testid': 'match-over', 'data-winner': String(v.winner), 'data-loser': String(v.loser), role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'match-result-h' },
+        h(
+          'div',
+          { class: 'match-head' },
+          trophy(won),
+          h(
+            'div',
+            {},
+            h('h2', { id: 'match-result-h', 'data-testid': 'match-result', 'data-won': String(won), tabindex: '-1' }, headline),
+            h('p', { class: 'muted', 'data-testid': 'match-reason', text: reason }),
+          ),
+        ),
+        ringStandings(s),
+        h('div', { class: 'rematch-row' }, rematch, h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
+        lastDeal ? h('details', { class: 'last-deal' }, h('summary', { text: t('summary.title', { n: sum.event.number + 1 }) }), lastDeal) : null,
+        history.length ? h('details', { class: 'match-sheet' }, h('summary', { text: t('sheet.title') }), ringScoreSheet(s, history)) : null,
       ),
     );
     return first;

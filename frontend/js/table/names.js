@@ -1,18 +1,22 @@
 // Names and card words for the table's components (the store holds no text).
 import { SUIT_SYMBOL, suitName, suitOf } from '../cards.js';
 import { t } from '../i18n.js';
-import { playerName } from '../ui.js';
-import { dealOf, legalMoves, player } from './store.js';
+import { botNumber, playerName } from '../ui.js';
+import { dealOf, isRing, legalMoves, mySeat, player, roomOf } from './store.js';
+
+const playersOf = (s) => (roomOf(s) && roomOf(s).players) || [];
 
 export function plainName(s, seat) {
   const p = player(s, seat);
-  return p ? playerName(p) : t('table.nobody');
+  return p ? playerName(p, playersOf(s)) : t('table.nobody');
 }
 
-/** For narrow columns: the computer is just "Computer" (its level is shown elsewhere). */
+/** For narrow columns: the computer is just "Computer" (its level is shown elsewhere), numbered when there are several. */
 export function shortName(s, seat) {
   const p = player(s, seat);
-  return p && p.bot_level ? t('bot.short') : plainName(s, seat);
+  if (!p || !p.bot_level) return plainName(s, seat);
+  const n = botNumber(p, playersOf(s));
+  return n ? t('bot.short_n', { n }) : t('bot.short');
 }
 
 export const isBot = (s, seat) => Boolean(player(s, seat) && player(s, seat).bot_level);
@@ -34,9 +38,24 @@ export function whyText(s, code) {
     card: lead ? cardShort(lead) : '',
     trump: d && d.trump ? SUIT_SYMBOL[d.trump] : '',
     cards: legal.map(cardShort).join(' '),
-    name: plainName(s, 1 - ((s.shown && s.shown.view && s.shown.view.seat) ?? 0)),
+    name: plainName(s, isRing(s) ? ringTurnSeat(s) : 1 - ((s.shown && s.shown.view && s.shown.view.seat) ?? 0)),
   };
-  const known = ['not_your_turn', 'must_follow_suit', 'must_beat', 'must_trump', 'cannot_declare', 'summary_open', 'match_over', 'card_not_held', 'deal_over'];
+  const known = ['not_your_turn', 'must_follow_suit', 'must_beat', 'must_trump', 'cannot_declare', 'summary_open', 'match_over', 'card_not_held', 'deal_over', 'auction_on', 'discard_on'];
   return t(`why.${known.includes(code) ? code : 'not_allowed'}`, params);
 }
 
+
+/** n seats: the seat to move (for "wait for …"), else the declarer. */
+function ringTurnSeat(s) {
+  const d = dealOf(s);
+  if (d && Number.isInteger(d.turn)) return d.turn;
+  return d && Number.isInteger(d.declarer) ? d.declarer : mySeat(s);
+}
+
+/** Nobody at the table to chat with: the opponent (or, at 3 or 4 seats, every other seat) is the computer. */
+export function nobodyToChat(s) {
+  if (!isRing(s)) return isBot(s, 1 - mySeat(s));
+  const players = (s.shown && s.shown.room && s.shown.room.players) || [];
+  const me = mySeat(s);
+  return players.every((p, seat) => seat === me || !p || Boolean(p.bot_level));
+}

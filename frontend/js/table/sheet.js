@@ -4,8 +4,10 @@ import { suitBadge, suitName } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
 import { durationText, optionsSummary } from '../ui.js';
-import { dealOf, matchOver, mySeat, oppSeat, roomOf, viewOf } from './store.js';
-import { isBot, plainName, shortName } from './names.js';
+import { dealOf, isRing, matchOver, mySeat, oppSeat, roomOf, viewOf } from './store.js';
+import { nobodyToChat, plainName, shortName } from './names.js';
+import { seatCountOf, seatsFromMe } from './nseat.js';
+import { ringScoreSheet } from './ringsummary.js';
 import { presenceDot } from './seats.js';
 
 export const CHAT_MAX = 200;
@@ -13,6 +15,7 @@ const TABS = ['chat', 'sheet', 'table'];
 
 /** The score sheet of a match: a row per finished deal, each side's gain and total. */
 export function scoreSheet(s, history) {
+  if (isRing(s)) return ringScoreSheet(s, history);
   const me = mySeat(s);
   const opp = oppSeat(s);
   if (!history.length) return h('p', { class: 'muted small', text: t('sheet.empty') });
@@ -104,7 +107,7 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
   let chatSeen = -1;
 
   function render(s) {
-    const bot = isBot(s, oppSeat(s));
+    const bot = nobodyToChat(s);
     const tab = bot && s.sheet.tab === 'chat' ? 'sheet' : s.sheet.tab;
     el.dataset.open = String(s.sheet.open);
     title.textContent = t('sheet.drawer_title');
@@ -158,7 +161,8 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
     const d = dealOf(s);
     const target = v ? v.target : (room && room.options && room.options.target) || 1001;
     const totals = v ? v.totals : [0, 0];
-    const rows = [mySeat(s), oppSeat(s)].map((seat) =>
+    const order = isRing(s) ? seatsFromMe(seatCountOf(v), mySeat(s)) : [mySeat(s), oppSeat(s)];
+    const rows = order.map((seat) =>
       h(
         'tr',
         { class: v && !matchOver(s) && d && d.turn === seat ? 'to-move' : '' },
@@ -183,7 +187,9 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
       const decls = (d.declarations || []).length
         ? h('ul', { class: 'decl-list', 'data-testid': 'declarations' }, d.declarations.map((x) => h('li', {}, h('span', { text: plainName(s, x.seat) }), ' ', suitBadge(x.suit), ' ', h('strong', { text: String(x.points) }))))
         : h('p', { class: 'muted small', 'data-testid': 'declarations', text: t('table.no_declarations') });
-      const points = d.card_points
+      const points = isRing(s)
+        ? h('p', { 'data-testid': 'card-points' }, t('table.card_points_mine', { n: d.my_card_points ?? 0 }))
+        : d.card_points
         ? h('p', { 'data-testid': 'card-points' }, t('table.card_points_both', { me: d.card_points[mySeat(s)], them: d.card_points[oppSeat(s)], name: plainName(s, oppSeat(s)) }))
         : h('p', { 'data-testid': 'card-points' }, t('table.card_points_mine', { n: d.my_card_points }));
       setChildren(
@@ -192,6 +198,9 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
         h('div', { class: 'info-row' }, h('span', { class: 'label', text: t('table.trump') }), trump),
         h('div', { class: 'info-row col' }, h('span', { class: 'label', text: t('table.declarations') }), decls),
         h('div', { class: 'info-row' }, h('span', { class: 'label', text: t('table.card_points') }), points),
+        isRing(s) && d.declarer !== null && d.declarer !== undefined
+          ? h('div', { class: 'info-row' }, h('span', { class: 'label', text: t('ring.contract') }), h('span', { 'data-testid': 'sheet-contract', text: t('ring.contract_title', { name: plainName(s, d.declarer), n: d.contract }) }))
+          : null,
         h('p', { class: 'muted small', text: t('table.dealer_is', { name: plainName(s, d.dealer) }) }),
       );
     }
@@ -204,7 +213,7 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
     el,
     render,
     focusFirst(s) {
-      const tab = isBot(s, oppSeat(s)) && s.sheet.tab === 'chat' ? 'sheet' : s.sheet.tab;
+      const tab = nobodyToChat(s) && s.sheet.tab === 'chat' ? 'sheet' : s.sheet.tab;
       tabButtons[tab].focus({ preventScroll: true }); // not the chat input: no keyboard popping up
     },
   };

@@ -5,12 +5,18 @@
 // Actions are the server's messages as they arrive (`state`, `rejected`, `chat`, `chat_log`,
 // `presence`) and local ones, all named `local/*`. `state.effects` lists what the last action
 // asks the page to do once (sounds: 'turn', 'card', 'trick', 'marriage', 'deal', 'match').
+//
+// Tables for 3 and 4 seats (a view whose `rules` name a `variant`, V2–V7) go through the same
+// reducer; what only they have — the bid amount chosen, the two cards picked for the discard, the
+// tricks each seat took — is kept in `bid`, `discard` and `tally`, with the pure rules in nseat.js.
+import { auctionOf, bidChoice, discardReady, isRingView, seatCountOf, stepBid, tallyAfter, toggleDiscard, tricksWonOf } from './nseat.js';
 
 export const CHAT_KEEP = 100;
 
-export function initialState({ myId = null } = {}) {
+export function initialState({ myId = null, spectator = false } = {}) {
   return {
     myId,
+    spectator, // watching (views/watch.js): seat 0's place at the bottom, but nothing is mine to do
     msg: null, // the last `state` message: the truth (its version is what intents are made against)
     shown: null, // what the page shows: `msg`, or the end of the last deal while its summary is up
     version: 0,
@@ -28,6 +34,9 @@ export function initialState({ myId = null } = {}) {
     fatal: null,
     seq: 0,
     effects: [],
+    bid: null, // n seats: the amount the bid stepper shows (one of view.bids), null = the lowest
+    discard: [], // n seats: the cards picked for the discard (V0.7)
+    tally: null, // n seats: {deal, counts} tricks taken per seat, counted from trick_won events
   };
 }
 
@@ -47,6 +56,9 @@ export function mySeat(s) {
 
 export const oppSeat = (s) => 1 - mySeat(s);
 
+/** The seat is mine (a spectator has none: its bottom seat is only where it looks from). */
+export const isMe = (s, seat) => !s.spectator && seat === mySeat(s);
+
 export function player(s, seat) {
   const room = roomOf(s);
   return (room && room.players && room.players[seat]) || null;
@@ -55,13 +67,61 @@ export function player(s, seat) {
 export function matchOver(s) {
   const v = viewOf(s);
   const room = roomOf(s);
-  return Boolean(v && v.winner !== null && v.winner !== undefined) || Boolean(room && room.status === 'finished');
+  const ended = v && v.end_reason !== null && v.end_reason !== undefined && isRingView(v); // n seats: a resignation has a loser, no winner
+  return Boolean(v && v.winner !== null && v.winner !== undefined) || Boolean(ended) || Boolean(room && room.status === 'finished');
 }
 
 export function myTurn(s) {
   const d = dealOf(s);
-  return Boolean(d && !s.held && d.turn === mySeat(s) && !matchOver(s));
+  return Boolean(d && !s.spectator && !s.held && d.turn === mySeat(s) && !matchOver(s));
 }
+
+/** A table of 3 or 4 seats (V2–V7). */
+export const isRing = (s) => isRingView(viewOf(s));
+
+/** The phase of an n-seat deal (auction, discard, play, over, thrown_in); null for two hands. */
+export function phaseOf(s) {
+  const d = dealOf(s);
+  return d && typeof d.phase === 'string' ? d.phase : null;
+}
+
+/** My turn to play a card (not to bid or discard). */
+export function playTurn(s) {
+  const phase = phaseOf(s);
+  return myTurn(s) && (phase === null || phase === 'play');
+}
+
+/** My turn to bid or pass (n seats). */
+export function auctionTurn(s) {
+  const v = viewOf(s);
+  return myTurn(s) && phaseOf(s) === 'auction' && Boolean(v && v.may_pass);
+}
+
+/** I hold the talon and must lay two cards away (n seats, V0.7). */
+export function discardTurn(s) {
+  const v = viewOf(s);
+  return myTurn(s) && phaseOf(s) === 'discard' && Boolean(v && v.must_discard);
+}
+
+/** The bid the stepper shows now, or null when there is none to make. */
+export function bidAmount(s) {
+  const v = viewOf(s);
+  return v ? bidChoice(v.bids, s.bid) : null;
+}
+
+/** The auction of the shown deal (calls, each seat's last call, high bid and holder). */
+export function auction(s) {
+  return auctionOf(dealOf(s), seatCountOf(viewOf(s)));
+}
+
+/** Tricks taken per seat in the shown deal, or null when not known (joined mid-deal). */
+export function tricksWon(s) {
+  const v = viewOf(s);
+  if (!v) return null;
+  return tricksWonOf(v.deal, s.tally, v.deal_number, seatCountOf(v));
+}
+
+export const canSubmitDiscard = (s) => discardTurn(s) && discardReady(s.discard);
 
 /** `view.legal` as a Map card → {card, declare}; empty while the summary holds the deal back. */
 export function legalMoves(s) {
@@ -87,6 +147,9 @@ export function whyNot(s, card) {
   if (matchOver(s)) return 'match_over';
   if (s.held) return 'summary_open';
   const d = dealOf(s);
+  const phase = phaseOf(s);
+  if (phase === 'auction') return 'auction_on';
+  if (phase === 'discard') return discardTurn(s) ? null : 'discard_on';
   if (!d || d.turn !== mySeat(s)) return 'not_your_turn';
   return blockedMoves(s).get(card) || 'not_allowed';
 }
@@ -155,6 +218,19 @@ export function reduce(state, action) {
     }
     case 'local/illegal_done':
       return s.illegal && s.illegal.seq === action.seq ? { ...s, illegal: null } : s;
+    case 'local/bid': {
+      // {amount} picks a bid, {step: -1 | 1} moves along view.bids
+      const v = viewOf(s);
+      if (!v || !Array.isArray(v.bids) || !v.bids.length) return state;
+      const bid = action.step ? stepBid(v.bids, s.bid, action.step) : bidChoice(v.bids, action.amount);
+      return bid === bidAmount(s) && s.bid !== null ? state : { ...s, bid };
+    }
+    case 'local/discard_toggle': {
+      if (!discardTurn(s)) return state;
+      return { ...s, discard: toggleDiscard(s.discard, action.card, dealOf(s).hand || []) };
+    }
+    case 'local/discard_clear':
+      return s.discard.length ? { ...s, discard: [] } : state;
     default:
       return state;
   }
@@ -174,6 +250,7 @@ function onState(s, m) {
     pending: null, // every state answers the intent in flight (or makes it moot)
     illegal: null,
   };
+  if (isRingView(m.view)) next = ringState(next, s, m, events);
   const oldMatch = before && before.room && before.room.match_id;
   const newMatch = kinds.has('match_started') || (oldMatch && m.room && m.room.match_id !== oldMatch);
   if (newMatch) next = { ...next, summary: null, held: false, banners: [] };
@@ -191,7 +268,7 @@ function onState(s, m) {
     };
     // The last trick stays and the summary shows; the next deal waits until it is closed.
     next.held = !over && Boolean(s.shown && s.shown.view);
-    next.shown = next.held ? heldView(s.shown, m, events, dealOver) : m;
+    next.shown = next.held ? heldView(s.shown, m, events, dealOver, s.tally) : m;
   } else if (next.held && !kinds.has('match_over') && !(m.view && m.view.winner !== null && m.view.winner !== undefined)) {
     // The next deal goes on underneath (the opponent may lead): shown later, as it is then.
     next.shown = { ...next.shown, room: m.room };
@@ -218,8 +295,20 @@ function onState(s, m) {
   return next;
 }
 
+/** n seats: the bid and the discard picked stay only while they still apply; tricks are counted. */
+function ringState(next, s, m, events) {
+  const v = m.view;
+  const n = seatCountOf(v);
+  const hand = (v.deal && v.deal.hand) || [];
+  const discard = v.must_discard ? s.discard.filter((c) => hand.includes(c)) : [];
+  const bid = v.may_pass && Array.isArray(v.bids) && v.bids.includes(s.bid) ? s.bid : null;
+  const tally = tallyAfter(s.tally, events, v.deal_number, n);
+  return { ...next, discard, bid, tally };
+}
+
 /** The end of a deal as the players last saw it: the final trick on the table, empty hands. */
-function heldView(prev, m, events, dealOver) {
+function heldView(prev, m, events, dealOver, tally) {
+  if (isRingView(prev.view)) return heldRingView(prev, m, events, dealOver, tally);
   const pv = prev.view;
   const pd = pv.deal || {};
   const me = pv.seat;
@@ -239,6 +328,40 @@ function heldView(prev, m, events, dealOver) {
     ...prev,
     room: m.room,
     view: { ...pv, deal, legal: [], blocked: [], totals: [...dealOver.totals], history: (m.view && m.view.history) || pv.history },
+    events,
+  };
+}
+
+/** heldView for n seats: every seat's count goes down by the cards it played; the last calls join the auction. */
+function heldRingView(prev, m, events, dealOver, tally) {
+  const pv = prev.view;
+  const pd = pv.deal || {};
+  const n = seatCountOf(pv);
+  const me = pv.seat;
+  const won = [...events].reverse().find((e) => e && e.kind === 'trick_won') || null;
+  const played = events.filter((e) => e && e.kind === 'card_played');
+  const mine = new Set(played.filter((e) => e.seat === me).map((e) => e.card));
+  const counts = Array.from({ length: n }, (_, seat) => Math.max(0, ((pd.hand_counts || [])[seat] || 0) - played.filter((e) => e.seat === seat).length));
+  const calls = [...(pd.calls || []), ...events.filter((e) => e && (e.kind === 'bid' || e.kind === 'pass')).map((e) => ({ seat: e.seat, bid: e.kind === 'bid' ? e.amount : null }))];
+  const finished = tallyAfter(tally, events.filter((e) => e && e.kind === 'trick_won'), pv.deal_number, n);
+  const tricksPlayed = (pd.tricks_played || 0) + events.filter((e) => e && e.kind === 'trick_won').length;
+  const deal = {
+    ...pd,
+    phase: dealOver.thrown_in ? 'thrown_in' : 'over',
+    hand: (pd.hand || []).filter((c) => !mine.has(c)),
+    hand_counts: counts,
+    calls,
+    trick: won ? { leader: won.leader, cards: [...won.cards] } : pd.trick,
+    final_trick: won ? { leader: won.leader, cards: [...won.cards], winner: won.seat } : null,
+    tricks_played: tricksPlayed,
+    tricks_won: finished.counts.reduce((a, b) => a + b, 0) === tricksPlayed ? finished.counts : undefined,
+    turn: null,
+  };
+  if (deal.tricks_won === undefined) delete deal.tricks_won;
+  return {
+    ...prev,
+    room: m.room,
+    view: { ...pv, deal, legal: [], blocked: [], bids: [], may_pass: false, must_discard: false, totals: [...dealOver.totals], history: (m.view && m.view.history) || pv.history },
     events,
   };
 }

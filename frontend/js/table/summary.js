@@ -3,7 +3,8 @@
 import { SUIT_SYMBOL } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
-import { mySeat, oppSeat, matchOver } from './store.js';
+import { isRing, mySeat, oppSeat, matchOver } from './store.js';
+import { ringSummaryTable } from './ringsummary.js';
 import { plainName, shortName } from './names.js';
 
 export const SUMMARY_MS = 12000;
@@ -54,14 +55,15 @@ export function createSummary({ onClose }) {
     const key = `${sum.matchId}|${sum.event.number}|${t('summary.title', { n: 1 })}`;
     if (key === shownKey) return;
     shownKey = key;
-    const title = t('summary.title', { n: sum.event.number + 1 });
+    const ring = isRing(s);
+    const title = ring && sum.event.thrown_in ? t('ring.thrown_in_title', { n: sum.event.number + 1 }) : t('summary.title', { n: sum.event.number + 1 });
     setChildren(
       el,
       h(
         'section',
         { class: 'deal-summary', 'data-testid': 'deal-summary', 'data-deal': String(sum.event.number), 'data-match': String(sum.matchId), role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'deal-summary-h', style: `--summary-ms:${SUMMARY_MS}ms` },
         h('h2', { id: 'deal-summary-h', text: title }),
-        summaryTable(s, sum.event, sum.declarations),
+        ring ? ringSummaryTable(s, sum.event, sum.declarations) : summaryTable(s, sum.event, sum.declarations),
         h('div', { class: 'summary-actions' }, h('button', { type: 'button', class: 'btn primary', 'data-testid': 'deal-summary-close', title: t('summary.close'), text: t('summary.continue'), onclick: onClose })),
         h('div', { class: 'summary-timer', 'aria-hidden': 'true' }),
       ),

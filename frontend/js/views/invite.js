@@ -4,6 +4,7 @@ import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
 import { getPlayer } from '../session.js';
 import { apiErrorText, loading, nameForm, optionsSummary } from '../ui.js';
+import { gameAndSeats, gameOf, tableSummary, TWO_HAND } from '../games.js';
 
 export function mount(root, code) {
   let destroyed = false;
@@ -38,8 +39,10 @@ export function mount(root, code) {
     const error = h('p', { class: 'form-error', role: 'alert', 'data-testid': 'join-error' });
     const children = [
       h('h2', { text: t('invite.invited_by', { name: host ? host.name : '?' }) }),
-      optionsSummary(room.options),
-    ];
+      // A game for 3 or 4 (V2–V7): which game and the seats taken, and the options that game has.
+      gameOf(room.options) !== TWO_HAND ? h('p', { class: 'invite-game', 'data-testid': 'invite-game', text: gameAndSeats(room) }) : null,
+      gameOf(room.options) !== TWO_HAND ? tableSummary(room.options) : optionsSummary(room.options),
+    ].filter(Boolean);
     if (seated) {
       children.push(
         h('p', { text: t('invite.already_seated') }),

@@ -58,7 +58,7 @@ export function mount(root, matchId, dealNumber, code = null) {
 
   document.body.classList.add('at-replay');
 
-  const names = () => data.players.map((p) => (p.bot_level ? playerName(p) : p.name));
+  const names = () => data.players.map((p) => (p.bot_level ? playerName(p, data.players) : p.name));
   // The match page is its players' only: anyone else goes back to the lobby.
   const isPlayer = () => Boolean(getPlayer() && data && data.players.some((p) => p.id === getPlayer().id));
   const backLink = (testid) =>

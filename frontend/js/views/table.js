@@ -1,10 +1,13 @@
 // The card table: one socket → the store (table/store.js, a pure reducer) → small components that
 // render from it (table/*.js). This module only wires them and does the I/O: socket, timers, focus.
+// A table of 3 or 4 seats (its view's rules name a `variant`, V2–V7) draws the seats around the felt
+// (table/ring.js) with the auction and the discard in the middle instead of the two-seat rows.
 import { api } from '../api.js';
 import { cardBack } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { REFUSAL_CODES } from '../generated/protocol.js';
-import { t } from '../i18n.js';
+import { t, tn } from '../i18n.js';
+import { gameName, seatCount } from '../games.js';
 import { clearPlayer, getPlayer, nextMessageId } from '../session.js';
 import { RoomSocket } from '../socket.js';
 import { apiErrorText, inviteBox, loading, nameForm, toast } from '../ui.js';
@@ -12,10 +15,13 @@ import { BANNER_MS, createCentre } from '../table/centre.js';
 import { declareDialog, resignDialog } from '../table/dialogs.js';
 import { createHand } from '../table/hand.js';
 import { createMatchPanel } from '../table/match.js';
-import { cardShort, isBot, plainName, suitWord } from '../table/names.js';
+import { cardShort, nobodyToChat, plainName, suitWord } from '../table/names.js';
+import { createAuction } from '../table/auction.js';
+import { createDiscard } from '../table/discard.js';
+import { createRing } from '../table/ring.js';
 import { createSeats } from '../table/seats.js';
 import { createSheet } from '../table/sheet.js';
-import { canDeclare, dealOf, initialState, isBlocking, matchOver, myTurn, oppSeat, reduce, roomOf, viewOf } from '../table/store.js';
+import { auctionTurn, bidAmount, canDeclare, canSubmitDiscard, dealOf, discardTurn, initialState, isBlocking, isRing, matchOver, myTurn, oppSeat, reduce, roomOf, viewOf } from '../table/store.js';
 import { createSummary, SUMMARY_MS } from '../table/summary.js';
 import { createStatus } from '../table/status.js';
 
@@ -59,7 +65,17 @@ export function mount(root, roomId) {
   state = reduce(state, { type: 'local/sheet', open: wide.matches, tab: 'chat' });
 
   // ------------------------------------------------------------------ components
-  const hand = createHand({ onPlay, onIllegal });
+  const hand = createHand({ onPlay, onIllegal, onToggle: (card) => dispatch({ type: 'local/discard_toggle', card }) });
+  const auction = createAuction({
+    onStep: (step) => dispatch({ type: 'local/bid', step }),
+    onBid: () => {
+      const amount = bidAmount(state);
+      if (auctionTurn(state) && amount !== null) sendIntent({ type: 'bid', amount });
+    },
+    onPass: () => auctionTurn(state) && sendIntent({ type: 'pass' }),
+  });
+  const discard = createDiscard({ onDiscard: () => canSubmitDiscard(state) && sendIntent({ type: 'discard', cards: [...state.discard] }) });
+  const ring = createRing({ auction, discard });
   const centre = createCentre();
   const seats = createSeats();
   const status = createStatus();
@@ -101,8 +117,10 @@ export function mount(root, roomId) {
     { class: 'felt', 'data-testid': 'felt', 'aria-labelledby': 'table-h1' },
     seats.opp,
     centre.el,
+    ring.el,
     status.el,
     seats.me,
+    ring.me,
     hand.el,
     el.feltMessage,
     summary.el,
@@ -175,9 +193,18 @@ export function mount(root, roomId) {
     }
     // A card of mine was played (the answer to my intent): focus returns to the hand.
     if (action.type === 'state' && action.reply_to !== null && action.reply_to !== undefined && !isOpen && !matchOver(state) && focusInTable() && !dialog) hand.focus();
+    // n seats: my call in the auction comes round, or the talon is mine to discard from.
+    if (action.type === 'state' && !isOpen && focusInTable() && !dialog) {
+      if (auctionTurn(state) && !auctionTurn(before)) auction.focus();
+      else if (discardTurn(state) && !discardTurn(before)) hand.focus();
+    }
+    if (action.type === 'local/discard_toggle' && state.discard.length === 2 && focusInTable() && !dialog) discard.focus();
     if (action.type === 'state' && !arrived && viewOf(state)) {
       arrived = true;
-      if (!matchOver(state) && !isOpen) hand.focus();
+      if (!matchOver(state) && !isOpen) {
+        if (auctionTurn(state)) auction.focus();
+        else hand.focus();
+      }
     }
     if (before.sheet.open !== state.sheet.open && !wide.matches) {
       if (state.sheet.open) sheet.focusFirst(state);
@@ -298,12 +325,14 @@ export function mount(root, roomId) {
     el.page.dataset.sheet = state.sheet.open ? 'open' : 'closed';
     el.main.inert = state.sheet.open && !wide.matches; // the drawer over the table on phones
     sheet.render(state);
+    const ringMode = isRing(state);
+    el.felt.dataset.ring = String(ringMode);
     if (!room) {
       el.felt.dataset.mode = 'loading';
       setChildren(el.feltMessage, loading());
       return;
     }
-    seats.render(state);
+    if (!ringMode) seats.render(state);
     if (room.status === 'open' || !viewOf(state)) {
       el.felt.dataset.mode = 'waiting';
       renderWaiting(room);
@@ -312,7 +341,8 @@ export function mount(root, roomId) {
     el.felt.dataset.mode = 'playing';
     document.body.classList.toggle('table-live', room.status === 'playing' && !matchOver(state));
     el.feltMessage.replaceChildren();
-    centre.render(state, { events });
+    if (ringMode) ring.render(state, { events });
+    else centre.render(state, { events });
     status.render(state);
     hand.render(state, { events });
     summary.render(state);
@@ -330,7 +360,9 @@ export function mount(root, roomId) {
     watch.note.hidden = allowed;
     watch.note.textContent = t('watch.off');
     if (!watch.allow.disabled) watch.allow.checked = allowed;
-    watch.box.hidden = !room || room.status === 'closed' || (room.options && room.options.bot_level);
+    // Against the computer alone (two seats) nobody is offered a watch link; a table of 3 or 4 seats
+    // offers one even with computer seats (friends may watch one person play two computers).
+    watch.box.hidden = !room || room.status === 'closed' || Boolean(room.options && room.options.bot_level && !isRing(state));
     watch.allowText.textContent = t('watch.allow');
   }
 
@@ -351,14 +383,15 @@ export function mount(root, roomId) {
     const room = roomOf(state);
     renderWatch(room);
     const v = viewOf(state);
-    el.h1.textContent = room && room.players && room.players[1] ? t('table.h1', { me: plainName(state, 1 - oppSeat(state)), them: plainName(state, oppSeat(state)) }) : t('table.title');
+    if (isRing(state)) el.h1.textContent = t('ring.h1', { names: room.players.map((p, seat) => plainName(state, seat)).join(', ') });
+    else el.h1.textContent = room && room.players && room.players[1] ? t('table.h1', { me: plainName(state, 1 - oppSeat(state)), them: plainName(state, oppSeat(state)) }) : t('table.title');
     setChildren(el.lobby, h('span', { 'aria-hidden': 'true', text: '←' }), h('span', { class: 'bar-label', text: t('common.back_to_lobby') }));
     el.lobby.title = t('common.back_to_lobby');
     const canResign = room && room.status === 'playing' && !matchOver(state) && v;
     el.resign.hidden = !canResign;
     setChildren(el.resign, h('span', { 'aria-hidden': 'true', class: 'flag', text: '⚑' }), h('span', { class: 'bar-label', text: t('resign.button') }));
     el.resign.title = t('resign.button');
-    el.unread.hidden = !(state.unread > 0) || isBot(state, oppSeat(state));
+    el.unread.hidden = !(state.unread > 0) || nobodyToChat(state);
     el.unread.setAttribute('aria-label', t('table.unread'));
     el.unread.setAttribute('role', 'img');
     setChildren(el.toggle, h('span', { 'aria-hidden': 'true', class: 'burger', text: '☰' }), h('span', { class: 'bar-label', text: t('table.sheet_toggle') }), el.unread);
@@ -456,8 +489,7 @@ export function mount(root, roomId) {
         'div',
         { class: 'waiting-panel', 'data-testid': 'waiting-panel' },
         h('div', { class: 'waiting-cards', 'aria-hidden': 'true' }, cardBack({ className: 'small' }), cardBack({ className: 'small' }), cardBack({ className: 'small' })),
-        h('h2', { text: t('table.waiting') }),
-        h('p', { text: room.visibility === 'public' ? t('table.waiting_public') : t('table.waiting_private') }),
+        ...waitingText(room),
         box,
         cancel,
       ),
@@ -474,6 +506,18 @@ export function mount(root, roomId) {
           else box.replaceChildren();
         })
         .catch(() => box.replaceChildren());
+  }
+
+  /** Who the table waits for: the friend (two seats), or the seats still free of 3 or 4. */
+  function waitingText(room) {
+    const n = seatCount(room.options, room.players);
+    if (n <= 2) return [h('h2', { text: t('table.waiting') }), h('p', { text: room.visibility === 'public' ? t('table.waiting_public') : t('table.waiting_private') })];
+    const taken = (room.players || []).filter(Boolean).length;
+    return [
+      h('h2', { text: tn('ring.waiting', n - taken) }),
+      h('p', { class: 'seats-taken', 'data-testid': 'seats-taken', 'data-taken': String(taken), 'data-seats': String(n), text: t('lobby.game_seats', { game: gameName(room.options), taken, seats: n }) }),
+      h('p', { text: room.visibility === 'public' ? t('ring.waiting_public') : t('ring.waiting_private') }),
+    ];
   }
 
   function startOpenPoll() {
@@ -508,7 +552,7 @@ export function mount(root, roomId) {
     render();
   }
 
-  const graceTicker = setInterval(() => seats.tick(state), 1000);
+  const graceTicker = setInterval(() => (isRing(state) ? ring.tick(state) : seats.tick(state)), 1000);
   feedbackReady.then(() => !destroyed && render());
   raceReady.then(() => !destroyed && matchOver(state) && render());
 

@@ -1,0 +1,351 @@
+"""The 1001 family for three (issue 13, RULES-VARIANTS V2–V7) in real browsers on phones: three
+friends meet at a table of "1000 for three" through the lobby and the invite link and play a whole
+deal by tapping cards, each page showing its own hand and never another's; one person plays a whole
+match of 1001 with bidding (V7) against two computer seats, bidding with the stepper, passing and
+laying the talon's two cards away by taps; a spectator watches a three-seat table (V2) with
+computer seats and sees every seat as card backs, the auction and the trick, and no control."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.support.services import ServerProcess, serving
+
+from .conftest import PHONE
+from .helpers import (
+    Seat,
+    assert_frames_match_server_models,
+    choose_name,
+    close_summary,
+    dom_cards,
+    frame_cards,
+    hand,
+    hands_by_version,
+    open_seat,
+    play_one,
+    version,
+)
+
+pytestmark = pytest.mark.browser
+
+LANDSCAPE = {"width": 844, "height": 390}
+SHOTS = Path("/tmp/helperG")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The computer seats answer almost at once: a whole match on two cores stays short."""
+    with serving("sqlite", tmp_path_factory.mktemp("e2e-variants"), BOT_DELAY_S="0.05") as process:
+        yield process
+
+
+def new_variant_table(page: Page, variant: str, *, computers: int, seats: int | None = None, target: int = 301) -> None:
+    """The lobby form: a variant, its seats, how many of them are computers (easy), the target."""
+    page.goto("/#/")
+    page.get_by_test_id("create-variant").select_option(variant)
+    if seats is not None:
+        page.get_by_test_id("create-seats").select_option(str(seats))
+    page.get_by_test_id("create-computer-seats").select_option(str(computers))
+    if computers:
+        page.get_by_test_id("opt-bot-level").select_option("easy")
+    page.get_by_test_id("opt-target").select_option(str(target))
+    page.get_by_test_id("create-table").click()
+
+
+def screenshots(page: Page, artifacts: Path, tag: str) -> None:
+    """The page upright (390×844) and on its side (844×390), then upright again."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    size: Any = page.viewport_size or PHONE
+    viewport: Any
+    for viewport in (PHONE, LANDSCAPE):
+        page.set_viewport_size(viewport)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        name = f"variants-{tag}-{viewport['width']}x{viewport['height']}.png"
+        page.screenshot(path=artifacts / name, animations="disabled")
+        page.screenshot(path=SHOTS / name, animations="disabled")
+    page.set_viewport_size(size)
+
+
+def phase(page: Page) -> str:
+    ring = page.get_by_test_id("ring")
+    return (ring.get_attribute("data-phase") or "") if ring.count() else ""
+
+
+def visible(page: Page, test_id: str) -> bool:
+    locator = page.get_by_test_id(test_id)
+    return locator.count() > 0 and locator.first.is_visible()
+
+
+def others_hidden_in_frames(seats: list[Seat]) -> int:
+    """No state frame to a seat names a card another seat held at that version (V0.11)."""
+    hands = [hands_by_version(seat) for seat in seats]
+    checked = 0
+    for index, seat in enumerate(seats):
+        for state in seat.states():
+            v = state["version"]
+            if not state.get("view") or not all(v in h for h in hands):
+                continue
+            others = set().union(*(h[v] for i, h in enumerate(hands) if i != index))
+            leaked = frame_cards(state["view"]) & others
+            assert not leaked, f"{seat.name} at version {v} was sent {leaked} of another hand"
+            checked += 1
+    return checked
+
+
+def others_hidden_on_pages(seats: list[Seat]) -> bool:
+    """At one version on every page: no page names a card of another page's hand. False if the
+    pages never agreed on a version (the check is then left to the next play)."""
+    for _ in range(20):
+        versions = {version(seat.page) for seat in seats}
+        if len(versions) == 1:
+            hands = [set(hand(seat.page)) for seat in seats]
+            seen = [dom_cards(seat.page) for seat in seats]
+            if len({version(seat.page) for seat in seats} | versions) == 1:
+                for i, seat in enumerate(seats):
+                    others = set().union(*(h for j, h in enumerate(hands) if j != i))
+                    assert not seen[i] & others, f"{seat.name}'s page shows {seen[i] & others} of another hand"
+                return True
+        seats[0].page.wait_for_timeout(50)  # through Playwright: the pages' frames keep arriving
+    return False
+
+
+def test_three_friends_play_a_deal_of_1000_for_three_on_phones(
+    server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
+    names = ("Anna", "Ben", "Cleo")
+    seats = [open_seat(browser, server.url, name, PHONE, is_mobile=True, has_touch=True) for name in names]
+    anna, ben, cleo = seats
+    try:
+        anna.page.goto("/")
+        choose_name(anna.page, "Anna")
+        new_variant_table(anna.page, "thousand3", computers=0)
+        expect(anna.page.get_by_test_id("waiting-panel")).to_be_visible()
+        expect(anna.page.get_by_test_id("seats-taken")).to_have_attribute("data-taken", "1")
+        link = anna.page.get_by_test_id("invite-link").input_value()
+
+        # Ben joins by the link and waits with Anna for the third; Cleo's join starts the match.
+        for seat in (ben, cleo):
+            seat.page.goto(link)
+            choose_name(seat.page, seat.name)
+            taken = 1 if seat is ben else 2
+            expect(seat.page.get_by_test_id("invite-game")).to_have_text(f"1000 for three · {taken}/3")
+            seat.page.get_by_test_id("join-invite").click()
+            if seat is ben:  # Anna and Ben wait for the third
+                expect(ben.page.get_by_test_id("seats-taken")).to_have_attribute("data-taken", "2")
+                expect(ben.page.get_by_test_id("waiting-panel")).to_contain_text("Waiting for one more player")
+        for seat in seats:
+            expect(seat.page.get_by_test_id("ring")).to_be_visible()
+            expect(seat.page.get_by_test_id("hand").locator("button.card")).to_have_count(8)  # V4.2: 8 a hand
+            expect(seat.page.get_by_test_id("phase")).to_have_attribute("data-phase", "play")  # V4.1: no auction
+        # each sees the two others around the felt, by name, with 8 cards face down
+        for me, seat in enumerate(seats):
+            for other in {0, 1, 2} - {me}:
+                expect(seat.page.get_by_test_id(f"seat-{other}-name")).to_have_text(names[other])
+                expect(seat.page.get_by_test_id(f"seat-{other}-cards")).to_have_attribute("data-count", "8")
+        dealt = [set(hand(seat.page)) for seat in seats]
+        assert len(dealt[0] | dealt[1] | dealt[2]) == 24, dealt
+
+        rng = random.Random(13)
+        plays = checked = 0
+        shot = False
+        deadline = time.monotonic() + 90
+        while not all(visible(seat.page, "deal-summary") for seat in seats):
+            if time.monotonic() > deadline:
+                for seat in seats:
+                    seat.page.screenshot(path=artifacts / f"variants-stuck-{seat.name}.png")
+                raise AssertionError(f"the deal did not end after {plays} plays")
+            moved = False
+            for seat in seats:
+                if play_one(seat.page, rng, keep_summary=True):
+                    plays += 1
+                    moved = True
+                    checked += others_hidden_on_pages(seats)
+                    if plays == 4 and not shot:  # the second trick under way
+                        shot = True
+                        screenshots(ben.page, artifacts, "thousand3-play")
+            if not moved:
+                seats[0].page.wait_for_timeout(50)
+        assert plays == 24 and checked >= 12, (plays, checked)
+        for seat in seats:
+            summary = seat.page.get_by_test_id("deal-summary")
+            expect(summary).to_have_attribute("data-deal", "0")
+            expect(summary.get_by_test_id("summary-row-me")).to_be_visible()
+            expect(summary.locator("tbody tr")).to_have_count(3)
+        screenshots(cleo.page, artifacts, "thousand3-summary")
+        # the three pages agree on the totals, each with its own row first
+        totals = [
+            [int(x.replace("−", "-")) for x in seat.page.get_by_test_id("summary-total").all_inner_texts()]
+            for seat in seats
+        ]
+        assert totals[1] == totals[0][1:] + totals[0][:1] and totals[2] == totals[0][2:] + totals[0][:2], totals
+
+        assert others_hidden_in_frames(seats) > 20
+        assert_frames_match_server_models(*seats)
+        for seat in seats:
+            assert not seat.errors, (seat.name, seat.errors)
+    finally:
+        for seat in seats:
+            seat.context.close()
+
+
+def test_one_person_plays_a_whole_match_of_1001_with_bidding_against_two_computers(
+    server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
+    solo = open_seat(browser, server.url, "Solo", PHONE, is_mobile=True, has_touch=True)
+    page = solo.page
+    try:
+        page.goto("/")
+        choose_name(page, "Solo")
+        new_variant_table(page, "bidding", seats=3, computers=2)
+        expect(page.get_by_test_id("ring")).to_be_visible()
+        for seat in (1, 2):  # two computers, told apart by number
+            expect(page.get_by_test_id(f"seat-{seat}-name")).to_have_text(f"Computer {seat} (easy)")
+
+        rng = random.Random(7)
+        done = {"bid": 0, "pass": 0, "discard": 0, "play": 0, "watched_discard": 0}
+        seen_deals: set[str] = set()
+        deadline = time.monotonic() + 240
+        while not page.get_by_test_id("final-standings").count():
+            assert time.monotonic() < deadline, f"the match did not end: {done}"
+            close_summary(page)
+            deal = page.get_by_test_id("deal-chip").inner_text()
+            now = phase(page)
+            if now == "auction" and visible(page, "pass") and page.get_by_test_id("pass").is_enabled():
+                lowest = page.get_by_test_id("bid-amount").inner_text() if visible(page, "bid-submit") else ""
+                if not done["pass"] or not lowest or int(lowest) > 80:
+                    if not done["pass"]:
+                        screenshots(page, artifacts, "bidding-auction")
+                    page.get_by_test_id("pass").click()  # the first deal: let a computer declare
+                    done["pass"] += 1
+                elif deal not in seen_deals:
+                    # the stepper: +10, −10 back, then bid the lowest
+                    seen_deals.add(deal)
+                    page.get_by_test_id("bid-up").click()
+                    expect(page.get_by_test_id("bid-amount")).to_have_text(str(int(lowest) + 10))
+                    expect(page.get_by_test_id("bid-submit")).to_have_text(f"Bid {int(lowest) + 10}")
+                    page.get_by_test_id("bid-down").click()
+                    expect(page.get_by_test_id("bid-amount")).to_have_text(lowest)
+                    page.get_by_test_id("bid-submit").click()
+                    done["bid"] += 1
+                else:
+                    page.get_by_test_id("bid-submit").click()
+                    done["bid"] += 1
+                page.wait_for_timeout(100)
+                continue
+            if now == "discard" and visible(page, "discard-submit"):
+                submit = page.get_by_test_id("discard-submit")
+                expect(submit).to_be_disabled()
+                expect(page.get_by_test_id("talon").locator("[data-card]")).to_have_count(2)
+                cards = page.locator('[data-testid="hand"] button.card')
+                expect(cards).to_have_count(12)  # 10 + the talon's 2 (V7.2)
+                first, second = cards.nth(0).get_attribute("data-card"), cards.nth(5).get_attribute("data-card")
+                cards.nth(0).click()
+                expect(page.get_by_test_id("discard-count")).to_have_attribute("data-count", "1")
+                expect(submit).to_be_disabled()
+                page.get_by_test_id(f"card-{second}").click()
+                expect(page.get_by_test_id(f"card-{first}")).to_have_attribute("aria-pressed", "true")
+                expect(submit).to_be_enabled()
+                if not done["discard"]:
+                    screenshots(page, artifacts, "bidding-discard")
+                submit.click()
+                expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(10)
+                expect(page.get_by_test_id(f"discard-card-{first}")).to_be_attached()  # only the declarer sees them
+                done["discard"] += 1
+                continue
+            if now == "discard" and visible(page, "discard"):
+                # a computer took the talon: nobody else sees its cards, only two backs
+                assert page.get_by_test_id("talon").count() == 0
+                done["watched_discard"] += 1
+            card = play_one(page, rng)
+            if card:
+                done["play"] += 1
+                if done["play"] == 15:
+                    screenshots(page, artifacts, "bidding-play")
+            else:
+                page.wait_for_timeout(50)
+        assert done["bid"] >= 1 and done["pass"] >= 1 and done["discard"] >= 1, done
+
+        standings = page.get_by_test_id("final-standings")
+        expect(standings).to_be_visible()
+        expect(standings.locator("li")).to_have_count(3)
+        totals = [int(x) for x in standings.locator("li").evaluate_all("els => els.map(e => e.dataset.total)")]
+        assert totals == sorted(totals, reverse=True) and totals[0] >= 301, totals
+        screenshots(page, artifacts, "bidding-final")
+        assert_frames_match_server_models(solo)
+        assert not solo.errors, solo.errors
+    finally:
+        solo.context.close()
+
+
+def test_a_spectator_watches_a_three_seat_table_with_computer_seats(
+    server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
+    """McLeod (V2): one person and two computers; a friend watches on a phone by the watch link."""
+    anna = open_seat(browser, server.url, "Anna", PHONE, is_mobile=True, has_touch=True)
+    carl = open_seat(browser, server.url, "Carl", PHONE, is_mobile=True, has_touch=True)
+    try:
+        anna.page.goto("/")
+        choose_name(anna.page, "Anna")
+        new_variant_table(anna.page, "mcleod", computers=2)
+        expect(anna.page.get_by_test_id("ring")).to_be_visible()
+
+        # Anna takes the watch link from the drawer (a table of three offers one with computer seats).
+        anna.page.get_by_test_id("sheet-toggle").click()
+        anna.page.get_by_test_id("sheet-tab-table").click()
+        anna.page.get_by_test_id("watch-link").click()
+        watch_link = anna.page.get_by_test_id("watch-link")
+        expect(watch_link).to_have_attribute("data-url", re.compile(r"#/watch/[^/]+/[^/]+$"))
+        url = anna.page.get_by_test_id("watch-link").get_attribute("data-url") or ""
+        anna.page.keyboard.press("Escape")
+        expect(anna.page.get_by_test_id("table-page")).to_have_attribute("data-sheet", "closed")
+
+        carl.page.goto(url)
+        watch = carl.page.get_by_test_id("spectator-table")
+        expect(watch.get_by_test_id("ring")).to_be_visible()
+        for number, name in ((0, "Anna"), (1, "Computer 1 (easy)"), (2, "Computer 2 (easy)")):
+            expect(watch.get_by_test_id(f"seat-{number}-name")).to_have_text(name)
+            expect(watch.get_by_test_id(f"seat-{number}-cards")).to_be_visible()  # backs and a count, Anna's too
+        expect(anna.page.get_by_test_id("watchers")).to_have_attribute("data-count", "1")
+
+        rng = random.Random(2)
+        saw_auction = saw_trick = False
+        checks = 0
+        deadline = time.monotonic() + 60
+        while not (saw_trick and checks >= 6):
+            assert time.monotonic() < deadline, (saw_auction, saw_trick, checks)
+            if phase(carl.page) == "auction":
+                saw_auction = saw_auction or watch.get_by_test_id("auction").is_visible()
+            if watch.locator('[data-testid="current-trick"] [data-card]').count():
+                if not saw_trick:
+                    screenshots(carl.page, artifacts, "watch-mcleod-trick")
+                saw_trick = True
+            # nothing on the spectator's page can act, and it names no card of Anna's hand
+            for control in ("hand", "bid-submit", "pass", "discard-submit", "resign"):
+                assert not visible(carl.page, control), control
+            mine = set(hand(anna.page))
+            if version(anna.page) == int(watch.get_attribute("data-version") or -1):
+                seen = dom_cards(carl.page)
+                if version(anna.page) == int(watch.get_attribute("data-version") or -1):
+                    assert not seen & mine, f"the spectator's page shows {seen & mine} of Anna's hand"
+                    count = watch.get_by_test_id("seat-0-cards").get_attribute("data-count")
+                    assert count == str(len(mine)), (count, mine)
+                    checks += 1
+            page = anna.page
+            if phase(page) == "auction" and visible(page, "pass") and page.get_by_test_id("pass").is_enabled():
+                page.get_by_test_id("pass").click()
+            elif not play_one(page, rng):
+                page.wait_for_timeout(80)
+        assert saw_auction or saw_trick
+        for seat in (anna, carl):
+            assert not seat.errors, (seat.name, seat.errors)
+    finally:
+        for seat in (anna, carl):
+            seat.context.close()
