@@ -31,6 +31,7 @@ from .codes import TransportCode
 from .deps import CurrentPlayer, OptionalPlayer, RoomsDep, StoreDep, api_error
 from .qr import qr_svg
 from .schemas import (
+    ComputersIn,
     DealReplay,
     DeviceLinkCreated,
     DeviceLinkRedeem,
@@ -55,6 +56,7 @@ TICKET_TTL = timedelta(seconds=30)
 ROOM_STATUS: dict[str, int] = {
     RoomCode.ROOM_NOT_FOUND: 404,
     RoomCode.NOT_SEATED: 403,
+    RoomCode.NOT_CREATOR: 403,
     RoomCode.SERVER_ERROR: 503,
 }
 
@@ -252,6 +254,20 @@ async def _by_invite(store: StoreDep, code: str) -> RoomRecord:
     if record is None or record.room.status == "closed":
         raise api_error(404, RoomCode.ROOM_NOT_FOUND, "no table has this invite code")
     return record
+
+
+@router.post("/rooms/{room_id}/computers", response_model=RoomOut, tags=["rooms"])
+async def seat_computers(
+    room_id: str, body: ComputersIn, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
+) -> RoomOut:
+    """The creator of an open table for nothing fills its empty seats with computer players; the
+    match starts (``403 not_creator``, ``409 staked_table`` / ``room_started``)."""
+    await _visible_record(store, room_id, player)
+    try:
+        state = await rooms.seat_computers(room_id, player.id, body.level)
+    except RoomRefused as error:
+        raise _refused(error) from error
+    return await _current(rooms, store, room_id, state, player)
 
 
 @router.patch("/rooms/{room_id}", response_model=RoomOut, tags=["rooms"])

@@ -134,6 +134,12 @@ class RoomCreate(Strict):
         return _printable(value, "currency")
 
 
+class ComputersIn(Strict):
+    """The creator of an open table fills its empty seats with the computer."""
+
+    level: Literal["easy", "medium", "hard", "expert"] = "medium"
+
+
 class RoomPatch(Strict):
     """What the players may change at their table at any time."""
 

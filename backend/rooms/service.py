@@ -19,7 +19,7 @@ from datetime import datetime
 from redis.exceptions import RedisError
 
 from backend.db.models import Player
-from backend.db.store import Store, new_id
+from backend.db.store import Store, bot_player_id, new_id
 from backend.engine import new_seed
 from backend.ops import housekeeping, metrics
 from backend.ops.logs import ids
@@ -410,6 +410,29 @@ class Rooms:
             bot = await asyncio.to_thread(self.store.bot_player, options.bot_level, number)
             state = await self.join(row.id, bot, seat)
         return state, row.id
+
+    async def seat_computers(self, room_id: str, player_id: str, level: str) -> RoomState | None:
+        """The creator of an open table fills its empty seats with computer players at ``level``
+        (a table for nothing only, as at creation); the match starts with the last of them."""
+        record = await asyncio.to_thread(self.store.room_record, room_id)
+        if record is None or record.room.status == "closed":
+            raise RoomRefused(Refusal(RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}"))
+        seats = record.room.seat_ids
+        if seats[0] != player_id:
+            raise RoomRefused(Refusal(RoomCode.NOT_CREATOR, "only the table's creator seats the computer"))
+        if record.room.status != "open":
+            raise RoomRefused(Refusal(RoomCode.ROOM_STARTED, "the match has started"))
+        if TableOptions.from_json(record.room.options).stake_per_point:
+            raise RoomRefused(Refusal(RoomCode.STAKED_TABLE, "a table played for a stake takes no computer player"))
+        taken = {pid for pid in seats if pid is not None}
+        state, number = None, 1
+        for seat in [seat for seat, pid in enumerate(seats) if pid is None]:
+            while bot_player_id(level, number) in taken:  # each computer seat a player of its own
+                number += 1
+            bot = await asyncio.to_thread(self.store.bot_player, level, number)
+            taken.add(bot.id)
+            state = await self.join(room_id, bot, seat)
+        return state
 
     async def join(self, room_id: str, player: Player, seat: int | None = None) -> RoomState | None:
         return await self._command(

@@ -74,6 +74,7 @@ export const api = {
   room: (id) => request('GET', `/api/rooms/${encodeURIComponent(id)}`),
   joinRoom: (id) => request('POST', `/api/rooms/${encodeURIComponent(id)}/join`),
   leaveRoom: (id) => request('POST', `/api/rooms/${encodeURIComponent(id)}/leave`),
+  seatComputers: (id, level) => request('POST', `/api/rooms/${encodeURIComponent(id)}/computers`, { level }),
   invite: (code) => request('GET', `/api/invites/${encodeURIComponent(code)}`),
   joinInvite: (code) => request('POST', `/api/invites/${encodeURIComponent(code)}/join`),
   matches: (limit = 50, offset = 0) => request('GET', `/api/matches?limit=${limit}&offset=${offset}`),

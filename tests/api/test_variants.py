@@ -275,3 +275,29 @@ async def test_a_crash_in_the_auction_and_in_the_discard_recovers_like_any_move(
         assert crashed >= {"auction"}
         await play_to_the_end(seats, rng)
         assert all(over(seat) for seat in seats)
+
+
+async def test_the_creator_fills_the_empty_seats_with_the_computer_and_the_match_starts(server: ServerProcess) -> None:
+    anna, ben, cleo = [await Player(server.url, name).register() for name in ("Anna", "Ben", "Cleo")]
+    room = await anna.post("/api/rooms", json={"variant": "bidding", "seats": 4, "visibility": "private"})
+    await ben.post(f"/api/invites/{room['invite_code']}/join")
+    path = f"/api/rooms/{room['id']}/computers"
+    refused = await ben.request("POST", path, json={"level": "easy"})
+    assert refused.status_code == 403 and refused.json()["detail"]["code"] == "not_creator"
+    staked = await anna.post("/api/rooms", json={"variant": "mcleod", "stake_per_point": "0.1"})
+    refused = await anna.request("POST", f"/api/rooms/{staked['id']}/computers", json={"level": "easy"})
+    assert refused.status_code == 409 and refused.json()["detail"]["code"] == "staked_table"
+    started = await anna.post(path, json={"level": "easy"})
+    assert started["status"] == "playing"
+    players = started["players"]
+    assert [p["name"] for p in players[:2]] == ["Anna", "Ben"]
+    assert [p["bot_level"] for p in players[2:]] == ["easy", "easy"] and players[2]["id"] != players[3]["id"]
+    again = await anna.request("POST", path, json={"level": "easy"})
+    assert again.status_code == 409 and again.json()["detail"]["code"] == "room_started"
+    late = await cleo.request("POST", f"/api/invites/{room['invite_code']}/join")
+    assert late.status_code == 409 and late.json()["detail"]["code"] == "room_full"
+    seats = [Seat(p, room["id"], server.ws_url) for p in (anna, ben)]
+    for seat in seats:
+        await seat.connect()
+    await play_to_the_end(seats, random.Random(21))
+    assert all(seat.view["end_reason"] == "target" for seat in seats)

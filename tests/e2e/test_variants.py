@@ -349,3 +349,26 @@ def test_a_spectator_watches_a_three_seat_table_with_computer_seats(
     finally:
         for seat in (anna, carl):
             seat.context.close()
+
+
+def test_a_creator_tired_of_waiting_fills_the_empty_seats_with_the_computer(
+    server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
+    host = open_seat(browser, server.url, "Host", PHONE, is_mobile=True, has_touch=True)
+    page = host.page
+    try:
+        page.goto("/")
+        choose_name(page, "Host")
+        new_variant_table(page, "rassel", computers=0, target=300)
+        expect(page.get_by_test_id("waiting-panel")).to_be_visible()
+        expect(page.get_by_test_id("seats-taken")).to_have_attribute("data-taken", "1")
+        page.get_by_test_id("fill-level").select_option("easy")
+        page.get_by_test_id("fill-computers").click()
+        expect(page.get_by_test_id("ring")).to_be_visible()
+        for seat in (1, 2):
+            expect(page.get_by_test_id(f"seat-{seat}-name")).to_have_text(f"Computer {seat} (easy)")
+        expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", re.compile("auction|play"))
+        screenshots(page, artifacts, "rassel-filled")
+        assert not host.errors, host.errors
+    finally:
+        host.context.close()

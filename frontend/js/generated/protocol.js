@@ -26,6 +26,8 @@ export const REFUSAL_CODES = Object.freeze([
   "room_full",
   "room_closed",
   "room_started",
+  "not_creator",
+  "staked_table",
   "server_error",
   "spectator_cannot_act",
   "unavailable",

@@ -10,7 +10,7 @@ import { t, tn } from '../i18n.js';
 import { gameName, seatCount } from '../games.js';
 import { clearPlayer, getPlayer, nextMessageId } from '../session.js';
 import { RoomSocket } from '../socket.js';
-import { apiErrorText, inviteBox, loading, nameForm, toast } from '../ui.js';
+import { apiErrorText, BOT_LEVELS, botName, inviteBox, loading, nameForm, toast } from '../ui.js';
 import { BANNER_MS, createCentre } from '../table/centre.js';
 import { declareDialog, resignDialog } from '../table/dialogs.js';
 import { createHand } from '../table/hand.js';
@@ -491,6 +491,7 @@ export function mount(root, roomId) {
         h('div', { class: 'waiting-cards', 'aria-hidden': 'true' }, cardBack({ className: 'small' }), cardBack({ className: 'small' }), cardBack({ className: 'small' })),
         ...waitingText(room),
         box,
+        computersForm(room),
         cancel,
       ),
     );
@@ -506,6 +507,36 @@ export function mount(root, roomId) {
           else box.replaceChildren();
         })
         .catch(() => box.replaceChildren());
+  }
+
+  /**
+   * The creator of a table for nothing may stop waiting: the computer takes every empty seat (at
+   * the chosen level) and the match starts. Nobody else sees it; a staked table has no such choice.
+   */
+  function computersForm(room) {
+    const mine = room.players && room.players[0] && room.players[0].id === me.id;
+    if (!mine || Number(room.options.stake_per_point) !== 0) return null;
+    const level = h(
+      'select',
+      { 'data-testid': 'fill-level', 'aria-label': t('table.fill_level') },
+      BOT_LEVELS.map((value) => h('option', { value, text: botName(value), selected: value === 'medium' })),
+    );
+    const button = h('button', {
+      type: 'button',
+      class: 'btn',
+      'data-testid': 'fill-computers',
+      text: t('table.fill_computers'),
+      onclick: async () => {
+        button.disabled = true;
+        try {
+          await api.seatComputers(roomId, level.value); // the match starts: the socket brings the state
+        } catch (err) {
+          toast(apiErrorText(err));
+          button.disabled = false;
+        }
+      },
+    });
+    return h('div', { class: 'fill-computers row-actions' }, level, button);
   }
 
   /** Who the table waits for: the friend (two seats), or the seats still free of 3 or 4. */
