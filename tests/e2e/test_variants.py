@@ -42,8 +42,8 @@ SHOTS = Path("/tmp/helperG")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """The computer seats answer almost at once: a whole match on two cores stays short."""
-    with serving("sqlite", tmp_path_factory.mktemp("e2e-variants"), BOT_DELAY_S="0.05") as process:
+    """The computer seats answer at once: a whole match on two cores stays short."""
+    with serving("sqlite", tmp_path_factory.mktemp("e2e-variants"), BOT_DELAY_S="0") as process:
         yield process
 
 
