@@ -206,7 +206,11 @@ def play_one(page: Page, rng: random.Random, *, scoring: str = "by_suit", keep_s
     try:
         # A card's index corner, as a thumb taps it: on a narrow phone the second row of the hand
         # covers the middle of the first row's cards, and only their upper part takes a tap.
-        target.click(timeout=3000, position={"x": 14, "y": 14})
+        # Failing that (the hand moving under the tap), its middle.
+        try:
+            target.click(timeout=1500, position={"x": 14, "y": 14})
+        except Exception:
+            target.click(timeout=1500)
     except Exception:
         return None  # the hand re-rendered under the click; the caller simply tries again
     dialog = page.get_by_test_id("declare-dialog")

@@ -94,7 +94,10 @@ class Game:
         version = self.last_version
         await seat.send_raw(json.dumps(intent))
         answer = await seat.answer(intent["id"])
-        if self.ahead:  # it was applied before the crash: the same answer, rebuilt from the action log
+        # Only the mover may act, so a version past the one the intent was made against is the intent's
+        # own: the room came back one ahead, or the other seat saw the new state before the crash
+        # while the mover's answer was lost with it.
+        if version > intent["version"]:  # applied before: the same answer, rebuilt from the action log
             assert answer["type"] == "state" and answer["reply_to"] == intent["id"], answer
             assert answer["version"] == version, answer  # not applied a second time
             self.resent["applied_before"] += 1
