@@ -249,7 +249,7 @@ def _apply(
     before = state.match
     assert before is not None and state.match_id is not None
     after, events = game.apply(before, seat, action)
-    end = _match_end(state, after) if after.over else None
+    end, stakes = _settle(state, after) if after.over else (None, ())
     record = game.action_record(seat, action)
     write = ActionWrite(
         room_id=state.id,
@@ -276,7 +276,7 @@ def _apply(
         nxt = replace(
             nxt,
             status="finished",
-            stakes=_stakes(end, after),
+            stakes=stakes,
             absence=tuple(None for _ in state.seats),
         )
     effects: list[Effect] = [Persist(write, failure_to=None if player is None else (player, msg_id))]
@@ -296,56 +296,53 @@ def deal_memory(memory: tuple[game.GameEvent, ...], events: Sequence[game.GameEv
     return tuple(kept)
 
 
-def _match_end(state: RoomState, match: game.Game) -> MatchEnd:
-    """R6 / R6.2 for two (V0.10 / V0.10a for more): what each loser owes, recorded with the match."""
+def _settle(state: RoomState, match: game.Game) -> tuple[MatchEnd, tuple[Stake, ...]]:
+    """R6 / R6.2 for two (V0.10 / V0.10a for more): what each loser owes — the record stored with
+    the match, and the same settlements by seat for the players."""
     assert match.end_reason is not None
-    stake = state.options.stake_per_point
-    settlements = []
+    stake, currency = state.options.stake_per_point, state.options.currency
+    rows, stakes = [], []
     for payer, payee, short, amount in game.payments(match, stake):
         payee_id, payer_id = state.player_at(payee), state.player_at(payer)
         assert payee_id is not None and payer_id is not None
-        settlements.append(SettlementRow(winner_id=payee_id, loser_id=payer_id, points_short=short, amount=amount))
-    return MatchEnd(
+        rows.append(SettlementRow(winner_id=payee_id, loser_id=payer_id, points_short=short, amount=amount))
+        stakes.append(
+            Stake(
+                amount=amount,
+                currency=currency,
+                stake_per_point=stake,
+                points_short=short,
+                debtor_seat=payer,
+                creditor_seat=payee,
+            )
+        )
+    end = MatchEnd(
         winner_seat=match.winner,
         reason=match.end_reason,
         totals=match.totals,
         stake_per_point=stake,
-        currency=state.options.currency,
-        settlements=tuple(settlements),
+        currency=currency,
+        settlements=tuple(rows),
     )
+    return end, tuple(stakes)
 
 
 def resign_price(state: RoomState, seat: int) -> Stake | None:
     """R6.2 (V0.10a): what ``seat`` would owe (each other player) if it resigned now — settled by
-    the very code a resignation goes through (the engine's ``Resign``, then ``_match_end``). None
+    the very code a resignation goes through (the engine's ``Resign``, then ``_settle``). None
     when the match is not being played or is played for nothing."""
     match = state.match
     if not state.live or match is None or not state.options.stake_per_point:
         return None
     after, _ = game.apply(match, seat, EngineResign("resign"))
-    return _stakes(_match_end(state, after), after)[0]
+    return _settle(state, after)[1][0]
 
 
 def rebuild_finished(state: RoomState) -> RoomState:
     """A room rebuilt from the log whose match is over knows what the losers owe (R6, V0.10)."""
     if state.match is None or not state.match.over:
         return state
-    return replace(state, stakes=_stakes(_match_end(state, state.match), state.match))
-
-
-def _stakes(end: MatchEnd, match: game.Game) -> tuple[Stake, ...]:
-    seats = [(payer, payee) for payer, payee, _, _ in game.payments(match, end.stake_per_point)]
-    return tuple(
-        Stake(
-            amount=owed.amount,
-            currency=end.currency,
-            stake_per_point=end.stake_per_point,
-            points_short=owed.points_short,
-            debtor_seat=payer,
-            creditor_seat=payee,
-        )
-        for owed, (payer, payee) in zip(end.settlements, seats, strict=True)
-    )
+    return replace(state, stakes=_settle(state, state.match)[1])
 
 
 def _deal_row(record: DealRecord | TableDealRecord) -> DealRow:

@@ -11,6 +11,8 @@ from typing import Any
 from backend.engine import Rules
 from backend.engine.variants import TableRules, rules_from_dict
 
+from .game import seat_count
+
 
 @dataclass(frozen=True)
 class TableOptions:
@@ -24,7 +26,7 @@ class TableOptions:
 
     @property
     def seats(self) -> int:
-        return self.rules.n if isinstance(self.rules, TableRules) else 2
+        return seat_count(self.rules)
 
     def to_json(self) -> dict[str, Any]:
         return dict(self._json)  # a copy: callers may not change the cached one

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -401,15 +402,11 @@ class Rooms:
         seats at once (``options.computer_seats``), each seat a computer player of its own; the
         match starts when the last seat is taken."""
         row = await asyncio.to_thread(self.store.create_room, player.id, options.to_json(), visibility, options.seats)
-        state: RoomState | None = None
         if not options.computer_seats:
             actor = await self._owned_actor(row.id, created=True)
             return (None if actor is None else actor.state), row.id
         assert options.bot_level is not None
-        for number, seat in enumerate(options.computer_seats, start=1):
-            bot = await asyncio.to_thread(self.store.bot_player, options.bot_level, number)
-            state = await self.join(row.id, bot, seat)
-        return state, row.id
+        return await self._seat_computers(row.id, options.bot_level, options.computer_seats, {player.id}), row.id
 
     async def seat_computers(self, room_id: str, player_id: str, level: str) -> RoomState | None:
         """The creator of an open table fills its empty seats with computer players at ``level``
@@ -424,10 +421,17 @@ class Rooms:
             raise RoomRefused(Refusal(RoomCode.ROOM_STARTED, "the match has started"))
         if TableOptions.from_json(record.room.options).stake_per_point:
             raise RoomRefused(Refusal(RoomCode.STAKED_TABLE, "a table played for a stake takes no computer player"))
-        taken = {pid for pid in seats if pid is not None}
+        free = [seat for seat, pid in enumerate(seats) if pid is None]
+        return await self._seat_computers(room_id, level, free, {pid for pid in seats if pid is not None})
+
+    async def _seat_computers(
+        self, room_id: str, level: str, seats: Sequence[int], taken: set[str]
+    ) -> RoomState | None:
+        """A computer player at ``level`` joins at each of ``seats``, each a player of its own (not
+        one of ``taken``); the state after the last join."""
         state, number = None, 1
-        for seat in [seat for seat, pid in enumerate(seats) if pid is None]:
-            while bot_player_id(level, number) in taken:  # each computer seat a player of its own
+        for seat in seats:
+            while bot_player_id(level, number) in taken:
                 number += 1
             bot = await asyncio.to_thread(self.store.bot_player, level, number)
             taken.add(bot.id)

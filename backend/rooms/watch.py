@@ -185,9 +185,6 @@ class Spectators:
         for room_id in {*self._rooms, *self._waiting}:
             self._close_here(room_id, code, reason)
 
-    def rooms(self) -> list[str]:
-        return list(self._rooms)
-
     @staticmethod
     def count_text(count: int) -> str:
         return watchers_message(count).model_dump_json()
