@@ -208,12 +208,13 @@ class Settlement(Base):
 class RoomDeadline(Base):
     """A clock of a room, stored so that a restart goes on from it (DESIGN promise 6):
     ``absence`` holds an absent seat until ``deadline`` (R6.2); ``rematch`` is an open rematch
-    offer by ``seat`` that lapses at ``deadline``."""
+    offer by ``seat`` that lapses at ``deadline``, ``accepted`` a seat that has accepted it (with
+    the offer's deadline)."""
 
     __tablename__ = "room_deadlines"
 
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(10), primary_key=True)  # absence | rematch
+    kind: Mapped[str] = mapped_column(String(10), primary_key=True)  # absence | rematch | accepted
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     deadline: Mapped[datetime]
 

@@ -336,8 +336,11 @@ class Store:
                 case RematchOfferWrite():
                     self._advance(session, write.room_id, write.expected_version)
                     self._set_deadline(session, write.room_id, "rematch", None, None)
+                    self._set_deadline(session, write.room_id, "accepted", None, None)
                     if write.seat is not None and write.deadline is not None:
                         self._set_deadline(session, write.room_id, "rematch", write.seat, write.deadline)
+                        for seat in write.accepted:  # lapses with the offer it accepts
+                            self._set_deadline(session, write.room_id, "accepted", seat, write.deadline)
                 case RematchStartWrite():
                     self._advance(
                         session, write.room_id, write.expected_version, status="playing", match_id=write.match.id

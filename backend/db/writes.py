@@ -117,12 +117,14 @@ class CloseWrite:
 
 @dataclass(frozen=True, slots=True)
 class RematchOfferWrite:
-    """Open (``seat`` and ``deadline`` set) or clear a rematch offer; advances the version."""
+    """Open (``seat`` and ``deadline`` set) or clear a rematch offer, with the seats that have
+    accepted it so far (three or four people); advances the version."""
 
     room_id: str
     expected_version: int
     seat: int | None
     deadline: datetime | None
+    accepted: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -458,18 +458,27 @@ def _rematch(state: RoomState, command: cmd.Rematch, now: datetime, limits: Limi
     reply = (player, msg_id)
     remembered = _remember(state, (player, msg_id, command.version), ACCEPTED)
     alone = state.people == (seat,)  # everybody else is the computer
-    if action == "accept" or (action == "offer" and alone and command.busy is None):
-        # The computer always plays again: an offer to it is accepted at once. With several people,
-        # the first of the others to accept starts the rematch.
-        events: list[RoomEvent] = [RematchChanged(action="offer", seat=seat)] if action == "offer" else []
-        accepter = seat if action == "accept" else state.bot_seats[0]
-        events.append(RematchChanged(action="accept", seat=accepter))
+    if action == "offer" and alone and command.busy is None:
+        # The computer always plays again: an offer to it is accepted at once.
+        events: list[RoomEvent] = [
+            RematchChanged(action="offer", seat=seat),
+            RematchChanged(action="accept", seat=state.bot_seats[0]),
+        ]
         return _start_rematch(remembered, command.fresh, events, reply, now)
-    if action == "offer":
+    offer = state.rematch
+    if action == "accept" and offer is not None:
+        # Every person at the table plays the rematch, so it starts once all of them have accepted
+        # (the computer always has); until then the acceptances are kept with the offer.
+        accepted = offer.accepted | {seat}
+        if set(state.people) <= accepted | {offer.seat}:
+            return _start_rematch(remembered, command.fresh, [RematchChanged(action="accept", seat=seat)], reply, now)
+        offered = _advance(remembered, rematch=replace(offer, accepted=accepted))
+        write = RematchOfferWrite(state.id, state.version, offer.seat, offer.deadline, tuple(sorted(accepted)))
+    elif action == "offer":
         deadline = now + timedelta(seconds=limits.rematch_timeout_s)
         offered = _advance(remembered, rematch=RematchOffer(seat, deadline))
         write = RematchOfferWrite(state.id, state.version, seat, deadline)
-    else:  # decline or withdraw
+    else:  # decline or withdraw: the offer is gone, for everybody
         offered = _advance(remembered, rematch=None)
         write = RematchOfferWrite(state.id, state.version, None, None)
     effects: list[Effect] = [
@@ -487,7 +496,11 @@ def _rematch_problem(state: RoomState, seat: int, action: str) -> str | None:
         return None if offer is None else "a rematch has already been offered"
     if action == "withdraw":
         return None if offer is not None and offer.seat == seat else "you have no rematch offer to withdraw"
-    return None if offer is not None and offer.seat != seat else "there is no rematch offer from your opponent"
+    if offer is None or offer.seat == seat:
+        return "there is no rematch offer from your opponent"
+    if action == "accept" and seat in offer.accepted:
+        return "you have already accepted this rematch"
+    return None
 
 
 def _start_rematch(

@@ -67,6 +67,7 @@ class SeatOut(Out):
 class RematchOut(Out):
     offered_by: int
     deadline: datetime
+    accepted: list[int] = Field(description="the seats that have accepted so far (a table of three or four people)")
 
 
 class RoomOut(Out):

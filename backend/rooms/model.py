@@ -56,8 +56,12 @@ class ChatLine:
 
 @dataclass(frozen=True, slots=True)
 class RematchOffer:
+    """An open rematch offer by ``seat``; at a table of three or four people, the seats of the
+    others who have accepted so far (the rematch starts once every person has)."""
+
     seat: int
     deadline: datetime
+    accepted: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,9 @@ def room_out(state: RoomState, for_player: str | None = None) -> RoomOut:
         version=state.version,
         rematch=None
         if state.rematch is None
-        else RematchOut(offered_by=state.rematch.seat, deadline=state.rematch.deadline),
+        else RematchOut(
+            offered_by=state.rematch.seat, deadline=state.rematch.deadline, accepted=sorted(state.rematch.accepted)
+        ),
         created_at=state.created_at,
     )
 

@@ -40,11 +40,12 @@ def record_state(record: RoomRecord) -> RoomState:
         seats.append(None if player is None else SeatHolder(player.id, player.name, player.bot_level))
     absence: list[datetime | None] = [None] * len(seats)
     rematch = None
+    accepted = frozenset(row.seat for row in record.deadlines if row.kind == "accepted")
     for row in record.deadlines:
         if row.kind == "absence" and 0 <= row.seat < len(seats):
             absence[row.seat] = _aware(row.deadline)
         elif row.kind == "rematch":
-            rematch = RematchOffer(row.seat, _aware(row.deadline))
+            rematch = RematchOffer(row.seat, _aware(row.deadline), accepted)
     return RoomState(
         id=room.id,
         invite_code=room.invite_code,

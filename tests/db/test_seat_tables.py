@@ -26,9 +26,12 @@ from backend.db.writes import (
     JoinWrite,
     MatchEnd,
     NewMatch,
+    RematchOfferWrite,
     SeatTaken,
     SettlementRow,
 )
+from backend.rooms.model import RematchOffer
+from backend.rooms.sql_store import record_state
 from backend.settings import ROOT
 from tests.support.services import postgres_database
 
@@ -368,6 +371,17 @@ def test_a_table_of_three_seats_is_joined_played_and_settled_per_loser(store: St
     assert out["my_seat"] == 2 and out["result"] == "lost" and out["stake"]["balance"] == "-9.81"
     out = _match_json(stored.match, anna.id, players, store.settlements_for([match.id])[match.id])
     assert out["result"] == "won" and out["stake"]["amount"] == "19.62" and out["stake"]["balance"] == "19.62"
+
+    # A rematch offer keeps who has accepted it so far (every person must, at three or four).
+    record = store.room_record(room.id)
+    assert record is not None
+    deadline = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    store.write(RematchOfferWrite(room.id, record.room.version, 0, deadline, (2,)))
+    record = store.room_record(room.id)
+    assert record is not None and record_state(record).rematch == RematchOffer(0, deadline, frozenset({2}))
+    store.write(RematchOfferWrite(room.id, record.room.version, None, None))
+    record = store.room_record(room.id)
+    assert record is not None and record_state(record).rematch is None and not record.deadlines
 
     # A database with a table of three seats cannot go back to two seat columns.
     with pytest.raises(RuntimeError, match="more than two seats"):

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from backend.db.writes import AbsenceWrite, ActionWrite, JoinWrite, LoggedAction, RematchOfferWrite, RematchStartWrite
 from backend.engine import Rules, seat_view
+from backend.engine.variants import TableRules
 from backend.rooms import commands as cmd
 from backend.rooms.codes import RoomCode
 from backend.rooms.decide import Limits, decide
@@ -252,3 +253,62 @@ def test_rebuild_replays_the_log_and_keeps_its_answers_and_clocks() -> None:
     assert [seat_view(rebuilt.match, s) for s in (0, 1)] == [seat_view(state.match, s) for s in (0, 1)]
     assert rebuilt.answered == state.answered and rebuilt.deal_events == state.deal_events
     assert rebuilt.absence == (None, deadline)  # the stored clock, not a new one
+
+
+CLEO = "p_cleo"
+
+
+def finished_for_three(third: SeatHolder) -> RoomState:
+    """A table of 1000 for three (V4) whose match ended by a resignation (V0.10a)."""
+    options = TableOptions(rules=TableRules("thousand3"), reconnect_grace_s=60)
+    state = RoomState(
+        id="r_3",
+        invite_code="inv3",
+        visibility="public",
+        options=options,
+        status="open",
+        created_at=T0,
+        seats=(SeatHolder(ANNA, "Anna"), None, None),
+        absence=(None, None, None),
+    )
+    state, _ = step(state, cmd.Join(BEN, "Ben", None, FreshMatch("m_1", 5)))
+    state, _ = step(state, cmd.Join(third.player_id, third.name, third.bot_level, FreshMatch("m_1", 5)))
+    assert state.status == "playing"
+    over, _ = step(state, cmd.Resign(BEN, 5, state.version))
+    assert over.status == "finished"
+    return over
+
+
+def test_v0_10_a_rematch_of_three_people_starts_once_every_one_of_them_has_accepted() -> None:
+    over = finished_for_three(SeatHolder(CLEO, "Cleo"))
+    fresh = FreshMatch("m_2", 1)
+    offered, _ = step(over, cmd.Rematch(ANNA, 6, over.version, "offer", fresh, None))
+    half, effects = step(offered, cmd.Rematch(BEN, 7, offered.version, "accept", fresh, None))
+    assert half.status == "finished" and half.rematch is not None and half.rematch.accepted == {1}
+    [persist] = of(effects, Persist)
+    assert persist.write == RematchOfferWrite("r_3", offered.version, 0, offered.rematch.deadline, (1,))  # type: ignore[union-attr]
+    assert [e.action for e in of(effects, Publish)[0].events] == ["accept"]
+    twice, effects = step(half, cmd.Rematch(BEN, 8, half.version, "accept", fresh, None))
+    assert of(effects, Reject)[0].refusal.code == RoomCode.REMATCH_INVALID and twice.rematch == half.rematch
+    again, effects = step(half, cmd.Rematch(CLEO, 9, half.version, "accept", fresh, None))
+    assert again.status == "playing" and again.match_id == "m_2" and again.rematch is None
+    assert [h.player_id for h in again.seats if h] == [BEN, CLEO, ANNA]  # the seats move on by one
+    assert isinstance(of(effects, Persist)[0].write, RematchStartWrite)
+
+
+def test_a_decline_by_any_of_three_people_ends_the_offer_for_all() -> None:
+    over = finished_for_three(SeatHolder(CLEO, "Cleo"))
+    fresh = FreshMatch("m_2", 1)
+    offered, _ = step(over, cmd.Rematch(ANNA, 6, over.version, "offer", fresh, None))
+    half, _ = step(offered, cmd.Rematch(BEN, 7, offered.version, "accept", fresh, None))
+    gone, _ = step(half, cmd.Rematch(CLEO, 8, half.version, "decline", fresh, None))
+    assert gone.rematch is None and gone.status == "finished"
+
+
+def test_the_computer_seat_needs_no_asking_two_people_and_a_computer_start_on_the_second_accept() -> None:
+    over = finished_for_three(SeatHolder("p_bot_easy_2", "Computer", "easy"))
+    fresh = FreshMatch("m_2", 1)
+    offered, _ = step(over, cmd.Rematch(BEN, 6, over.version, "offer", fresh, None))
+    assert offered.status == "finished"  # Anna, a person, has not answered yet
+    again, _ = step(offered, cmd.Rematch(ANNA, 7, offered.version, "accept", fresh, None))
+    assert again.status == "playing" and again.match_id == "m_2"
