@@ -20,7 +20,6 @@ class TransportCode(StrEnum):
     UNAUTHORIZED = "unauthorized"  # a missing or wrong player token or socket ticket
     MATCH_NOT_FOUND = "match_not_found"
     MATCH_IN_PROGRESS = "match_in_progress"  # a replay is shown only once the match is over (R7)
-    REPLAY_UNAVAILABLE = "replay_unavailable"  # the replay viewer shows two-hand 1001 only (not V2–V7 yet)
     DATABASE_UNAVAILABLE = "database_unavailable"
     REDIS_UNAVAILABLE = "redis_unavailable"
 

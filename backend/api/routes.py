@@ -14,9 +14,9 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from backend.db.codes import DeviceLinkCode
 from backend.db.models import Deal, Match, Player, Settlement, utcnow
 from backend.db.store import RoomRecord, Store, action_record, decimal_text
-from backend.engine import Rules
+from backend.engine.variants import TableRules
 from backend.rooms.codes import RoomCode
-from backend.rooms.game import seat_count
+from backend.rooms.game import GameRules, seat_count
 from backend.rooms.messages import RoomOut
 from backend.rooms.model import RoomState
 from backend.rooms.observer import room_out
@@ -458,8 +458,6 @@ async def _replay_source(store: Store, match_id: str, player: Player | None, cod
     if match.status != "finished":
         raise api_error(409, TransportCode.MATCH_IN_PROGRESS, "a match can be replayed once it is over")
     rules = TableOptions.from_json(match.options).rules
-    if not isinstance(rules, Rules):
-        raise api_error(409, TransportCode.REPLAY_UNAVAILABLE, "games for three and four cannot be replayed yet")
     players = await asyncio.to_thread(store.players, match.player_ids)
     rows = await asyncio.to_thread(store.actions_of, match.id)
     deals = await asyncio.to_thread(store.deals_of, match.id)
@@ -469,15 +467,28 @@ async def _replay_source(store: Store, match_id: str, player: Player | None, cod
         "rules": rules,
         "seed": int(match.seed),
         "actions": [action_record(row) for row in rows],
-        "results": {d.number: _deal_result(d) for d in deals},
+        "results": {d.number: _replay_result(d, isinstance(rules, TableRules)) for d in deals},
     }
+
+
+def _replay_result(deal: Deal, table: bool) -> dict[str, Any]:
+    """A stored deal's result for a replay: a V2–V7 deal's always says who declared what (V0.6–V0.8)."""
+    result = _deal_result(deal)
+    if table:
+        result |= {"declarer": deal.declarer, "contract": deal.contract, "made": deal.made, "thrown_in": deal.thrown_in}
+    return result
 
 
 # A private table's watch code (``POST /api/rooms/{id}/watch-link``): it opens the table's replays too.
 WatchCode = Annotated[str | None, Query(max_length=40, description="a private table's watch code")]
 
 
-@router.get("/matches/{match_id}/replay", response_model=MatchReplay, tags=["history"])
+# Both replay routes leave out the optional fields a replay does not set (``response_model_exclude_unset``):
+# a two-hand deal's result has no auction, and a V2–V7 action names only its own kind (the replay CLI
+# refuses ``"bid": null`` beside ``"play"``).
+@router.get(
+    "/matches/{match_id}/replay", response_model=MatchReplay, response_model_exclude_unset=True, tags=["history"]
+)
 async def match_replay_json(
     match_id: str, player: OptionalPlayer, store: StoreDep, code: WatchCode = None
 ) -> dict[str, Any]:
@@ -485,13 +496,19 @@ async def match_replay_json(
     return match_replay(**await _replay_source(store, match_id, player, code))
 
 
-@router.get("/matches/{match_id}/deals/{number}/replay", response_model=DealReplay, tags=["history"])
+@router.get(
+    "/matches/{match_id}/deals/{number}/replay",
+    response_model=DealReplay,
+    response_model_exclude_unset=True,
+    tags=["history"],
+)
 async def deal_replay(
     match_id: str, number: int, player: OptionalPlayer, store: StoreDep, code: WatchCode = None
 ) -> dict[str, Any]:
     """One deal of a finished match stepped through the engine: the position after every action."""
     source = await _replay_source(store, match_id, player, code)
-    deals = match_deals(source["rules"], source["seed"], source["actions"])
+    rules: GameRules = source["rules"]
+    deals = match_deals(rules, source["seed"], source["actions"])
     deal = next((d for d in deals if d.number == number), None)
     if deal is None:
         raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"match {match_id!r} has no deal {number}")
@@ -499,6 +516,8 @@ async def deal_replay(
         "match_id": source["match_id"],
         "number": number,
         "deals": len(deals),  # the viewer links to the other deals without the players' match page
+        "seats": seat_count(rules),
+        "variant": rules.variant if isinstance(rules, TableRules) else None,
         "dealer": deal.start.dealer,
         "players": source["players"],
         "result": source["results"].get(number),

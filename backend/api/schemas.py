@@ -19,7 +19,8 @@ from pydantic import (
 )
 
 from backend.engine import Rules
-from backend.engine.variants import TableRules
+from backend.engine.table_deal import Phase
+from backend.engine.variants import Scoring, TableRules, VariantId
 
 MAX_CHAT = 200
 MAX_VERSION = 2**53  # what a JavaScript client can count exactly
@@ -275,17 +276,67 @@ class ReplayDocument(BaseModel):
     actions: list[ReplayPlay]
 
 
+# The replay routes answer with ``response_model_exclude_unset``: an optional field below that the
+# builder (backend/rooms/replay.py) leaves out is left out of the answer, not sent as null — the
+# replay CLI refuses a V2–V7 action with more than one of play, bid, pass and discard.
+
+
+class TableReplayRules(BaseModel):
+    """``TableRules.to_dict()``: a V2–V7 table's rules, as ``TableRules.from_dict`` reads them back."""
+
+    variant: VariantId
+    seats: int
+    target: int
+    scoring: Scoring
+    jungfrau: bool
+    open_scores: bool
+
+
+class TableReplayAction(BaseModel):
+    """One V2–V7 action of the replay CLI: exactly one of ``play`` (with ``declare``), ``bid``,
+    ``pass`` (always true) and ``discard`` (two cards) is present."""
+
+    seat: int
+    play: str | None = None
+    declare: bool | None = None
+    bid: int | None = None
+    pass_: Literal[True] | None = Field(default=None, alias="pass")
+    discard: list[str] | None = Field(default=None, min_length=2, max_length=2)
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+
+class TableReplayDealt(BaseModel):
+    dealer: int
+    hands: list[list[str]] = Field(description="one hand per seat, as dealt")
+    talon: list[str] | None = Field(default=None, description="the talon as dealt (V0.7); absent without one")
+
+
+class TableReplayDocument(BaseModel):
+    """One V2–V7 deal in the input format of ``python -m backend.cli.replay`` (docs/engine-cli.md)."""
+
+    rules: TableReplayRules
+    deal: TableReplayDealt
+    totals: list[int] = Field(description="the match totals before the deal (V7.7)")
+    actions: list[TableReplayAction]
+
+
 class ReplayResult(BaseModel):
     card_points: list[int]
     declarations: list[DealDeclaration]
     declaration_points: list[int]
     score: list[int]
     totals: list[int]
+    # A V2–V7 deal (absent for two-hand 1001): V0.6–V0.8, ruling V0.6a.
+    declarer: int | None = None
+    contract: int | None = None
+    made: bool | None = None
+    thrown_in: bool | None = None
 
 
 class ReplayDeal(BaseModel):
     number: int
-    replay: ReplayDocument
+    replay: ReplayDocument | TableReplayDocument
     result: ReplayResult | None = Field(description="the stored result; null for a deal a resignation cut short")
 
 
@@ -338,14 +389,65 @@ class ReplayFrame(BaseModel):
     score: list[int] | None
 
 
+class TableFrameAction(BaseModel):
+    """The action a V2–V7 frame shows: ``card`` and ``declare`` for a play, ``amount`` for a bid,
+    ``cards`` for a discard (absent otherwise)."""
+
+    seat: int
+    kind: Literal["play", "bid", "pass", "discard"]
+    card: str | None = None
+    declare: bool | None = None
+    amount: int | None = None
+    cards: list[str] | None = None
+
+
+class FrameCall(BaseModel):
+    """One turn of the auction (V0.6): ``bid`` points, or null for a pass."""
+
+    seat: int
+    bid: int | None
+
+
+class TableReplayFrame(BaseModel):
+    """The whole position of a V2–V7 deal after ``step`` actions (every hand: the match is over, R7)."""
+
+    step: int
+    action: TableFrameAction | None
+    phase: Phase = Field(description="the engine's phase (TableDealState.phase)")
+    hands: list[list[str]]
+    talon: list[str] = Field(description="the talon as dealt (V0.7); [] without one")
+    talon_taken: bool
+    discards: list[str] = Field(description="the two cards the declarer laid away (V0.7); [] before")
+    calls: list[FrameCall]
+    high_bid: int | None
+    declarer: int | None
+    contract: int | None
+    trick: list[FrameCard]
+    last_trick: FrameTrick | None
+    trick_won: FrameTrickWon | None
+    tricks_played: int
+    tricks_won: list[int]
+    trump: str | None
+    declared: DealDeclaration | None
+    declarations: list[DealDeclaration]
+    card_points: list[int] = Field(description="per seat; the declarer's include the discards (V0.7)")
+    turn: int | None
+    deal_over: bool
+    thrown_in: bool
+    made: bool | None
+    score: list[int] | None
+
+
 class DealReplay(BaseModel):
     match_id: str
     number: int
     deals: int = Field(description="how many deals the match replays (an unfinished last one too): 0 … deals - 1")
+    seats: int = Field(description="2 for two-hand 1001, 3 or 4 for V2–V7")
+    variant: str | None = Field(description="the V2–V7 game (TableRules.variant); null for two-hand 1001")
     dealer: int
     players: list[SeatedMatchPlayer]
     result: ReplayResult | None
-    frames: list[ReplayFrame]
+    frames: list[ReplayFrame] | list[TableReplayFrame]
 
 
 class Page(BaseModel):

@@ -36,7 +36,6 @@ export const REFUSAL_CODES = Object.freeze([
   "unauthorized",
   "match_not_found",
   "match_in_progress",
-  "replay_unavailable",
   "database_unavailable",
   "redis_unavailable",
   "device_link_unknown",
