@@ -158,13 +158,32 @@ def match_replay(
     }
 
 
+def _tricks_and_marriages(
+    state: DealState | TableDealState, events: Sequence[object], won: tuple[int, int] | None
+) -> dict[str, Any]:
+    """The frame fields both games share: the last trick, the trick just won (seat, points), the
+    trump and the marriages."""
+    last = state.tricks[-1] if state.tricks else None
+    declared = next((e for e in events if isinstance(e, Declared)), None)
+    return {
+        "last_trick": None
+        if last is None
+        else {"leader": last.leader, "cards": [CARD_NAMES[c] for c in last.cards], "winner": last.winner},
+        "trick_won": None if won is None else {"seat": won[0], "points": won[1]},
+        "tricks_played": len(state.tricks),
+        "trump": None if state.trump == NO_TRUMP else SUITS[state.trump],
+        "declared": None
+        if declared is None
+        else {"seat": declared.seat, "suit": declared.suit, "points": declared.points},
+        "declarations": [{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in state.declarations],
+    }
+
+
 def _frame(
     state: DealState, step: int, seat: int | None, play: Play | None, events: Sequence[object]
 ) -> dict[str, Any]:
     leader = state.leader
     trick = [{"seat": leader if i == 0 else 1 - leader, "card": CARD_NAMES[c]} for i, c in enumerate(state.trick)]
-    last = state.tricks[-1] if state.tricks else None
-    declared = next((e for e in events if isinstance(e, Declared)), None)
     won = next((e for e in events if isinstance(e, TrickWon)), None)
     over = state.turn is None
     return {
@@ -172,18 +191,9 @@ def _frame(
         "action": None if play is None else {"seat": seat, "card": CARD_NAMES[play.card], "declare": play.declare},
         "hands": [names(state.hands[0]), names(state.hands[1])],
         "trick": trick,
-        "last_trick": None
-        if last is None
-        else {"leader": last.leader, "cards": [CARD_NAMES[c] for c in last.cards], "winner": last.winner},
-        "trick_won": None if won is None else {"seat": won.seat, "points": won.points},
-        "tricks_played": len(state.tricks),
+        **_tricks_and_marriages(state, events, None if won is None else (won.seat, won.points)),
         "stock_count": len(state.stock),
         "drawn": [{"seat": e.seat, "card": e.card} for e in events if isinstance(e, CardDrawn)],
-        "trump": None if state.trump == NO_TRUMP else SUITS[state.trump],
-        "declared": None
-        if declared is None
-        else {"seat": declared.seat, "suit": declared.suit, "points": declared.points},
-        "declarations": [{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in state.declarations],
         "card_points": list(state.card_points),
         "turn": state.turn,
         "deal_over": over,
@@ -207,8 +217,6 @@ def _table_frame(
     state: TableDealState, step: int, action: tuple[int, TableAction] | None, events: Sequence[TableDealEvent]
 ) -> dict[str, Any]:
     n, leader = state.n, state.leader
-    last = state.tricks[-1] if state.tricks else None
-    declared = next((e for e in events if isinstance(e, Declared)), None)
     won = next((e for e in events if isinstance(e, TableTrickWon)), None)
     result = table_deal_result(state) if state.over else None
     return {
@@ -224,17 +232,8 @@ def _table_frame(
         "declarer": state.declarer,
         "contract": state.contract,
         "trick": [{"seat": (leader + i) % n, "card": CARD_NAMES[c]} for i, c in enumerate(state.trick)],
-        "last_trick": None
-        if last is None
-        else {"leader": last.leader, "cards": [CARD_NAMES[c] for c in last.cards], "winner": last.winner},
-        "trick_won": None if won is None else {"seat": won.seat, "points": won.points},
-        "tricks_played": len(state.tricks),
+        **_tricks_and_marriages(state, events, None if won is None else (won.seat, won.points)),
         "tricks_won": list(state.tricks_won),
-        "trump": None if state.trump == NO_TRUMP else SUITS[state.trump],
-        "declared": None
-        if declared is None
-        else {"seat": declared.seat, "suit": declared.suit, "points": declared.points},
-        "declarations": [{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in state.declarations],
         "card_points": [state.seat_card_points(s) for s in range(n)],
         "turn": state.turn,
         "deal_over": state.over,
