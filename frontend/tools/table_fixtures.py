@@ -19,13 +19,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from backend.engine.cards import CARD_POINTS, KING, QUEEN, cards_in  # noqa: E402
+from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUITS, cards_in  # noqa: E402
 from backend.engine.deal import Play  # noqa: E402
 from backend.engine.match import Resign  # noqa: E402
 from backend.engine.table_deal import Bid, Discard, Pass, legal_bids, legal_table_actions  # noqa: E402
 from backend.engine.table_match import TableMatchState, apply_table_match, new_table_match  # noqa: E402
 from backend.engine.table_view import table_events_for_seat, table_seat_view  # noqa: E402
 from backend.engine.variants import TableRules  # noqa: E402
+from backend.rooms.replay import TableReplayDeal, table_deal_frames  # noqa: E402
 
 OUT = ROOT / "frontend" / "js" / "table" / "fixtures"
 NAMES = ["Anna", "Ben", "Cleo", "Dora"]
@@ -149,6 +150,45 @@ def kinds(m: dict) -> set[str]:
     return {e["kind"] for e in m["events"]}
 
 
+def replay_answer(rules: TableRules, seed: int, policy: Policy, *, bots: tuple[int, ...] = ()) -> dict:
+    """The first deal of a new match as ``GET /api/matches/{id}/deals/0/replay`` answers it: the
+    frames from ``backend.rooms.replay.table_deal_frames``, the stored result from the history."""
+    rng = random.Random(seed)
+    match = new_table_match(rules, seed)
+    start, plays = match.deal, []
+    while match.deal_number == 0 and not match.over:
+        seat = match.deal.turn
+        assert seat is not None
+        action = policy(match, seat, rng)
+        match, _ = apply_table_match(match, seat, action)
+        plays.append((seat, action))
+    record = match.history[0]
+    res = record.result
+    result = {
+        "card_points": list(res.card_points),
+        "declarations": [{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in record.declarations],
+        "declaration_points": list(res.declaration_points),
+        "score": list(res.score),
+        "totals": list(record.totals),
+        "declarer": res.declarer,
+        "contract": res.contract,
+        "made": res.made,
+        "thrown_in": res.thrown_in,
+    }
+    players = room(rules, 1, bots=bots)["players"]
+    return {
+        "match_id": "m_fixture",
+        "number": 0,
+        "deals": 2,
+        "seats": rules.n,
+        "variant": rules.variant,
+        "dealer": start.dealer,
+        "players": [{key: p[key] for key in ("seat", "id", "name", "bot_level")} for p in players],
+        "result": result,
+        "frames": table_deal_frames(TableReplayDeal(0, start, tuple(plays))),
+    }
+
+
 def main() -> None:
     for variant, seats, seed, tag in (("mcleod", 3, 7, "mcleod3"), ("bidding", 4, 11, "bidding4")):
         rules = TableRules(variant=variant, seats=seats, jungfrau=True)
@@ -176,6 +216,11 @@ def main() -> None:
     rules = TableRules(variant="mcleod", seats=3)
     thrown = run(rules, 5, 0, all_pass, lambda m, e: any(x.kind == "thrown_in" for x in e))
     write("mcleod3-thrown-in", thrown[-2:])
+
+    # Replays of a first deal (views/replay.js): an auction, the talon and discard, and the play;
+    # and one everybody passed.
+    write("replay-mcleod3", replay_answer(TableRules(variant="mcleod", seats=3), 7, declarer_policy(0), bots=(1, 2)))
+    write("replay-thrown-in", replay_answer(TableRules(variant="mcleod", seats=3), 5, all_pass))
 
     # A whole match to 301, and a resignation (ruling V0.10a).
     rules = TableRules(variant="mcleod", seats=3, target=301)

@@ -7,16 +7,19 @@ computer seats and sees every seat as card backs, the auction and the trick, and
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.api.test_variants import table as variant_table
 from tests.support.services import ServerProcess, serving
 
 from .conftest import PHONE
@@ -33,11 +36,11 @@ from .helpers import (
     play_one,
     version,
 )
+from .test_polish_pages import api_json, sign_in
 
 pytestmark = pytest.mark.browser
 
 LANDSCAPE = {"width": 844, "height": 390}
-SHOTS = Path("/tmp/helperG")
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +65,6 @@ def new_variant_table(page: Page, variant: str, *, computers: int, seats: int | 
 
 def screenshots(page: Page, artifacts: Path, tag: str) -> None:
     """The page upright (390×844) and on its side (844×390), then upright again."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     size: Any = page.viewport_size or PHONE
     viewport: Any
     for viewport in (PHONE, LANDSCAPE):
@@ -70,7 +72,6 @@ def screenshots(page: Page, artifacts: Path, tag: str) -> None:
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         name = f"variants-{tag}-{viewport['width']}x{viewport['height']}.png"
         page.screenshot(path=artifacts / name, animations="disabled")
-        page.screenshot(path=SHOTS / name, animations="disabled")
     page.set_viewport_size(size)
 
 
@@ -278,6 +279,10 @@ def test_one_person_plays_a_whole_match_of_1001_with_bidding_against_two_compute
         expect(standings.locator("li")).to_have_count(3)
         totals = [int(x) for x in standings.locator("li").evaluate_all("els => els.map(e => e.dataset.total)")]
         assert totals == sorted(totals, reverse=True) and totals[0] >= 301, totals
+        # the race to the target, a line per seat, the player's own first
+        race = page.get_by_test_id("match-over").get_by_test_id("race-chart")
+        expect(race).to_have_attribute("data-players", "3")
+        expect(race.locator(".race-me").first).to_have_attribute("data-seat", "0")
         screenshots(page, artifacts, "bidding-final")
         assert_frames_match_server_models(solo)
         assert not solo.errors, solo.errors
@@ -372,3 +377,169 @@ def test_a_creator_tired_of_waiting_fills_the_empty_seats_with_the_computer(
         assert not host.errors, host.errors
     finally:
         host.context.close()
+
+
+def _three_seat_match_given_up_in_its_second_deal(server: ServerProcess) -> dict[str, Any]:
+    """One person and two computers play a deal of McLeod (V2) through the API's sockets — the person
+    bids whenever it may, so that the deal has an auction, a talon, a discard and the play — then the
+    person gives up in the second deal (ruling V0.10a): a finished match of two deals to replay."""
+
+    async def play() -> dict[str, Any]:
+        [seat] = await variant_table(server, "mcleod", 3, 301, 1)
+        rng = random.Random(5)
+        try:
+            while not seat.view["history"]:
+                view = seat.view
+                if not (view["legal"] or view["may_pass"] or view["must_discard"]):
+                    await seat.wait_for(lambda m: m["type"] == "state")
+                    continue
+                if view["may_pass"]:
+                    move: dict[str, Any] = (
+                        {"type": "bid", "amount": view["bids"][0]} if view["bids"] else {"type": "pass"}
+                    )
+                elif view["must_discard"]:
+                    move = {"type": "discard", "cards": sorted(view["deal"]["hand"])[:2]}
+                else:
+                    choice = rng.choice(view["legal"])
+                    move = {"type": "play", "card": choice["card"], "declare": choice["declare"] is not None}
+                answer = await seat.intent(move)
+                assert answer["type"] == "state" or answer["code"] == "stale_version", answer
+            answer = await seat.intent({"type": "resign"})
+            assert answer["type"] == "state" and answer["room"]["status"] == "finished", answer
+            player = seat.player
+            return {
+                "match_id": answer["room"]["match_id"],
+                "player": {"id": player.id, "name": player.name, "token": player.token},
+            }
+        finally:
+            await seat.close()
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API owns this thread's event loop
+        return pool.submit(asyncio.run, play()).result(60)
+
+
+def fits(page: Page) -> bool:
+    size = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight, innerWidth, innerHeight]"
+    )
+    return bool(size[0] <= size[2] and size[1] <= size[3])
+
+
+def test_a_three_seat_deal_replays_move_by_move_on_a_phone(
+    server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
+    """The replay viewer for three seats: every hand face up, the auction call by call, the talon to
+    the declarer and its two discards, the contract, the tricks and points after each move, and the
+    stored deal's score at the end — stepped with the buttons, the arrow keys and the slider; the match
+    page offers it and draws the race for three."""
+    match = _three_seat_match_given_up_in_its_second_deal(server)
+    match_id = match["match_id"]
+    anna = open_seat(browser, server.url, "Anna", PHONE, is_mobile=True, has_touch=True)
+    page = anna.page
+    try:
+        sign_in(page, match["player"], "en")
+        detail = api_json(page, f"/api/matches/{match_id}")
+        stored = detail["deals"][0]
+        frames = api_json(page, f"/api/matches/{match_id}/deals/0/replay")["frames"]
+        assert stored["contract"] is not None and not stored["thrown_in"], stored
+
+        # The match page: ▶ for the variant's deal, and the race with a line per player.
+        page.goto(f"/#/history/{match_id}")
+        expect(page.get_by_test_id("race-chart")).to_have_attribute("data-players", "3")
+        expect(
+            page.get_by_test_id("race-chart").locator(".race-series[data-seat] .race-point[data-deal]")
+        ).to_have_count(3)
+        page.get_by_test_id("deal-replay-0").click()
+        viewer = page.get_by_test_id("replay-viewer")
+        expect(viewer).to_have_attribute("data-seats", "3")
+        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "0")
+
+        def hands() -> list[list[str]]:
+            return [
+                sorted((page.get_by_test_id(f"replay-hand-{s}").get_attribute("data-cards") or "").split())
+                for s in range(3)
+            ]
+
+        def at(step: int) -> None:
+            expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", str(step))
+            assert hands() == [sorted(h) for h in frames[step]["hands"]], step
+            expect(page.get_by_test_id("replay-points")).to_have_attribute(
+                "data-points", ",".join(map(str, frames[step]["card_points"]))
+            )
+
+        # As dealt: every hand face up, the talon face up on the felt, nobody has called.
+        at(0)
+        for s in range(3):
+            expect(page.get_by_test_id(f"replay-hand-{s}").locator(".card[data-card]")).to_have_count(6)
+        expect(page.get_by_test_id("replay-talon")).to_have_attribute("data-cards", " ".join(frames[0]["talon"]))
+        expect(page.get_by_test_id("auction-calls").locator("li[data-seat]")).to_have_count(0)
+        expect(page.get_by_test_id("replay-prev")).to_be_disabled()
+        assert fits(page)
+
+        # The auction, one call a move: by the button, then by the arrow keys (and one back).
+        page.get_by_test_id("replay-next").click()
+        at(1)
+        call = frames[1]["calls"][0]
+        expect(page.get_by_test_id("auction-calls").locator("li[data-seat]").first).to_have_attribute(
+            "data-bid", "pass" if call["bid"] is None else str(call["bid"])
+        )
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowLeft")
+        at(2)
+        expect(page.get_by_test_id("high-bid")).to_have_attribute("data-amount", str(frames[2]["high_bid"] or ""))
+
+        # The talon goes to the declarer, face up; then its two discards; the contract on the felt.
+        took = next(i for i, f in enumerate(frames) if f["talon_taken"])
+        page.get_by_test_id("replay-slider").fill(str(took))
+        at(took)
+        expect(page.get_by_test_id("replay-talon-taken")).to_have_attribute(
+            "data-cards", " ".join(frames[took]["talon"])
+        )
+        assert set(frames[took]["talon"]) <= set(hands()[stored["declarer"]])
+        screenshots(page, artifacts, "replay-mcleod-talon")
+        page.get_by_test_id("replay-next").click()
+        at(took + 1)
+        expect(page.get_by_test_id("discards").locator("[data-card]")).to_have_count(2)
+        contract = page.get_by_test_id("contract")
+        expect(contract).to_have_attribute("data-declarer", str(stored["declarer"]))
+        expect(contract).to_have_attribute("data-contract", str(stored["contract"]))
+
+        # A trick under way, each card at its seat's side; the tricks taken after the first trick.
+        first_trick = next(i for i, f in enumerate(frames) if f["trick_won"])
+        page.get_by_test_id("replay-slider").fill(str(first_trick - 1))
+        at(first_trick - 1)
+        for played in frames[first_trick - 1]["trick"]:
+            expect(page.get_by_test_id(f"trick-card-{played['card']}")).to_have_attribute(
+                "data-seat", str(played["seat"])
+            )
+        page.keyboard.press("ArrowRight")
+        at(first_trick)
+        winner = frames[first_trick]["trick_won"]["seat"]
+        expect(page.get_by_test_id(f"seat-{winner}-tricks")).to_have_attribute("data-count", "1")
+        assert fits(page)
+
+        # The end: the stored card points, scores, totals and contract.
+        page.keyboard.press("End")
+        at(len(frames) - 1)
+        points = page.get_by_test_id("replay-points")
+        expect(points).to_have_attribute("data-points", ",".join(map(str, stored["card_points"])))
+        expect(points).to_have_attribute("data-score", ",".join(map(str, stored["score"])))
+        for s in range(3):
+            expect(page.get_by_test_id(f"replay-score-{s}")).to_have_attribute("data-total", str(stored["totals"][s]))
+        expect(page.get_by_test_id("summary-contract")).to_have_attribute("data-made", str(stored["made"]).lower())
+        expect(page.get_by_test_id("replay-next")).to_be_disabled()
+        assert fits(page)
+        screenshots(page, artifacts, "replay-mcleod-end")
+        page.keyboard.press("Home")
+        at(0)
+
+        # The deal the resignation cut short, from the bar: no score at its last move.
+        page.get_by_test_id("replay-deal-next").click()
+        expect(viewer).to_have_attribute("data-deal", "1")
+        page.keyboard.press("End")
+        expect(page.get_by_test_id("replay-points")).to_have_attribute("data-score", "")
+        expect(page.get_by_test_id("replay-events")).to_be_visible()
+        assert not anna.errors, anna.errors
+    finally:
+        anna.context.close()

@@ -1,31 +1,17 @@
-// The race to the target: both players' match totals after each deal, as a small SVG line chart
-// with the target as a dashed line. Used by the match detail (history) and the end-of-match panel.
-// Colours come from CSS classes (frontend/css/race-chart.css → tokens), never from here.
+// The race to the target: every player's match totals after each deal (two, three or four players),
+// as a small SVG line chart with the target as a dashed line. Used by the match detail (history) and
+// the end-of-match panel (table/match.js). The numbers and places come from race-data.js (pure,
+// node-tested); colours come from CSS classes (frontend/css/race-chart.css → tokens), never from here.
 import { svg } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { num } from '../ui.js';
+import { markerShape, raceLayout } from './race-data.js';
 
-const W = 360;
-const H = 230;
-const PAD = { left: 38, right: 14, top: 52, bottom: 24 };
-const NAME_MAX = 28;
+export { raceTotals } from './race-data.js';
 
-/** The totals after each deal, as [[seat0, seat1], …], from view `history` or match-detail `deals`. */
-export function raceTotals(history) {
-  return (history || [])
-    .map((d) => (Array.isArray(d.totals) ? d.totals : [d.total0, d.total1]).map((x) => Number(x) || 0))
-    .filter((pair) => pair.length === 2);
-}
-
-/** A round step for the grid lines, about a fifth of the way to the top. */
-function gridStep(top) {
-  for (const step of [25, 50, 100, 200, 250, 500, 1000, 2000]) if (step >= top / 5) return step;
-  return Math.ceil(top / 5);
-}
-
-function short(name) {
+function short(name, max) {
   const text = String(name ?? '?');
-  return text.length > NAME_MAX ? `${text.slice(0, NAME_MAX - 1)}…` : text;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function text(props, content) {
@@ -34,27 +20,25 @@ function text(props, content) {
   return el;
 }
 
+function marker(shape, x, y, extra = {}) {
+  const { tag, attrs } = markerShape(shape, x, y);
+  return svg(tag, { ...attrs, class: 'race-point', ...extra });
+}
+
 /**
  * raceChart({history, target, names, me}) → <svg data-testid="race-chart">.
- * `names` are in seat order; `me` (default 0) is the viewer's seat: drawn first and as "race-me".
+ * `names` are in seat order (their count is the number of players); `me` (default 0) is the
+ * viewer's seat: its line is "race-me" (a circle per deal), the others follow in playing order
+ * ("race-opp" squares, "race-opp2" triangles, "race-opp3" diamonds), each named in the legend.
  */
 export function raceChart({ history, target, names = [], me = 0 }) {
-  const totals = raceTotals(history);
-  const goal = Number(target) || 1001;
-  const deals = totals.length;
-  const top = Math.max(goal, ...totals.flat(), 1);
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
-  const x = (i) => PAD.left + (deals ? (i / deals) * plotW : 0);
-  const y = (v) => PAD.top + plotH - (v / top) * plotH;
-  const seats = [me === 1 ? 1 : 0, me === 1 ? 0 : 1];
+  const n = names.length >= 2 ? names.length : null; // else as many as the first deal has
+  const lay = raceLayout({ history, target, n, me });
+  const { goal, deals, x, y, pad, width: W, height: H } = lay;
   const nameOf = (seat) => names[seat] ?? '?';
 
   const title = t('race.title', { target: num(goal) });
-  const last = totals[deals - 1] || [0, 0];
-  const desc = deals
-    ? tn('race.desc', deals, { scores: seats.map((s) => `${nameOf(s)} ${num(last[s])}`).join(', '), target: num(goal) })
-    : t('race.none');
+  const desc = deals ? tn('race.desc', deals, { scores: lay.series.map((s) => `${nameOf(s.seat)} ${num(s.last)}`).join(', '), target: num(goal) }) : t('race.none');
   const titleEl = svg('title', { id: `race-t-${Math.random().toString(36).slice(2, 8)}` });
   titleEl.textContent = title;
   const descEl = svg('desc', { id: `${titleEl.id}-d` });
@@ -68,65 +52,56 @@ export function raceChart({ history, target, names = [], me = 0 }) {
     'data-testid': 'race-chart',
     'data-deals': deals,
     'data-target': goal,
+    'data-players': lay.n,
   });
   root.append(titleEl, descEl);
 
   // Grid: round steps below the target, then the target itself as a dashed line.
   const grid = svg('g', { class: 'race-grid', 'aria-hidden': 'true' });
-  const step = gridStep(top);
-  for (let v = 0; v < top; v += step) {
-    if (v > 0 && Math.abs(v - goal) < top * 0.07) continue; // too close to the target's own label
+  for (const v of lay.grid) {
     grid.append(
-      svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: 'race-gridline' }),
-      text({ x: PAD.left - 5, y: y(v) + 3.5, class: 'race-label', 'text-anchor': 'end' }, num(v)),
+      svg('line', { x1: pad.left, x2: W - pad.right, y1: y(v), y2: y(v), class: `race-gridline${v === 0 && lay.bottom < 0 ? ' zero' : ''}` }),
+      text({ x: pad.left - 5, y: y(v) + 3.5, class: 'race-label', 'text-anchor': 'end' }, num(v)),
     );
   }
   grid.append(
-    svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(goal), y2: y(goal), class: 'race-target', 'data-testid': 'race-target' }),
-    text({ x: PAD.left - 5, y: y(goal) + 3.5, class: 'race-label race-target-label', 'text-anchor': 'end' }, num(goal)),
+    svg('line', { x1: pad.left, x2: W - pad.right, y1: y(goal), y2: y(goal), class: 'race-target', 'data-testid': 'race-target' }),
+    text({ x: pad.left - 5, y: y(goal) + 3.5, class: 'race-label race-target-label', 'text-anchor': 'end' }, num(goal)),
   );
   // Deal numbers along the bottom (thinned out for a long match).
   const every = Math.max(1, Math.ceil(deals / 12));
   for (let i = 1; i <= deals; i += 1) {
     if (i !== deals && (i % every || deals - i < every)) continue; // the last deal always, nothing crowding it
-    grid.append(text({ x: x(i), y: H - PAD.bottom + 15, class: 'race-label', 'text-anchor': 'middle' }, num(i)));
+    grid.append(text({ x: x(i), y: H - pad.bottom + 15, class: 'race-label', 'text-anchor': 'middle' }, num(i)));
   }
   root.append(grid);
 
-  // One line per player from 0 : 0 through every deal; a marker per deal (circle: me, square: the other).
-  seats.forEach((seat, k) => {
-    const cls = k === 0 ? 'race-me' : 'race-opp';
-    const points = [[x(0), y(0)], ...totals.map((pair, i) => [x(i + 1), y(pair[seat])])];
-    const group = svg('g', { class: `race-series ${cls}`, 'data-seat': seat });
-    group.append(svg('polyline', { class: 'race-line', points: points.map((p) => p.map((n) => n.toFixed(1)).join(',')).join(' ') }));
-    totals.forEach((pair, i) => {
-      const [px, py] = [x(i + 1), y(pair[seat])];
-      const marker =
-        k === 0
-          ? svg('circle', { cx: px.toFixed(1), cy: py.toFixed(1), r: 3.5, class: 'race-point', 'data-deal': i + 1, 'data-total': pair[seat] })
-          : svg('rect', { x: (px - 3.2).toFixed(1), y: (py - 3.2).toFixed(1), width: 6.4, height: 6.4, class: 'race-point', 'data-deal': i + 1, 'data-total': pair[seat] });
+  // One line per player from 0 through every deal, a marker per deal (its shape tells the players apart too).
+  for (const s of lay.series) {
+    const group = svg('g', { class: `race-series ${s.cls}`, 'data-seat': s.seat });
+    group.append(svg('polyline', { class: 'race-line', points: s.line }));
+    for (const p of s.points) {
+      const dot = marker(s.marker, p.x, p.y, { 'data-deal': p.deal, 'data-total': p.total });
       const tip = svg('title');
-      tip.textContent = t('race.point', { deal: num(i + 1), name: nameOf(seat), total: num(pair[seat]) });
-      marker.append(tip);
-      group.append(marker);
-    });
+      tip.textContent = t('race.point', { deal: num(p.deal), name: nameOf(s.seat), total: num(p.total) });
+      dot.append(tip);
+      group.append(dot);
+    }
     root.append(group);
-  });
+  }
 
   // The legend: who is which line, with the latest totals.
   const legend = svg('g', { class: 'race-legend', 'aria-hidden': 'true' });
-  seats.forEach((seat, k) => {
-    const lx = PAD.left;
-    const ly = 10 + k * 18; // one line each: long names never collide
-    const cls = k === 0 ? 'race-me' : 'race-opp';
-    const item = svg('g', { class: `race-series ${cls}` });
+  for (const s of lay.series) {
+    const { x: lx, y: ly } = s.legend;
+    const item = svg('g', { class: `race-series ${s.cls}`, 'data-seat': s.seat });
     item.append(
       svg('line', { x1: lx, x2: lx + 16, y1: ly, y2: ly, class: 'race-line' }),
-      k === 0 ? svg('circle', { cx: lx + 8, cy: ly, r: 3.5, class: 'race-point' }) : svg('rect', { x: lx + 4.8, y: ly - 3.2, width: 6.4, height: 6.4, class: 'race-point' }),
-      text({ x: lx + 22, y: ly + 4, class: 'race-name' }, `${short(nameOf(seat))} ${num(last[seat])}`),
+      marker(s.marker, lx + 8, ly),
+      text({ x: lx + 22, y: ly + 4, class: 'race-name' }, `${short(nameOf(s.seat), lay.nameMax)} ${num(s.last)}`),
     );
     legend.append(item);
-  });
+  }
   root.append(legend);
   return root;
 }

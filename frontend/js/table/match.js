@@ -129,12 +129,12 @@ export function createMatchPanel({ sendRematch, raceChart }) {
     return first;
   }
 
-  /** 3 or 4 seats: the winner (V0.9) or who left (V0.10a), the standings, the rematch, the sheet. */
+  /** 3 or 4 seats: the winner (V0.9) or who left (V0.10a), the standings, the rematch, the race, the sheet. */
   function renderRing(s, v) {
     const room = roomOf(s);
     const me = mySeat(s);
     const offer = room.rematch;
-    const key = JSON.stringify([room.match_id, v.winner, v.loser, offer, t('match.you_won')]);
+    const key = JSON.stringify([room.match_id, v.winner, v.loser, offer, t('match.you_won'), Boolean(raceChart())]);
     if (key === shownKey) return false;
     const first = shownKey === null;
     shownKey = key;
@@ -151,9 +151,13 @@ export function createMatchPanel({ sendRematch, raceChart }) {
     }
     const act = (action) => () => sendRematch(action);
     const rematch = [];
+    // Every person plays the rematch, so it starts once all have accepted (the computer always has).
+    const accepted = (offer && offer.accepted) || [];
+    const waitingFor = offer ? room.players.map((_, seat) => seat).filter((seat) => seat !== offer.offered_by && !accepted.includes(seat) && !isBot(s, seat)) : [];
+    const waiting = () => h('p', { 'data-testid': 'rematch-status', text: t('ring.rematch_waiting', { names: waitingFor.map((seat) => plainName(s, seat)).join(', ') }) });
     if (!offer) rematch.push(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-offer', text: t('rematch.offer'), onclick: act('offer') }));
-    else if (offer.offered_by === me)
-      rematch.push(h('p', { 'data-testid': 'rematch-status', text: t('ring.rematch_waiting') }), h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-withdraw', text: t('rematch.withdraw'), onclick: act('withdraw') }));
+    else if (offer.offered_by === me) rematch.push(waiting(), h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-withdraw', text: t('rematch.withdraw'), onclick: act('withdraw') }));
+    else if (accepted.includes(me)) rematch.push(waiting(), h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-decline', text: t('rematch.decline'), onclick: act('decline') }));
     else
       rematch.push(
         h('p', { 'data-testid': 'rematch-status', text: t('rematch.offered', { name: plainName(s, offer.offered_by) }) }),
@@ -163,6 +167,16 @@ export function createMatchPanel({ sendRematch, raceChart }) {
     const history = v.history || [];
     const sum = s.summary;
     const lastDeal = sum && history.length && sum.event.number === history[history.length - 1].number ? ringSummaryTable(s, sum.event, sum.declarations) : null;
+    // The race to the target, a line per seat (the chart's module is optional: none without it).
+    const make = raceChart();
+    let chart = null;
+    if (make && history.length) {
+      try {
+        chart = make({ history, target: v.target, names: (v.totals || []).map((_, seat) => plainName(s, seat)), me });
+      } catch {
+        chart = null;
+      }
+    }
     setChildren(
       el,
       h(
@@ -181,6 +195,7 @@ export function createMatchPanel({ sendRematch, raceChart }) {
         ),
         ringStandings(s),
         h('div', { class: 'rematch-row' }, rematch, h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
+        chart ? h('figure', { class: 'race' }, chart) : null,
         lastDeal ? h('details', { class: 'last-deal' }, h('summary', { text: t('summary.title', { n: sum.event.number + 1 }) }), lastDeal) : null,
         history.length ? h('details', { class: 'match-sheet' }, h('summary', { text: t('sheet.title') }), ringScoreSheet(s, history)) : null,
       ),

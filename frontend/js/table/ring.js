@@ -52,7 +52,8 @@ function callChip(s, seat) {
     : h('span', { class: 'call-chip bid', 'data-testid': `seat-${seat}-call`, 'data-call': String(last), text: String(last) });
 }
 
-function seatBox(s, seat, pos) {
+/** One seat's box; `open` (the replay's) is its hand face up, shown instead of the backs. */
+function seatBox(s, seat, pos, { open = null, pointsText = null, shortNames = false } = {}) {
   const d = dealOf(s);
   const me = mySeat(s);
   const p = player(s, seat);
@@ -88,7 +89,9 @@ function seatBox(s, seat, pos) {
       'div',
       { class: 'rs-head' },
       dot,
-      h('span', { class: 'seat-name', 'data-testid': `seat-${seat}-name`, text: mine ? plainName(s, seat) : name }),
+      shortNames
+        ? h('span', { class: 'seat-name', 'data-testid': `seat-${seat}-name`, title: plainName(s, seat), text: shortName(s, seat) })
+        : h('span', { class: 'seat-name', 'data-testid': `seat-${seat}-name`, text: mine ? plainName(s, seat) : name }),
       d.dealer === seat ? h('span', { class: 'dealer-chip', title: t('table.dealer'), 'aria-label': t('table.dealer'), role: 'img', text: t('table.dealer_short') }) : null,
       turn ? h('span', { class: 'turn-dot', 'aria-label': t('ring.to_move'), role: 'img', title: t('ring.to_move') }) : null,
     ),
@@ -96,6 +99,8 @@ function seatBox(s, seat, pos) {
       'div',
       { class: 'rs-line' },
       mine && !playing
+        ? null
+        : open
         ? null
         : mine
         ? h('span', { class: 'count-chip points', 'data-testid': 'my-card-points', 'data-points': String(d.my_card_points ?? 0), text: t('table.my_card_points', { n: d.my_card_points ?? 0 }) })
@@ -105,15 +110,22 @@ function seatBox(s, seat, pos) {
             cardBack({ className: 'mini' }),
             h('span', { 'aria-hidden': 'true', text: String(count) }),
           ),
-      d.card_points && !mine ? h('span', { class: 'count-chip points', 'data-testid': `seat-${seat}-card-points`, 'data-points': String(d.card_points[seat]), text: t('table.my_card_points', { n: d.card_points[seat] }) }) : null,
+      d.card_points && !mine ? h('span', { class: 'count-chip points', 'data-testid': `seat-${seat}-card-points`, 'data-points': String(d.card_points[seat]), text: pointsText ? pointsText(d.card_points[seat]) : t('table.my_card_points', { n: d.card_points[seat] }) }) : null,
       won ? h('span', { class: 'count-chip tricks', 'data-testid': `seat-${seat}-tricks`, 'data-count': String(won[seat]), title: tn('ring.tricks', won[seat]), 'aria-label': tn('ring.tricks', won[seat]), text: t('ring.tricks_short', { n: won[seat] }) }) : null,
       total(s, seat),
     ),
     extras.length ? h('div', { class: 'rs-line rs-extra' }, extras) : null,
+    open,
   );
 }
 
-export function createRing({ auction: auctionPanel, discard: discardPanel }) {
+/**
+ * The felt for n seats. `hands(seat)` (the replay viewer's, views/replay.js) gives a seat's hand
+ * face up, drawn in its box instead of the backs; a live table shows backs only (R7). For the
+ * replay's narrow boxes `pointsText(n)` words a seat's open card points ("18 pts") and `shortNames`
+ * names a computer seat without its level ("Computer 2", the whole name in its title).
+ */
+export function createRing({ auction: auctionPanel, discard: discardPanel, hands = null, pointsText = null, shortNames = false }) {
   const seatsLayer = h('div', { class: 'ring-seats' });
   const trickLayer = h('div', { class: 'ring-trick-layer', 'data-testid': 'current-trick' });
   const ghostLayer = h('div', { class: 'ring-trick-layer ghost', 'aria-hidden': 'true' });
@@ -135,8 +147,9 @@ export function createRing({ auction: auctionPanel, discard: discardPanel }) {
     const phase = phaseOf(s);
     el.dataset.n = String(n);
     el.dataset.phase = phase || '';
-    setChildren(seatsLayer, othersAround(n, my).map(({ seat, pos }) => seatBox(s, seat, pos)));
-    setChildren(me, seatBox(s, my, 'bottom'));
+    const opts = (seat) => ({ open: hands ? hands(seat) : null, pointsText, shortNames });
+    setChildren(seatsLayer, othersAround(n, my).map(({ seat, pos }) => seatBox(s, seat, pos, opts(seat))));
+    setChildren(me, seatBox(s, my, 'bottom', opts(my)));
 
     // The middle: the auction, the talon and the discard, or the trick.
     let content = trick;
@@ -227,7 +240,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel }) {
       }
       if (phase !== 'discard') parts.push(trumpBadge);
       if (d.discards && d.discards.length && phase !== 'discard') {
-        parts.push(h('div', { class: 'my-discards', 'data-testid': 'discards' }, h('span', { class: 'label', text: t('ring.your_discards') }), h('div', { class: 'last-cards' }, d.discards.map((code) => cardEl(code, { className: 'tiny', attrs: { 'data-testid': `discard-card-${code}` } })))));
+        parts.push(h('div', { class: 'my-discards', 'data-testid': 'discards' }, h('span', { class: 'label', text: isMe(s, d.declarer) ? t('ring.your_discards') : t('ring.discards') }), h('div', { class: 'last-cards' }, d.discards.map((code) => cardEl(code, { className: 'tiny', attrs: { 'data-testid': `discard-card-${code}` } })))));
       }
       const last = d.final_trick ? null : d.last_trick;
       if (phase !== 'discard')
@@ -260,5 +273,6 @@ export function createRing({ auction: auctionPanel, discard: discardPanel }) {
     }
   }
 
-  return { el, me, render, tick };
+  // `seats` and `centre` (inside `el`) for a page that lays them out itself (the replay viewer)
+  return { el, me, seats: seatsLayer, centre, render, tick };
 }

@@ -6,7 +6,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { plainName, shortName } from './names.js';
 import { seatCountOf, seatsFromMe, signed, standings, summaryRows } from './nseat.js';
-import { mySeat, viewOf } from './store.js';
+import { isMe, mySeat, viewOf } from './store.js';
 
 const nOf = (s) => seatCountOf(viewOf(s));
 
@@ -14,10 +14,10 @@ const nOf = (s) => seatCountOf(viewOf(s));
 export function contractLine(s, result) {
   if (result.thrown_in) return h('p', { class: 'contract-result thrown-in', 'data-testid': 'summary-thrown-in', text: t('ring.thrown_in') });
   if (result.declarer === null || result.declarer === undefined) return null;
-  const me = mySeat(s);
   const points = (result.deal_points || [])[result.declarer] ?? 0;
   const params = { name: plainName(s, result.declarer), n: result.contract, points };
-  const key = result.declarer === me ? (result.made ? 'ring.you_made' : 'ring.you_failed') : result.made ? 'ring.contract_made' : 'ring.contract_failed';
+  // "You" only for a player's own contract: a spectator (or the replay) names every declarer.
+  const key = isMe(s, result.declarer) ? (result.made ? 'ring.you_made' : 'ring.you_failed') : result.made ? 'ring.contract_made' : 'ring.contract_failed';
   return h(
     'p',
     { class: `contract-result ${result.made ? 'made' : 'failed'}`, 'data-testid': 'summary-contract', 'data-made': String(Boolean(result.made)), 'data-declarer': String(result.declarer), 'data-contract': String(result.contract) },

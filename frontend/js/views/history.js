@@ -374,7 +374,8 @@ export function mountMatch(root, matchId) {
     const res = resultLabel(m);
     const seat = m.seat;
     const names = m.names.map((name, i) => (i === seat ? me.name : name));
-    const replayable = m.status === 'finished' && !m.options.variant;
+    // Every finished match replays, two-hand 1001 and the games for three and four (V2–V7) alike.
+    const replayable = m.status === 'finished';
     const target = m.target ? ` (${t('table.target', { n: num(m.target) })})` : '';
     const totalsLine =
       m.n === 2
@@ -396,7 +397,7 @@ export function mountMatch(root, matchId) {
           )
         : h('p', { 'data-testid': 'detail-stake' }, m.status === 'finished' ? matchStakeText(m, me.id) : t('history.in_progress')),
       Object.keys(m.options).length ? tableSummary(m.options) : null,
-      // The replay viewer and its download cover two-hand 1001 (the server says replay_unavailable for the others).
+      // The replay viewer (views/replay.js) and the whole match as the replay CLI's input.
       replayable
         ? h(
             'p',
@@ -412,8 +413,8 @@ export function mountMatch(root, matchId) {
         ? h(
             'div',
             { class: 'detail-grid' },
-            // The race chart draws two players; a match of three or four has its totals on the sheet.
-            m.n === 2 ? h('section', { class: 'race-block', 'aria-labelledby': 'race-h' }, h('h2', { id: 'race-h', text: t('race.heading') }), raceChart({ history: m.deals, target: m.target, names, me: seat })) : null,
+            // The race to the target: a line per player (two, three or four), the viewer's first.
+            h('section', { class: 'race-block', 'aria-labelledby': 'race-h' }, h('h2', { id: 'race-h', text: t('race.heading') }), raceChart({ history: m.deals, target: m.target, names, me: seat })),
             h('section', { class: 'sheet-block', 'aria-labelledby': 'deals-h' }, h('h2', { id: 'deals-h', text: t('history.deals') }), scoreSheet(m.deals, seat, names, replayable ? m.id : null)),
           )
         : [h('h2', { text: t('history.deals') }), h('p', { class: 'muted', text: t('history.no_deals') })],

@@ -1,14 +1,18 @@
 // The replay viewer: one deal of a finished match, stepped card by card (#/replay/<match>/<deal>, and
 // #/replay/<match>/<deal>/<code> with a private table's watch code). Every position comes from the
 // server (GET /api/matches/{id}/deals/{n}/replay): this view only shows frames, it never applies a
-// rule itself. Both hands are face up — the match is over (R7). It needs no account: a public
+// rule itself. Every hand is face up — the match is over (R7). It needs no account: a public
 // table's replay is anyone's, a private one's its players' and their watch link's (issue 12).
+// A game for 3 or 4 seats (V2–V7: an answer with `seats` > 2) is drawn by the n-seat table's own
+// components (table/replayring.js); the controls, the keys and the links are the same.
 import { api } from '../api.js';
 import { h, setChildren } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { cardBack, cardEl, cardName, sortHand, suitBadge, suitName } from '../cards.js';
 import { getPlayer } from '../session.js';
 import { apiErrorText, loading, num, playerName, replayHref } from '../ui.js';
+import { bottomSeat as ringBottom, isRingReplay } from '../table/replayframe.js';
+import { createRingReplay } from '../table/replayring.js';
 
 const SPEEDS = [0.5, 1, 2, 4]; // autoplay: moves per second
 const KEY_STEPS = { ArrowRight: 1, ArrowLeft: -1 };
@@ -55,6 +59,7 @@ export function mount(root, matchId, dealNumber, code = null) {
   let timer = null;
   let speed = 1;
   let els = null;
+  let ring = null; // 3 or 4 seats: the n-seat felt (table/replayring.js)
 
   document.body.classList.add('at-replay');
 
@@ -201,15 +206,20 @@ export function mount(root, matchId, dealNumber, code = null) {
 
   function paint() {
     const frame = frames()[step];
-    const bottom = bottomSeat();
-    setChildren(els.top, handRow(1 - bottom, frame));
-    setChildren(els.bottom, handRow(bottom, frame));
-    setChildren(els.centre, trickArea(frame));
-    setChildren(els.info, infoPanel(frame));
+    if (ring) ring.paint(step);
+    else {
+      const bottom = bottomSeat();
+      setChildren(els.top, handRow(1 - bottom, frame));
+      setChildren(els.bottom, handRow(bottom, frame));
+      setChildren(els.centre, trickArea(frame));
+      setChildren(els.info, infoPanel(frame));
+    }
+    // Two hands step card by card; at 3 or 4 seats a step is also a call or the discard.
+    const where = t(ring ? 'replay.move' : 'replay.step', { n: num(step), total: num(lastStep()) });
     els.slider.value = String(step);
-    els.slider.setAttribute('aria-valuetext', t('replay.step', { n: num(step), total: num(lastStep()) }));
+    els.slider.setAttribute('aria-valuetext', where);
     els.step.dataset.step = String(step);
-    els.step.textContent = t('replay.step', { n: num(step), total: num(lastStep()) });
+    els.step.textContent = where;
     els.first.disabled = els.prev.disabled = step === 0;
     els.next.disabled = els.last.disabled = step === lastStep();
   }
@@ -226,9 +236,11 @@ export function mount(root, matchId, dealNumber, code = null) {
   }
 
   function build() {
+    const me = getPlayer();
+    ring = isRingReplay(data) ? createRingReplay({ data, bottom: ringBottom(data.players, me && me.id) }) : null;
     const first = control('«', 'replay.first', 'replay-first', () => (stopAutoplay(), go(0)));
-    const prev = control('‹', 'replay.prev', 'replay-prev', () => (stopAutoplay(), go(step - 1)));
-    const next = control('›', 'replay.next', 'replay-next', () => (stopAutoplay(), go(step + 1)));
+    const prev = control('‹', ring ? 'replay.prev_move' : 'replay.prev', 'replay-prev', () => (stopAutoplay(), go(step - 1)));
+    const next = control('›', ring ? 'replay.next_move' : 'replay.next', 'replay-next', () => (stopAutoplay(), go(step + 1)));
     const last = control('»', 'replay.last', 'replay-last', () => (stopAutoplay(), go(lastStep())));
     const play = h('button', {
       type: 'button',
@@ -267,22 +279,20 @@ export function mount(root, matchId, dealNumber, code = null) {
     const stepLabel = h('span', { class: 'replay-step num', 'data-testid': 'replay-step', 'data-step': '0' });
     els = { first, prev, next, last, play, slider, step: stepLabel, top: h('div', { class: 'replay-top' }), bottom: h('div', { class: 'replay-bottom' }), centre: h('div', { class: 'replay-centre' }), info: h('div', { class: 'replay-side' }) };
     const who = names();
+    const title = ring ? t('replay.title_n', { n: num(dealNumber + 1), names: who.join(', ') }) : t('replay.title', { n: num(dealNumber + 1), a: who[0], b: who[1] });
     return h(
       'div',
-      { class: 'replay-page', 'data-testid': 'replay-viewer', 'data-match': matchId, 'data-deal': dealNumber },
+      { class: `replay-page${ring ? ' replay-ring' : ''}`, 'data-testid': 'replay-viewer', 'data-match': matchId, 'data-deal': dealNumber, 'data-seats': who.length, 'data-variant': data.variant || null },
       h(
         'header',
         { class: 'replay-bar' },
         backLink('replay-back'),
-        h('h1', { class: 'replay-title', text: t('replay.title', { n: num(dealNumber + 1), a: who[0], b: who[1] }) }),
+        h('h1', { class: 'replay-title', text: title }),
         dealLink(dealNumber - 1, '‹', 'replay-deal-prev'),
         dealLink(dealNumber + 1, '›', 'replay-deal-next'),
         downloadButton(matchId, 'replay-download', 'btn', code),
       ),
-      els.top,
-      els.centre,
-      els.bottom,
-      els.info,
+      ring ? ring.nodes : [els.top, els.centre, els.bottom, els.info],
       h('div', { class: 'replay-controls', role: 'group', 'aria-label': t('replay.controls') }, first, prev, play, next, last, slider, stepLabel, speedSelect),
     );
   }
