@@ -118,7 +118,7 @@ def others_hidden_on_pages(seats: list[Seat]) -> bool:
     return False
 
 
-def test_three_friends_play_a_deal_of_1000_for_three_on_phones(
+def test_three_friends_play_a_deal_of_1000_for_three_on_phones_and_all_three_accept_a_rematch(
     server: ServerProcess, browser: Any, artifacts: Path
 ) -> None:
     names = ("Anna", "Ben", "Cleo")
@@ -187,6 +187,25 @@ def test_three_friends_play_a_deal_of_1000_for_three_on_phones(
             for seat in seats
         ]
         assert totals[1] == totals[0][1:] + totals[0][:1] and totals[2] == totals[0][2:] + totals[0][:2], totals
+
+        # Ben gives up (ruling V0.10a). Anna offers a rematch; it starts once Ben and Cleo have both accepted.
+        resign = ben.page.get_by_test_id("resign")
+        if not resign.is_visible() and ben.page.get_by_test_id("sheet-toggle").count():
+            ben.page.get_by_test_id("sheet-toggle").click()
+        resign.click()
+        ben.page.get_by_test_id("resign-yes").click()
+        for seat in seats:
+            expect(seat.page.get_by_test_id("match-over")).to_be_visible()
+        anna.page.get_by_test_id("rematch-offer").click()
+        expect(anna.page.get_by_test_id("rematch-status")).to_have_text("Rematch — waiting for Ben, Cleo.")
+        ben.page.get_by_test_id("rematch-accept").click()
+        for seat in (anna, ben):
+            expect(seat.page.get_by_test_id("rematch-status")).to_have_text("Rematch — waiting for Cleo.")
+        expect(cleo.page.get_by_test_id("rematch-accept")).to_be_visible()
+        cleo.page.get_by_test_id("rematch-accept").click()
+        for seat in seats:
+            expect(seat.page.get_by_test_id("match-over")).to_be_hidden()
+            expect(seat.page.get_by_test_id("hand").locator("button.card")).to_have_count(8)
 
         assert others_hidden_in_frames(seats) > 20
         assert_frames_match_server_models(*seats)
