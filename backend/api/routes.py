@@ -57,6 +57,7 @@ ROOM_STATUS: dict[str, int] = {
     RoomCode.ROOM_NOT_FOUND: 404,
     RoomCode.NOT_SEATED: 403,
     RoomCode.NOT_CREATOR: 403,
+    RoomCode.LEVEL_UNAVAILABLE: 422,
     RoomCode.SERVER_ERROR: 503,
 }
 

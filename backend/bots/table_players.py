@@ -25,7 +25,7 @@ Levels (the names of the two-hand bots):
   passing is its limit; it bids the lowest legal amount while that is within the limit (a made contract
   scores the points taken, not the bid, V0.6c, so it never jumps). Discarding: the best ``discard_options``
   pairs of medium's heuristic, each played out in every world.
-* ``expert`` — plays as ``hard`` in the variants.
+* There is no ``expert`` for the variants: its search (issue 14) is built for two-hand 1001.
 
 A ``hard`` decision spends a fixed number of simulated card plays (``plies``), at least ``min_worlds``
 worlds, and stops early at a deadline (``budget`` seconds by ``clock``): bounded time whatever the position.
@@ -69,7 +69,8 @@ __all__ = [
     "table_bot_for",
 ]
 
-TABLE_LEVELS = ("easy", "medium", "hard", "expert")
+# No ``expert`` here: its deep search (issue 14) is for two-hand 1001; the lobby offers these.
+TABLE_LEVELS = ("easy", "medium", "hard")
 
 
 class TableBot(Protocol):
@@ -354,20 +355,15 @@ class TableHardBot:
         return Pass()
 
 
-class _ExpertAsHard(TableHardBot):
-    level = "expert"
-
-
 _BOTS: dict[str, TableBot] = {
     "easy": TableEasyBot(),
     "medium": TableMediumBot(),
     "hard": TableHardBot(),
-    "expert": _ExpertAsHard(),
 }
 
 
 def table_bot_for(level: str) -> TableBot:
-    """The variant bot of a level: ``easy``, ``medium``, ``hard`` or ``expert`` (which plays as hard)."""
+    """The variant bot of a level: ``easy``, ``medium`` or ``hard``."""
     try:
         return _BOTS[level]
     except KeyError:

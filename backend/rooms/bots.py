@@ -15,11 +15,17 @@ import random
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from backend.bots import choose, knowledge_from_view
-from backend.bots.table_players import choose_table_action
+from backend.bots import LEVELS, choose, knowledge_from_view
+from backend.bots.table_players import TABLE_LEVELS, choose_table_action
+from backend.engine.variants import TableRules
 from backend.engine.view import SeatView
 
-from .game import GameAction, GameEvent, GameView
+from .game import GameAction, GameEvent, GameRules, GameView
+
+
+def computer_levels(rules: GameRules) -> tuple[str, ...]:
+    """The levels the computer plays a game at: every level for two-hand 1001, no ``expert`` for V2–V7."""
+    return TABLE_LEVELS if isinstance(rules, TableRules) else LEVELS
 
 
 def decide(level: str, view: GameView, events: Sequence[GameEvent], seed: int) -> GameAction:

@@ -27,6 +27,7 @@ from backend.ops.logs import ids
 
 from . import commands as cmd
 from .actor import RoomActor
+from .bots import computer_levels
 from .cluster import Forwarded, RedisCluster
 from .codes import CloseCode, RoomCode
 from .decide import Limits
@@ -419,8 +420,13 @@ class Rooms:
             raise RoomRefused(Refusal(RoomCode.NOT_CREATOR, "only the table's creator seats the computer"))
         if record.room.status != "open":
             raise RoomRefused(Refusal(RoomCode.ROOM_STARTED, "the match has started"))
-        if TableOptions.from_json(record.room.options).stake_per_point:
+        options = TableOptions.from_json(record.room.options)
+        if options.stake_per_point:
             raise RoomRefused(Refusal(RoomCode.STAKED_TABLE, "a table played for a stake takes no computer player"))
+        levels = computer_levels(options.rules)
+        if level not in levels:
+            message = f"the computer plays this game at {', '.join(levels)}, not {level}"
+            raise RoomRefused(Refusal(RoomCode.LEVEL_UNAVAILABLE, message))
         free = [seat for seat, pid in enumerate(seats) if pid is None]
         return await self._seat_computers(room_id, level, free, {pid for pid in seats if pid is not None})
 

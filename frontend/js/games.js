@@ -1,43 +1,37 @@
 // The games a table can play: two-hand 1001 (no variant) and the variants V2–V7 of
-// RULES-VARIANTS.md, with what the lobby may offer for each (seats, targets, scoring), and their
-// names in words. The values mirror backend/engine/variants.py; which variants are offered comes
-// from the server's RoomCreate (js/generated/protocol.js) once it names them.
+// RULES-VARIANTS.md, with what the lobby may offer for each (seats, targets, scoring, the
+// computer's levels), and their names in words. The facts come from the server
+// (js/generated/protocol.js: GAMES from backend/engine/variants.py, TABLE_OPTIONS from RoomCreate).
 import * as protocol from './generated/protocol.js';
 import { t } from './i18n.js';
 import { h } from './dom.js';
 import { num, optionsSummary } from './ui.js';
 
 const OPT = protocol.TABLE_OPTIONS || {};
+const ALL = protocol.GAMES || {};
 
 /** Two-hand 1001 (R1–R7, V1): the default, no `variant`. */
 export const TWO_HAND = 'two';
-export const SIMPLIFIED_TARGET = 100; // ruling V4.9a
-
-const ALL = {
-  mcleod: { rule: 'V2', seats: [3], targets: [1001, 501, 301], simplified: false },
-  rassel: { rule: 'V3', seats: [3], targets: [1000, 500, 300], simplified: false },
-  thousand3: { rule: 'V4', seats: [3], targets: [1001, 501, 301], simplified: true },
-  thousand4: { rule: 'V5', seats: [4], targets: [1001, 501, 301], simplified: true },
-  bidding: { rule: 'V7', seats: [3, 4], targets: [1001, 501, 301], simplified: false },
-};
 
 const offered = OPT.variant && Array.isArray(OPT.variant.values) ? OPT.variant.values.filter((v) => v in ALL) : Object.keys(ALL);
 
 /** The variants this client offers, in the order of the rules (V2 … V7). */
 export const VARIANT_IDS = Object.keys(ALL).filter((id) => offered.includes(id));
 
-/** A game's facts: {id, rule, seats: [n…], targets: [t…], simplified}; two-hand for an unknown id. */
+/** A game's facts: {id, rule, seats: [n…], targets: [t…], simplified, simplified_target, levels: [level…]};
+ * two-hand for an unknown id. */
 export function gameInfo(id) {
   if (id && ALL[id]) return { id, ...ALL[id] };
-  // R5: 1001, 501, 301 (RoomCreate's `target` may list the variants' targets too)
+  // R5: 1001, 501, 301 (RoomCreate's `target` lists the variants' targets too)
   const targets = OPT.target && Array.isArray(OPT.target.values) ? OPT.target.values.filter((v) => [1001, 501, 301].includes(v)) : [1001, 501, 301];
-  return { id: TWO_HAND, rule: 'R', seats: [2], targets, simplified: false };
+  const levels = OPT.bot_level && Array.isArray(OPT.bot_level.values) ? OPT.bot_level.values : ['easy', 'medium', 'hard'];
+  return { id: TWO_HAND, rule: 'R', seats: [2], targets, simplified: false, levels };
 }
 
 /** The targets offered for a game and scoring (simplified: always 100). */
 export function targetsOf(id, scoring = 'original') {
   const game = gameInfo(id);
-  return game.simplified && scoring === 'simplified' ? [SIMPLIFIED_TARGET] : game.targets;
+  return game.simplified && scoring === 'simplified' ? [game.simplified_target] : game.targets;
 }
 
 /** The game a room's or match's options describe: a variant id or TWO_HAND. */

@@ -16,6 +16,7 @@ import pytest
 from backend.api import codegen
 from backend.api.codes import REFUSAL_CODES, CloseCode
 from backend.api.schemas import RoomCreate
+from backend.engine.variants import VARIANTS, TableRules
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "frontend" / "js" / "i18n"
@@ -65,6 +66,19 @@ def test_the_module_carries_every_code_and_option() -> None:
     assert options["bot_level"]["values"] == ["easy", "medium", "hard", "expert"]
     for name, option in options.items():
         assert "default" in option, f"{name} has no default"
+
+
+def test_the_games_for_three_and_four_are_the_engines_with_the_computers_levels() -> None:
+    games = codegen.games()
+    assert list(games) == list(VARIANTS)  # V2 … V7, in the rules' order
+    for variant_id, game in games.items():
+        rules = TableRules(variant_id)
+        assert game["rule"] == VARIANTS[variant_id].rule and game["seats"][0] == rules.n
+        assert game["targets"][0] == rules.goal  # the first target is the default
+        assert game["levels"] == ["easy", "medium", "hard"]  # expert plays two-hand 1001 only
+    assert games["bidding"]["seats"] == [3, 4] and games["thousand3"]["simplified"]  # V7.1, V4.9
+    assert games["thousand3"]["simplified_target"] == 100  # ruling V4.9a
+    assert '"GAMES"' not in codegen.render() and "export const GAMES" in codegen.render()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -58,6 +58,8 @@ def new_variant_table(page: Page, variant: str, *, computers: int, seats: int | 
         page.get_by_test_id("create-seats").select_option(str(seats))
     page.get_by_test_id("create-computer-seats").select_option(str(computers))
     if computers:
+        levels = page.get_by_test_id("opt-bot-level").locator("option")
+        assert levels.evaluate_all("els => els.map(e => e.value)") == ["easy", "medium", "hard"]  # no expert here
         page.get_by_test_id("opt-bot-level").select_option("easy")
     page.get_by_test_id("opt-target").select_option(str(target))
     page.get_by_test_id("create-table").click()
@@ -386,6 +388,7 @@ def test_a_creator_tired_of_waiting_fills_the_empty_seats_with_the_computer(
         new_variant_table(page, "rassel", computers=0, target=300)
         expect(page.get_by_test_id("waiting-panel")).to_be_visible()
         expect(page.get_by_test_id("seats-taken")).to_have_attribute("data-taken", "1")
+        expect(page.get_by_test_id("fill-level").locator("option")).to_have_count(3)  # easy, medium, hard
         page.get_by_test_id("fill-level").select_option("easy")
         page.get_by_test_id("fill-computers").click()
         expect(page.get_by_test_id("ring")).to_be_visible()

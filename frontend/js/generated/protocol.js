@@ -28,6 +28,7 @@ export const REFUSAL_CODES = Object.freeze([
   "room_started",
   "not_creator",
   "staked_table",
+  "level_unavailable",
   "server_error",
   "spectator_cannot_act",
   "unavailable",
@@ -179,5 +180,100 @@ export const TABLE_OPTIONS = Object.freeze({
     "default": 0,
     "minimum": 0,
     "maximum": 3
+  }
+});
+
+// The games for three and four (V2–V7) and what each offers.
+export const GAMES = Object.freeze({
+  "mcleod": {
+    "rule": "V2",
+    "seats": [
+      3
+    ],
+    "targets": [
+      1001,
+      501,
+      301
+    ],
+    "simplified": false,
+    "simplified_target": 100,
+    "levels": [
+      "easy",
+      "medium",
+      "hard"
+    ]
+  },
+  "rassel": {
+    "rule": "V3",
+    "seats": [
+      3
+    ],
+    "targets": [
+      1000,
+      500,
+      300
+    ],
+    "simplified": false,
+    "simplified_target": 100,
+    "levels": [
+      "easy",
+      "medium",
+      "hard"
+    ]
+  },
+  "thousand3": {
+    "rule": "V4",
+    "seats": [
+      3
+    ],
+    "targets": [
+      1001,
+      501,
+      301
+    ],
+    "simplified": true,
+    "simplified_target": 100,
+    "levels": [
+      "easy",
+      "medium",
+      "hard"
+    ]
+  },
+  "thousand4": {
+    "rule": "V5",
+    "seats": [
+      4
+    ],
+    "targets": [
+      1001,
+      501,
+      301
+    ],
+    "simplified": true,
+    "simplified_target": 100,
+    "levels": [
+      "easy",
+      "medium",
+      "hard"
+    ]
+  },
+  "bidding": {
+    "rule": "V7",
+    "seats": [
+      3,
+      4
+    ],
+    "targets": [
+      1001,
+      501,
+      301
+    ],
+    "simplified": false,
+    "simplified_target": 100,
+    "levels": [
+      "easy",
+      "medium",
+      "hard"
+    ]
   }
 });

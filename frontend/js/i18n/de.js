@@ -305,6 +305,7 @@ export default {
   'reject.room_started': 'Die Partie an diesem Tisch hat schon begonnen.',
   'reject.not_creator': 'Das kann nur, wer diesen Tisch eröffnet hat.',
   'reject.staked_table': 'An einem Tisch mit Einsatz spielt kein Computer mit.',
+  'reject.level_unavailable': 'Auf dieser Stufe spielt der Computer dieses Spiel nicht.',
   'reject.server_error': 'Dein Zug konnte nicht gespeichert werden. Es hat sich nichts geändert — bitte versuche es noch einmal.',
   'reject.unavailable': 'Der Tisch ist gerade kurz nicht erreichbar (ein anderer Server übernimmt ihn). Es hat sich nichts geändert — bitte versuche es noch einmal.',
   'reject.redis_unavailable': 'Der Spielserver erreicht seinen Nachrichtendienst gerade nicht. Bitte versuche es gleich noch einmal.',

@@ -305,6 +305,7 @@ export default {
   'reject.room_started': 'The match at this table has already started.',
   'reject.not_creator': 'Only the player who opened this table can do that.',
   'reject.staked_table': 'A table played for a stake takes no computer player.',
+  'reject.level_unavailable': 'The computer does not play this game at that level.',
   'reject.server_error': 'Your move could not be saved. Nothing changed — please try again.',
   'reject.unavailable': 'The table is busy for a moment (a server is taking it over). Nothing changed — please try again.',
   'reject.redis_unavailable': 'The game server cannot reach its message service right now. Please try again in a moment.',

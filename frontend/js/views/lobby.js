@@ -508,6 +508,10 @@ export function mount(root) {
         offered.map((v) => [String(v), label(`opt.target.${v}`, num(v))]),
       );
       target.disabled = offered.length < 2;
+      // The computer's levels for this game (expert plays two-hand 1001 only): the choice kept if offered.
+      const levels = info.levels;
+      const levelChoice = level.value || s.level;
+      fill(level, levels.includes(levelChoice) ? levelChoice : levels[levels.length - 1], levels.map((l) => [l, label(`opt.bot_level.${l}`, l)]));
       seatRow.hidden = !id;
       seatsField.hidden = info.seats.length < 2;
       computerSeatsHelp.hidden = !id;

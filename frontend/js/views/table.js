@@ -7,10 +7,10 @@ import { cardBack } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { REFUSAL_CODES } from '../generated/protocol.js';
 import { t, tn } from '../i18n.js';
-import { gameName, seatCount } from '../games.js';
+import { gameInfo, gameName, gameOf, seatCount } from '../games.js';
 import { clearPlayer, getPlayer, nextMessageId } from '../session.js';
 import { RoomSocket } from '../socket.js';
-import { apiErrorText, BOT_LEVELS, botName, inviteBox, loading, nameForm, toast } from '../ui.js';
+import { apiErrorText, botName, inviteBox, loading, nameForm, toast } from '../ui.js';
 import { BANNER_MS, createCentre } from '../table/centre.js';
 import { declareDialog, resignDialog } from '../table/dialogs.js';
 import { createHand } from '../table/hand.js';
@@ -519,7 +519,7 @@ export function mount(root, roomId) {
     const level = h(
       'select',
       { 'data-testid': 'fill-level', 'aria-label': t('table.fill_level') },
-      BOT_LEVELS.map((value) => h('option', { value, text: botName(value), selected: value === 'medium' })),
+      gameInfo(gameOf(room.options)).levels.map((value) => h('option', { value, text: botName(value), selected: value === 'medium' })),
     );
     const button = h('button', {
       type: 'button',
