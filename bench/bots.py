@@ -1,7 +1,8 @@
 """Bot strength: whole matches between every pair of bot levels, with fixed seeds.
 
     python bench/bots.py [--matches 40] [--workers 2] [--seed 1001] [--levels easy,medium,hard]
-                         [--pairs medium:expert,hard:expert] [--deals 0] [--expert-clock wall|cpu]
+                         [--pairs medium:expert,hard:expert] [--deals 0] [--same-deals]
+                         [--expert-clock wall|cpu]
                          [--target 1001] [--declaration-scoring by_suit] [--show-stock-bottom] [--deck-size 24]
     python bench/bots.py --variant ID [--seats N] [--table-pairs easy:hard,medium:hard] [--matches 6]
                          [--target 301] [--scoring original] [--jungfrau]
@@ -15,7 +16,10 @@ the two levels swap seats from one match to the next. Each bot decides from
 decision, including forced ones; also how many took more than 1 s of wall time).
 ``--pairs a:b,…`` replaces the all-pairs schedule of ``--levels``. ``--deals N`` adds N
 duplicate deals per pairing (each deal played twice, seats swapped, match totals 0):
-the later level's mean deal score advantage with a 95% normal interval over the pairs.
+the later level's mean deal score advantage with a 95% normal interval over the pairs, and
+the CPU time of every decision of those deals per level. ``--same-deals`` draws the
+duplicate deals from ``--seed`` alone (not from the pairing's names), so that variants
+are compared on the same deals.
 
 ``--variant ID`` (``mcleod``, ``rassel``, ``thousand3``, ``thousand4``, ``bidding``; ``--seats 3|4`` for
 ``bidding``) plays whole matches of that variant (RULES-VARIANTS.md) instead: for each pairing
@@ -155,18 +159,23 @@ def play_deal_pair(job: tuple[str, str, int, dict]) -> dict:
     a, b, seed, rules_dict = job
     rules = Rules.from_dict(rules_dict)
     gains = []
+    cpu: dict[str, list[float]] = {}
     for b_seat in (0, 1):
         bots = [make_bot(a), make_bot(a)]
         bots[b_seat] = make_bot(b)
+        names = [a, a]
+        names[b_seat] = b
         rngs = (random.Random(f"{seed}:{b_seat}:0"), random.Random(f"{seed}:{b_seat}:1"))
         state = new_deal(rules, seed, derive(seed, "dealer") & 1)
         while not state.over:
             seat = state.turn
+            start_cpu = time.process_time()
             play = bots[seat].choose(observe(state, seat), rngs[seat])
+            cpu.setdefault(names[seat], []).append(time.process_time() - start_cpu)
             state, _ = deal_apply(state, seat, play)
         score = deal_result(state).score
         gains.append(score[b_seat] - score[1 - b_seat])
-    return {"pairing": (a, b), "gains": gains}
+    return {"pairing": (a, b), "gains": gains, "cpu": cpu}
 
 
 def play_table_match(job: tuple[str, str, int, int, int, dict]) -> dict:
@@ -330,6 +339,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", default="", help="weaker:stronger pairings, comma-separated (instead of --levels)")
     parser.add_argument("--deals", type=int, default=0, help="duplicate deals per pairing (default 0)")
     parser.add_argument(
+        "--same-deals",
+        action="store_true",
+        help="duplicate deals independent of the pairing's names (compare variants on the same deals)",
+    )
+    parser.add_argument(
         "--expert-clock", choices=("wall", "cpu"), default="wall", help="the clock of expert's deadline (default wall)"
     )
     parser.add_argument("--target", type=int, default=1001, choices=(1001, 501, 301, 1000, 500, 300))
@@ -376,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     started = time.perf_counter()
     deal_jobs = [
-        (a, b, derive(args.seed, f"duplicate:{a}:{b}:{i}"), rules.to_dict())
+        (a, b, derive(args.seed, f"duplicate:{i}" if args.same_deals else f"duplicate:{a}:{b}:{i}"), rules.to_dict())
         for a, b in pairings
         for i in range(args.deals)
     ]
@@ -398,6 +412,13 @@ def main(argv: list[str] | None = None) -> int:
             mean = statistics.mean(pairs)
             half = 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs)) if len(pairs) > 1 else math.inf
             print(f"| {b} vs {a} | {len(pairs)} | {mean:+.1f} | {mean - half:+.1f} … {mean + half:+.1f} |")
+        print()
+        print("| level (duplicate deals) | decisions | CPU mean ms | CPU p95 ms | CPU max ms |")
+        print("|---|---|---|---|---|")
+        for level in levels:
+            used = sorted(t for r in deal_results for t in r["cpu"].get(level, []))
+            if used:
+                print(f"| {level} | {len(used)} | {_stats(used)} |")
     if not results:
         print()
         print(f"elapsed_seconds={elapsed:.0f}")
