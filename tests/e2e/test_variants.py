@@ -426,12 +426,7 @@ def _three_seat_match_given_up_in_its_second_deal(server: ServerProcess) -> dict
                     move = {"type": "play", "card": choice["card"], "declare": choice["declare"] is not None}
                 answer = await seat.intent(move)
                 assert answer["type"] == "state" or answer["code"] == "stale_version", answer
-            # The computers may be bidding in the second deal already: a resignation sent against an
-            # older version is refused as stale, and the current state follows; then it is sent again.
-            answer = await seat.intent({"type": "resign"})
-            while answer["type"] == "rejected" and answer["code"] == "stale_version":
-                await seat.wait_for(lambda m: m["type"] == "state")
-                answer = await seat.intent({"type": "resign"})
+            answer = await seat.resign()  # the computers may be bidding in the second deal already
             assert answer["type"] == "state" and answer["room"]["status"] == "finished", answer
             player = seat.player
             return {

@@ -135,6 +135,15 @@ class Seat:
     async def intent(self, message: dict[str, Any]) -> dict[str, Any]:
         return await self.answer(await self.send(message))
 
+    async def resign(self) -> dict[str, Any]:
+        """Resign, sent again while computer seats moving meanwhile make it stale (the current state
+        follows a stale refusal); the answer to the one that counted."""
+        answer = await self.intent({"type": "resign"})
+        while answer["type"] == "rejected" and answer["code"] == "stale_version":
+            await self.wait_for(lambda m: m["type"] == "state")
+            answer = await self.intent({"type": "resign"})
+        return answer
+
     @property
     def close_code(self) -> int | None:
         return None if self.socket is None else self.socket.close_code
