@@ -421,11 +421,15 @@ async def one_match(match_id: str, player: CurrentPlayer, store: StoreDep) -> di
     settlements = (await asyncio.to_thread(store.settlements_for, [match.id])).get(match.id, [])
     deals = await asyncio.to_thread(store.deals_of, match.id)
     detail = _match_json(match, player.id, players, settlements)
-    detail["deals"] = [{"number": d.number, "dealer": d.dealer, "seed": d.seed, **_deal_result(d)} for d in deals]
+    table = isinstance(TableOptions.from_json(match.options).rules, TableRules)
+    detail["deals"] = [
+        {"number": d.number, "dealer": d.dealer, "seed": d.seed, **_deal_result(d, table)} for d in deals
+    ]
     return detail
 
 
-def _deal_result(deal: Deal) -> dict[str, Any]:
+def _deal_result(deal: Deal, table: bool) -> dict[str, Any]:
+    """A stored deal's result; a V2–V7 deal's (``table``) also says who declared what (V0.6–V0.8)."""
     result: dict[str, Any] = {
         "card_points": deal.card_points,
         "declarations": deal.declarations,
@@ -433,7 +437,7 @@ def _deal_result(deal: Deal) -> dict[str, Any]:
         "score": deal.score,
         "totals": deal.totals,
     }
-    if deal.declarer is not None or deal.thrown_in:  # a V2–V7 deal with an auction (V0.6–V0.8)
+    if table:
         result |= {"declarer": deal.declarer, "contract": deal.contract, "made": deal.made, "thrown_in": deal.thrown_in}
     return result
 
@@ -468,16 +472,8 @@ async def _replay_source(store: Store, match_id: str, player: Player | None, cod
         "rules": rules,
         "seed": int(match.seed),
         "actions": [action_record(row) for row in rows],
-        "results": {d.number: _replay_result(d, isinstance(rules, TableRules)) for d in deals},
+        "results": {d.number: _deal_result(d, isinstance(rules, TableRules)) for d in deals},
     }
-
-
-def _replay_result(deal: Deal, table: bool) -> dict[str, Any]:
-    """A stored deal's result for a replay: a V2–V7 deal's always says who declared what (V0.6–V0.8)."""
-    result = _deal_result(deal)
-    if table:
-        result |= {"declarer": deal.declarer, "contract": deal.contract, "made": deal.made, "thrown_in": deal.thrown_in}
-    return result
 
 
 # A private table's watch code (``POST /api/rooms/{id}/watch-link``): it opens the table's replays too.

@@ -263,7 +263,7 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
             "stake": {"amount": "3.61", "currency": "EUR", "stake_per_point": "0.01", "points_short": 361,
                       "debtor_id": "p_ben", "creditor_id": "p_anna", "balance": "-3.61"},
         }  # fmt: skip
-        assert _deal_result(store.deals_of("m1")[1]) == {
+        assert _deal_result(store.deals_of("m1")[1], table=False) == {
             "card_points": [120, 0],
             "declarations": [{"seat": 0, "suit": "C", "points": 200}],
             "declaration_points": [200, 0],
