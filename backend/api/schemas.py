@@ -21,7 +21,7 @@ from pydantic import (
 from backend.engine import Rules
 from backend.engine.table_deal import Phase
 from backend.engine.variants import Scoring, TableRules, VariantId
-from backend.rooms.bots import computer_levels
+from backend.rooms.bots import level_problem
 
 MAX_CHAT = 200
 MAX_VERSION = 2**53  # what a JavaScript client can count exactly
@@ -90,9 +90,9 @@ class RoomCreate(Strict):
         rules = self.rules()  # the engine judges the combination (e.g. a target the game does not offer)
         if isinstance(rules, TableRules) and self.computer_seats >= rules.n:
             raise ValueError("at least one seat is a person's")
-        levels = computer_levels(rules)
-        if self.computers and self.bot_level not in levels:
-            raise ValueError(f"the computer plays this game at {', '.join(levels)}, not {self.bot_level}")
+        problem = level_problem(rules, self.bot_level) if self.computers else None
+        if problem is not None:
+            raise ValueError(problem)
         return self
 
     @property

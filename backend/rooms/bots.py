@@ -28,6 +28,12 @@ def computer_levels(rules: GameRules) -> tuple[str, ...]:
     return TABLE_LEVELS if isinstance(rules, TableRules) else LEVELS
 
 
+def level_problem(rules: GameRules, level: str) -> str | None:
+    """Why the computer cannot play this game at ``level`` (None: it can)."""
+    levels = computer_levels(rules)
+    return None if level in levels else f"the computer plays this game at {', '.join(levels)}, not {level}"
+
+
 def decide(level: str, view: GameView, events: Sequence[GameEvent], seed: int) -> GameAction:
     """Runs in a worker process: the computer's action for the seat of ``view``."""
     rng = random.Random(seed)

@@ -27,7 +27,7 @@ from backend.ops.logs import ids
 
 from . import commands as cmd
 from .actor import RoomActor
-from .bots import computer_levels
+from .bots import level_problem
 from .cluster import Forwarded, RedisCluster
 from .codes import CloseCode, RoomCode
 from .decide import Limits
@@ -423,10 +423,9 @@ class Rooms:
         options = TableOptions.from_json(record.room.options)
         if options.stake_per_point:
             raise RoomRefused(Refusal(RoomCode.STAKED_TABLE, "a table played for a stake takes no computer player"))
-        levels = computer_levels(options.rules)
-        if level not in levels:
-            message = f"the computer plays this game at {', '.join(levels)}, not {level}"
-            raise RoomRefused(Refusal(RoomCode.LEVEL_UNAVAILABLE, message))
+        problem = level_problem(options.rules, level)
+        if problem is not None:
+            raise RoomRefused(Refusal(RoomCode.LEVEL_UNAVAILABLE, problem))
         free = [seat for seat, pid in enumerate(seats) if pid is None]
         return await self._seat_computers(room_id, level, free, {pid for pid in seats if pid is not None})
 
