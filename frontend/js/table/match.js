@@ -92,15 +92,7 @@ export function createMatchPanel({ sendRematch, raceChart }) {
     const history = v.history || [];
     const sum = s.summary;
     const lastDeal = sum && history.length && sum.event.number === history[history.length - 1].number ? summaryTable(s, sum.event, sum.declarations) : null;
-    const make = raceChart();
-    let chart = null;
-    if (make && history.length) {
-      try {
-        chart = make({ history, target: v.target, names: [0, 1].map((seat) => plainName(s, seat)), me });
-      } catch {
-        chart = null;
-      }
-    }
+    const chart = raceFigure(s, v, history, 2);
     setChildren(
       el,
       h(
@@ -121,12 +113,24 @@ export function createMatchPanel({ sendRematch, raceChart }) {
         h('p', { class: 'stake-owed', 'data-testid': 'stake-owed', 'data-amount': stake ? stake.amount : '', 'data-currency': stake ? stake.currency : '' }, stake ? stakeText(s, stake) : t('common.loading')),
         stakeDetail,
         h('div', { class: 'rematch-row' }, rematch, h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
-        chart ? h('figure', { class: 'race' }, chart) : null,
+        chart,
         lastDeal ? h('details', { class: 'last-deal' }, h('summary', { text: t('summary.title', { n: sum.event.number + 1 }) }), lastDeal) : null,
         history.length ? h('details', { class: 'match-sheet' }, h('summary', { text: t('sheet.title') }), scoreSheet(s, history)) : null,
       ),
     );
     return first;
+  }
+
+  /** The race to the target, a line per seat of `n` (the chart's module is optional: none without it). */
+  function raceFigure(s, v, history, n) {
+    const make = raceChart();
+    if (!make || !history.length) return null;
+    try {
+      const names = Array.from({ length: n }, (_, seat) => plainName(s, seat));
+      return h('figure', { class: 'race' }, make({ history, target: v.target, names, me: mySeat(s) }));
+    } catch {
+      return null;
+    }
   }
 
   /** 3 or 4 seats: the winner (V0.9) or who left (V0.10a), the standings, the rematch, the race, the sheet. */
@@ -167,16 +171,7 @@ export function createMatchPanel({ sendRematch, raceChart }) {
     const history = v.history || [];
     const sum = s.summary;
     const lastDeal = sum && history.length && sum.event.number === history[history.length - 1].number ? ringSummaryTable(s, sum.event, sum.declarations) : null;
-    // The race to the target, a line per seat (the chart's module is optional: none without it).
-    const make = raceChart();
-    let chart = null;
-    if (make && history.length) {
-      try {
-        chart = make({ history, target: v.target, names: (v.totals || []).map((_, seat) => plainName(s, seat)), me });
-      } catch {
-        chart = null;
-      }
-    }
+    const chart = raceFigure(s, v, history, (v.totals || []).length);
     setChildren(
       el,
       h(
@@ -195,7 +190,7 @@ export function createMatchPanel({ sendRematch, raceChart }) {
         ),
         ringStandings(s),
         h('div', { class: 'rematch-row' }, rematch, h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
-        chart ? h('figure', { class: 'race' }, chart) : null,
+        chart,
         lastDeal ? h('details', { class: 'last-deal' }, h('summary', { text: t('summary.title', { n: sum.event.number + 1 }) }), lastDeal) : null,
         history.length ? h('details', { class: 'match-sheet' }, h('summary', { text: t('sheet.title') }), ringScoreSheet(s, history)) : null,
       ),
