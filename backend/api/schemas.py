@@ -61,6 +61,10 @@ class PlayerCreated(PlayerOut):
     token: str = Field(description="The player's secret: shown once, send it as `Authorization: Bearer …`")
 
 
+# The computer's levels (backend.bots.LEVELS; which of them play a game: rooms.bots.computer_levels).
+BotLevel = Literal["easy", "medium", "hard", "expert"]
+
+
 class RoomCreate(Strict):
     # Every target some game offers; which ones a game takes is the engine's (R5, V2.10, ruling V3.9a, V4.9a).
     target: Literal[1001, 501, 301, 1000, 500, 300, 100] = 1001
@@ -73,7 +77,7 @@ class RoomCreate(Strict):
     visibility: Literal["public", "private"] = "public"
     reconnect_grace_s: int = Field(default=120, ge=5, le=3600, description="R6.2: seconds a dropped seat is held")
     opponent: Literal["human", "computer"] = "human"
-    bot_level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    bot_level: BotLevel = "medium"
     spectators: bool = Field(default=True, description="others may watch (private tables: with a watch link)")
     variant: Literal["mcleod", "rassel", "thousand3", "thousand4", "bidding"] | None = Field(
         default=None, description="a game for three or four (RULES-VARIANTS.md V2–V7); none: two-hand 1001"
@@ -142,7 +146,7 @@ class RoomCreate(Strict):
 class ComputersIn(Strict):
     """The creator of an open table fills its empty seats with the computer."""
 
-    level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    level: BotLevel = "medium"
 
 
 class RoomPatch(Strict):

@@ -10,12 +10,14 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
 from backend.api import codegen
 from backend.api.codes import REFUSAL_CODES, CloseCode
-from backend.api.schemas import RoomCreate
+from backend.api.schemas import BotLevel, RoomCreate
+from backend.bots import LEVELS
 from backend.engine.variants import VARIANTS, TableRules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,6 +66,7 @@ def test_the_module_carries_every_code_and_option() -> None:
     assert options["variant"]["values"] == ["mcleod", "rassel", "thousand3", "thousand4", "bidding"]
     assert options["reconnect_grace_s"]["minimum"] == 5 and options["reconnect_grace_s"]["maximum"] == 3600
     assert options["bot_level"]["values"] == ["easy", "medium", "hard", "expert"]
+    assert get_args(BotLevel) == LEVELS  # the API's levels are the bots' (RoomCreate and ComputersIn)
     for name, option in options.items():
         assert "default" in option, f"{name} has no default"
 
