@@ -11,7 +11,7 @@ import { t, tn } from '../i18n.js';
 import { cardBack, cardEl, cardName, sortHand, suitBadge, suitName } from '../cards.js';
 import { getPlayer } from '../session.js';
 import { apiErrorText, loading, num, playerName, replayHref } from '../ui.js';
-import { bottomSeat as ringBottom, isRingReplay } from '../table/replayframe.js';
+import { bottomSeat as seatOfViewer, isRingReplay } from '../table/replayframe.js';
 import { createRingReplay } from '../table/replayring.js';
 
 const SPEEDS = [0.5, 1, 2, 4]; // autoplay: moves per second
@@ -157,9 +157,10 @@ export function mount(root, matchId, dealNumber, code = null) {
     ];
   }
 
+  /** The viewer's own seat at the bottom (seat 0 for anyone else). */
   function bottomSeat() {
     const me = getPlayer();
-    return me && data.players[1] && data.players[1].id === me.id ? 1 : 0;
+    return seatOfViewer(data.players, me && me.id);
   }
 
   /** What the step did, in words: the card played, a marriage and trump, the trick taken, the draws. */
@@ -236,8 +237,7 @@ export function mount(root, matchId, dealNumber, code = null) {
   }
 
   function build() {
-    const me = getPlayer();
-    ring = isRingReplay(data) ? createRingReplay({ data, bottom: ringBottom(data.players, me && me.id) }) : null;
+    ring = isRingReplay(data) ? createRingReplay({ data, bottom: bottomSeat() }) : null;
     const first = control('«', 'replay.first', 'replay-first', () => (stopAutoplay(), go(0)));
     const prev = control('‹', ring ? 'replay.prev_move' : 'replay.prev', 'replay-prev', () => (stopAutoplay(), go(step - 1)));
     const next = control('›', ring ? 'replay.next_move' : 'replay.next', 'replay-next', () => (stopAutoplay(), go(step + 1)));
