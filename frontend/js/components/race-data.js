@@ -1,6 +1,7 @@
 // The race chart's numbers (race-chart.js draws them): the match totals after each deal for 2, 3 or
 // 4 players, where each point and grid line goes, which line is whose and where its legend sits.
 // Pure — no DOM and no text — and tested under node (race-data.test.mjs).
+import { seatsFromMe } from '../table/nseat.js';
 
 export const W = 360;
 export const H = 230; // for two players; each more adds a legend row
@@ -26,10 +27,10 @@ export function raceTotals(history, n = null) {
   return rows.filter((row) => row.length === count);
 }
 
-/** The seats from the viewer's, in playing order: me first, then the others clockwise. */
+/** The seats from the viewer's, in playing order: me first, then the others clockwise (seat 0 first
+ * for a viewer who is not one of them). */
 export function seatOrder(n, me = 0) {
-  const first = Number.isInteger(me) && me >= 0 && me < n ? me : 0;
-  return Array.from({ length: n }, (_, k) => (first + k) % n);
+  return seatsFromMe(n, Number.isInteger(me) && me >= 0 && me < n ? me : 0);
 }
 
 /** A round step for the grid lines, about a fifth of the way to the top. */
