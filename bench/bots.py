@@ -93,13 +93,16 @@ def make_bot(spec: str) -> Any:
     return _expert(spec, **options)
 
 
-def _expert(level: str, **options: Any) -> ExpertBot:
-    """An expert whose deadline reads the clock chosen by ``BENCH_EXPERT_CLOCK``: ``wall`` (the
+def expert_options() -> dict[str, Any]:
+    """The clock an expert's deadline reads, chosen by ``BENCH_EXPERT_CLOCK``: ``wall`` (the
     default, as in the server) or ``cpu`` (this process's CPU time: one core's worth of thinking
     whatever the machine's load)."""
-    if os.environ.get("BENCH_EXPERT_CLOCK", "wall") == "cpu":
-        options["clock"] = time.process_time
-    bot = ExpertBot(**options)
+    return {"clock": time.process_time} if os.environ.get("BENCH_EXPERT_CLOCK", "wall") == "cpu" else {}
+
+
+def _expert(level: str, **options: Any) -> ExpertBot:
+    """An expert with ``options`` thinking on the clock of ``expert_options``."""
+    bot = ExpertBot(**(options | expert_options()))
     bot.level = level
     return bot
 

@@ -15,6 +15,10 @@ Two yardsticks, never levels a player can choose (they read the true deal):
   are ever capped); the run reports the share of phase-1 decisions that were exact.
 * ``same_budget`` — ``hard``'s own search (medium-policy playouts, same budget) given the
   true opponent hand and stock order: the value of the information alone.
+* ``hand`` — ``expert``'s own search (same deadline) given the true opponent hand but not
+  the stock order: its worlds differ only in the order of the stock (the faced card kept at
+  the bottom, R2). What a seat could at best learn about the opponent's hand is worth at
+  most this much over ``expert``; the stock order stays a matter of chance for it.
 
 ``--deals N``: N deals, each played twice with the seats swapped (duplicate deals), bot
 level against the oracle; prints the oracle's mean gain per deal (its deal score minus
@@ -27,6 +31,7 @@ cut a search short.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import platform
@@ -40,10 +45,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout, uninstalled
 
-from bots import make_bot, wilson
+from bots import expert_options, make_bot, wilson
 
 from backend.bots import HardBot, observe
+from backend.bots.core import cards_list
 from backend.bots.deep import DealSearch, Timeout
+from backend.bots.expert import ExpertBot
 from backend.bots.knowledge import SeatKnowledge
 from backend.bots.players import _pending
 from backend.bots.solver import INF, Position
@@ -155,15 +162,50 @@ class SameBudgetOracle(HardBot):
         return super().choose(k, rng)
 
 
+class HandOracle(ExpertBot):
+    """``expert``'s search, every world holding the true opponent hand; only the stock order is guessed."""
+
+    name = "hand"
+
+    def __init__(self) -> None:
+        super().__init__(**expert_options())
+        self.opponent_hand = 0
+
+    def _stock_cards(self, k: SeatKnowledge) -> tuple[list[int], int | None]:
+        bottom = k.stock_bottom
+        return [c for c in cards_list(k.unseen & ~self.opponent_hand) if c != bottom], bottom
+
+    def sample_worlds(self, k: SeatKnowledge, rng: random.Random) -> list[tuple[int, list[int]]]:
+        free, bottom = self._stock_cards(k)
+        worlds = []
+        for _ in range(self.max_worlds):
+            rng.shuffle(free)
+            worlds.append((self.opponent_hand, free + ([] if bottom is None else [bottom])))
+        return worlds
+
+    def all_worlds(self, k: SeatKnowledge, limit: int) -> list[tuple[int, list[int]]] | None:
+        free, bottom = self._stock_cards(k)
+        if math.factorial(len(free)) > limit:
+            return None
+        tail = [] if bottom is None else [bottom]
+        return [(self.opponent_hand, [*order, *tail]) for order in itertools.permutations(free)]
+
+    def choose_state(self, state: DealState, k: SeatKnowledge, rng: random.Random) -> Play:
+        self.opponent_hand = state.hands[1 - state.turn]
+        return self.choose(k, rng)
+
+
 def _oracle(name: str, cap: float) -> Any:
-    return ExactOracle(cap) if name == "exact" else SameBudgetOracle()
+    if name == "exact":
+        return ExactOracle(cap)
+    return HandOracle() if name == "hand" else SameBudgetOracle()
 
 
 def _decide(player: Any, state: DealState, seat: int, totals: tuple[int, int], rng: random.Random) -> Play:
     k = observe(state, seat, totals)
     if isinstance(player, ExactOracle):
         return player.choose(state, k, rng)
-    if isinstance(player, SameBudgetOracle):
+    if isinstance(player, SameBudgetOracle | HandOracle):
         return player.choose_state(state, k, rng)
     play: Play = player.choose(k, rng)
     return play
@@ -220,7 +262,7 @@ def play_match(job: tuple[str, str, float, int, int, dict[str, Any]]) -> dict[st
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--levels", default="hard,expert")
-    parser.add_argument("--oracle", default="exact", choices=("exact", "same_budget"))
+    parser.add_argument("--oracle", default="exact", choices=("exact", "same_budget", "hand"))
     parser.add_argument("--deals", type=int, default=30, help="duplicate deals per level (each played twice)")
     parser.add_argument("--matches", type=int, default=0, help="matches to the target per level")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
