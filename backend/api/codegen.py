@@ -3,7 +3,8 @@
 ``python -m backend.api.codegen`` writes ``frontend/js/generated/protocol.js``: every refusal code
 (``REFUSAL_CODES``), the WebSocket close codes (``CloseCode``), the table options the lobby
 offers (from ``RoomCreate``'s JSON schema) and the games of the family with what each offers
-(``GAMES``, from the engine's variants). ``--check`` exits 1 when the file is out of date.
+(``GAMES``, from the engine's variants) and the expert computer's thinking time per card
+(``EXPERT_THINKING_S``). ``--check`` exits 1 when the file is out of date.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from backend.api.codes import REFUSAL_CODES, CloseCode
 from backend.api.schemas import RoomCreate
+from backend.bots.expert import THINKING_S
 from backend.engine.variants import SIMPLIFIED_TARGET, VARIANTS, TableRules
 from backend.rooms.bots import computer_levels
 
@@ -75,6 +77,7 @@ def render() -> str:
             _const("CLOSE_CODES", {code.name: code.value for code in CloseCode}, "Why the server closes a socket."),
             _const("TABLE_OPTIONS", table_options(), "What `POST /api/rooms` accepts (RoomCreate)."),
             _const("GAMES", games(), "The games for three and four (V2–V7) and what each offers."),
+            _const("EXPERT_THINKING_S", THINKING_S, "Seconds the expert computer thinks about a card at most."),
         )
     )
 

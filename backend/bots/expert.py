@@ -46,7 +46,11 @@ from .knowledge import SeatKnowledge
 from .policy import DECLARE
 from .sim import play_out
 
-__all__ = ["ExpertBot", "match_utility", "root_scores", "world_weight"]
+__all__ = ["THINKING_S", "ExpertBot", "match_utility", "root_scores", "world_weight"]
+
+# The deadline of a phase-1 decision in seconds: the expert's typical thinking time per card, which the
+# lobby shows (``EXPERT_THINKING_S`` in the generated client protocol).
+THINKING_S = 0.7
 
 # Likelihood factors of the opponent's observed choices (see ``world_weight``).
 KQ_LEAD_WITHOUT_DECLARING = 0.3
@@ -166,7 +170,7 @@ class ExpertBot:
 
     def __init__(
         self,
-        budget: float = 0.7,
+        budget: float = THINKING_S,
         max_worlds: int = 40,
         clock: Callable[[], float] = time.perf_counter,
         match_aware: bool = True,

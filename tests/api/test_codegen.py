@@ -18,6 +18,7 @@ from backend.api import codegen
 from backend.api.codes import REFUSAL_CODES, CloseCode
 from backend.api.schemas import BotLevel, RoomCreate
 from backend.bots import LEVELS
+from backend.bots.expert import THINKING_S, ExpertBot
 from backend.engine.variants import VARIANTS, TableRules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,6 +83,12 @@ def test_the_games_for_three_and_four_are_the_engines_with_the_computers_levels(
     assert games["bidding"]["seats"] == [3, 4] and games["thousand3"]["simplified"]  # V7.1, V4.9
     assert games["thousand3"]["simplified_target"] == 100  # ruling V4.9a
     assert '"GAMES"' not in codegen.render() and "export const GAMES" in codegen.render()
+
+
+def test_the_lobby_is_told_the_experts_thinking_time_from_its_deadline() -> None:
+    """Issue 14: the lobby offers ``expert`` with its typical thinking time, the bot's own deadline."""
+    assert ExpertBot().budget == THINKING_S
+    assert f"export const EXPERT_THINKING_S = Object.freeze({THINKING_S});" in codegen.render()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -62,6 +62,8 @@ def test_a_whole_match_against_the_computer(e2e_server: ServerProcess, browser: 
         # The computer as opponent: a level to choose, the stake locked at 0, no visibility to pick.
         page.get_by_test_id("opt-stake").fill("0.05")
         choose_computer(page, "easy", target=301)
+        expert = page.get_by_test_id("opt-bot-level").locator('option[value="expert"]')
+        expect(expert).to_have_text(re.compile(r"^Expert — .*thinks up to 0\.7 s a card$"))  # issue 14
         expect(page.get_by_test_id("opt-stake")).to_be_disabled()
         expect(page.get_by_test_id("opt-stake")).to_have_value("0")
         expect(page.get_by_test_id("opt-currency")).to_be_disabled()

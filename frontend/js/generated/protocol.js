@@ -277,3 +277,6 @@ export const GAMES = Object.freeze({
     ]
   }
 });
+
+// Seconds the expert computer thinks about a card at most.
+export const EXPERT_THINKING_S = Object.freeze(0.7);

@@ -623,7 +623,7 @@ export default {
   'opt.bot_level.easy': 'Leicht — spielt zufällige erlaubte Karten',
   'opt.bot_level.medium': 'Mittel — spielt nach bewährten Faustregeln',
   'opt.bot_level.hard': 'Schwer — denkt voraus',
-  'opt.bot_level.expert': 'Experte — rechnet tief, spielt auf Partiegewinn',
+  'opt.bot_level.expert': 'Experte — rechnet tief, spielt auf Partiegewinn; denkt bis zu {seconds} s pro Karte',
   'opt.computer.help': 'Der Computer setzt sich sofort dazu, und die Partie beginnt. Partien gegen den Computer sind privat und ohne Einsatz.',
   'opt.stake.computer': 'Gegen den Computer wird ohne Einsatz gespielt.',
   'opt.advanced': 'Weitere Optionen',

@@ -623,7 +623,7 @@ export default {
   'opt.bot_level.easy': 'Easy — plays random legal cards',
   'opt.bot_level.medium': 'Medium — sensible rules of thumb',
   'opt.bot_level.hard': 'Hard — thinks ahead',
-  'opt.bot_level.expert': 'Expert — searches deep, plays for the match',
+  'opt.bot_level.expert': 'Expert — searches deep, plays for the match; thinks up to {seconds} s a card',
   'opt.computer.help': 'The computer sits down at once and the match starts. Games against the computer are private and played for no stake.',
   'opt.stake.computer': 'No stake against the computer.',
   'opt.advanced': 'More options',

@@ -2,7 +2,7 @@
 // then create a table, open public tables, my unfinished tables.
 import { api, asList } from '../api.js';
 import { h, setChildren } from '../dom.js';
-import { TABLE_OPTIONS } from '../generated/protocol.js';
+import { EXPERT_THINKING_S, TABLE_OPTIONS } from '../generated/protocol.js';
 import { hasKey, t, tn } from '../i18n.js';
 import { cardBack, cardEl } from '../cards.js';
 import { getPlayer, setPlayer } from '../session.js';
@@ -47,6 +47,11 @@ const FORM_DEFAULTS = {
 /** A choice's words, or the bare value when the server offers something this client has no words for. */
 function label(key, value) {
   return hasKey(key) ? t(key) : String(value);
+}
+/** A computer level as the lobby offers it; the expert's says how long it thinks (issue 14). */
+function levelLabel(level) {
+  const key = `opt.bot_level.${level}`;
+  return hasKey(key) ? t(key, { seconds: num(EXPERT_THINKING_S) }) : String(level);
 }
 // The last choices, kept while the page lives (a language change or a visit to another page).
 let lastForm = {};
@@ -417,7 +422,7 @@ export function mount(root) {
         Object.entries(radios).map(([value, input]) => h('label', { for: `opt-opponent-${value}` }, input, h('span', { text: label(`opt.opponent.${value}`, value) }))),
       ),
     );
-    const level = select('opt-bot-level', s.level, values('bot_level').map((l) => [l, label(`opt.bot_level.${l}`, l)]));
+    const level = select('opt-bot-level', s.level, values('bot_level').map((l) => [l, levelLabel(l)]));
     const levelHelp = h('p', { class: 'help', id: 'opt-bot-level-help' });
     const levelField = h('div', { class: 'field', 'data-testid': 'bot-level-field' }, h('label', { for: 'opt-bot-level', class: 'field-label', text: t('opt.bot_level') }), level, levelHelp);
 
@@ -511,7 +516,7 @@ export function mount(root) {
       // The computer's levels for this game (expert plays two-hand 1001 only): the choice kept if offered.
       const levels = info.levels;
       const levelChoice = level.value || s.level;
-      fill(level, levels.includes(levelChoice) ? levelChoice : levels[levels.length - 1], levels.map((l) => [l, label(`opt.bot_level.${l}`, l)]));
+      fill(level, levels.includes(levelChoice) ? levelChoice : levels[levels.length - 1], levels.map((l) => [l, levelLabel(l)]));
       seatRow.hidden = !id;
       seatsField.hidden = info.seats.length < 2;
       computerSeatsHelp.hidden = !id;
