@@ -52,7 +52,6 @@ from backend.bots.core import cards_list
 from backend.bots.deep import DealSearch, Timeout
 from backend.bots.expert import ExpertBot
 from backend.bots.knowledge import SeatKnowledge
-from backend.bots.players import _pending
 from backend.bots.solver import INF, Position
 from backend.engine import deal as engine
 from backend.engine.cards import cards_in
@@ -89,7 +88,7 @@ class ExactOracle:
             self.search.set_stock(state.initial_stock)
         s = self.search
         me = state.turn
-        pending = _pending(k)
+        pending = k.pending
         if not state.stock:  # phase 2: the endgame solver (perfect information already)
             hands = state.hands
             pos = Position(

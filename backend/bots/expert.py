@@ -57,14 +57,6 @@ KQ_LEAD_WITHOUT_DECLARING = 0.3
 KQ_THROWN_BREAKING_MARRIAGE = 0.5
 
 
-def _pending(k: SeatKnowledge) -> list[int]:
-    won = k.tricks_won
-    pending = [0, 0]
-    for d in k.declarations:
-        pending[d.seat] += d.points
-    return [-1 if won[s] else pending[s] for s in (0, 1)]
-
-
 def match_utility(totals: tuple[int, int], target: int, final_me: float, final_opp: float) -> float:
     """Estimated chance that the seat wins the match once this deal scores ``final_me`` : ``final_opp``.
 
@@ -155,7 +147,7 @@ def root_scores(search: DealSearch, k: SeatKnowledge, opp: int, depth: int) -> d
     """Every legal move's score (deal score difference to come, for the seat) in one world whose
     stock is already set in ``search``; the opponent holds ``opp``."""
     me, other = k.seat, k.opponent
-    pending = _pending(k)
+    pending = k.pending
     if k.trick:  # the opponent led: any follow is legal in phase 1 (R4)
         return search.follow_values(
             k.trick[0], opp, k.hand, 0, k.trump, k.declared_suits, pending[other], pending[me], depth
@@ -256,7 +248,7 @@ class ExpertBot:
             worlds = self.sample_worlds(k, rng)
         moves = [p.card | (DECLARE if p.declare else 0) for p in plays]
         me = k.seat
-        pending = _pending(k)
+        pending = k.pending
         by_suit = k.rules.by_suit
         lead = k.trick[0] if k.trick else -1
 

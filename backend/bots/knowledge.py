@@ -119,6 +119,16 @@ class SeatKnowledge:
         return won[0], won[1]
 
     @property
+    def pending(self) -> list[int]:
+        """Per seat (R3): -1 once it took a trick (its declarations count), else the points of its
+        declarations that wait for its first trick — the form the searches and playouts take."""
+        won = self.tricks_won
+        waiting = [0, 0]
+        for d in self.declarations:
+            waiting[d.seat] += d.points
+        return [-1 if won[s] else waiting[s] for s in (0, 1)]
+
+    @property
     def known_opponent_cards(self) -> int:
         """Cards certainly in the opponent's hand.
 

@@ -50,15 +50,6 @@ def _require_turn(k: SeatKnowledge) -> list[Play]:
     return plays
 
 
-def _pending(k: SeatKnowledge) -> list[int]:
-    """Per seat: -1 once it took a trick (its declarations count), else its waiting declaration points."""
-    won = k.tricks_won
-    pending = [0, 0]
-    for d in k.declarations:
-        pending[d.seat] += d.points
-    return [-1 if won[s] else pending[s] for s in (0, 1)]
-
-
 class EasyBot:
     level = "easy"
 
@@ -114,7 +105,7 @@ class HardBot:
         hands = [0, 0]
         hands[k.seat] = k.hand
         hands[k.opponent] = k.unseen
-        pending = _pending(k)
+        pending = k.pending
         return Position((hands[0], hands[1]), k.leader, k.trick, k.trump, k.declared_suits, (pending[0], pending[1]))
 
     def _solve(self, k: SeatKnowledge) -> Play:
@@ -150,7 +141,7 @@ class HardBot:
         by_suit = k.rules.by_suit
         me = k.seat
         sign = 1 if me == 0 else -1
-        base_pending = _pending(k)
+        base_pending = k.pending
         declared = k.declared_suits
         lead = k.trick[0] if k.trick else -1
         moves = [p.card | (DECLARE if p.declare else 0) for p in plays]
