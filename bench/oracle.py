@@ -52,6 +52,7 @@ from backend.bots.core import cards_list
 from backend.bots.deep import DealSearch, Timeout
 from backend.bots.expert import ExpertBot
 from backend.bots.knowledge import SeatKnowledge
+from backend.bots.policy import DECLARE
 from backend.bots.solver import INF, Position
 from backend.engine import deal as engine
 from backend.engine.cards import cards_in
@@ -61,8 +62,6 @@ from backend.engine.match import apply as match_apply
 from backend.engine.match import new_match
 from backend.engine.rules import Rules
 from backend.engine.shuffle import derive
-
-DECLARE = 32
 
 
 class ExactOracle:

@@ -31,15 +31,15 @@ import time
 from collections.abc import Callable, Sequence
 
 from backend.engine.cards import CARD_POINTS, KING, QUEEN
-from backend.engine.kernel import beats, declarable, declaration_points
+from backend.engine.kernel import beats
 
+from .policy import DECLARE
 from .sim import play_out
-from .solver import INF, EndgameSolver, _ordered
+from .solver import INF, EndgameSolver, declaring_lead, leads, table_bounds, table_window
 
 __all__ = ["DealSearch", "Timeout"]
 
 CP = CARD_POINTS
-DECLARE = 32
 
 
 class Timeout(Exception):
@@ -117,46 +117,24 @@ class DealSearch(EndgameSolver):
         okey = (hl, hf, pos, trump, declared, pl, pf)
         key = (*okey, depth)
         entry = self.tt1.get(key)
+        lo, hi = entry if entry is not None else (-INF, INF)
         if entry is not None:
-            lo, hi = entry
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
+            alpha, beta = table_window(lo, hi, alpha, beta)
+            if alpha >= beta:
+                return alpha
         alpha0, beta0 = alpha, beta
 
-        leads: list[int] = []
-        for s in declarable(hl, declared):
-            leads.append(8 * s + QUEEN | DECLARE)
-            leads.append(8 * s + KING | DECLARE)
-        leads.extend(_ordered(hl))
-        best_move = self.best1.get(okey, -1)
-        if best_move >= 0:
-            leads.remove(best_move)
-            leads.insert(0, best_move)
-
+        moves = leads(hl, declared, self.best1.get(okey, -1))
         top, second = stock[pos], stock[pos + 1]
         by_suit = self.by_suit
         best = -INF
-        best_lead = leads[0]
-        for move in leads:
+        best_lead = moves[0]
+        for move in moves:
             c = move & 31
-            t, dec, gain, npl = trump, declared, 0, pl
             if move & DECLARE:
-                suit = c >> 3
-                t = suit
-                dec = declared | 1 << suit
-                points = declaration_points(by_suit, suit, declared.bit_count())
-                if pl < 0:
-                    gain = points
-                else:
-                    npl = pl + points
+                t, dec, gain, npl = declaring_lead(c, declared, pl, by_suit)
+            else:
+                t, dec, gain, npl = trump, declared, 0, pl
             nhl = hl & ~(1 << c)
             winning = beats(c, t)
             worst = INF
@@ -186,14 +164,7 @@ class DealSearch(EndgameSolver):
                     if alpha >= beta:
                         break
 
-        lo, hi = entry if entry is not None else (-INF, INF)
-        if best <= alpha0:
-            hi = best
-        elif best >= beta0:
-            lo = best
-        else:
-            lo = hi = best
-        self.tt1[key] = (lo, hi)
+        self.tt1[key] = table_bounds(best, alpha0, beta0, lo, hi)
         self.best1[okey] = best_lead
         return best
 
@@ -247,22 +218,12 @@ class DealSearch(EndgameSolver):
     ) -> dict[int, int]:
         """Every lead's value for the leader (``card | 32`` for a declaring lead)."""
         out = {}
-        moves: list[int] = []
-        for s in declarable(hl, declared):
-            moves.append(8 * s + QUEEN | DECLARE)
-            moves.append(8 * s + KING | DECLARE)
-        moves.extend(_ordered(hl))
-        for move in moves:
+        for move in leads(hl, declared):
             c = move & 31
-            t, dec, gain, npl = trump, declared, 0, pl
             if move & DECLARE:
-                suit = c >> 3
-                t, dec = suit, declared | 1 << suit
-                points = declaration_points(self.by_suit, suit, declared.bit_count())
-                if pl < 0:
-                    gain = points
-                else:
-                    npl = pl + points
+                t, dec, gain, npl = declaring_lead(c, declared, pl, self.by_suit)
+            else:
+                t, dec, gain, npl = trump, declared, 0, pl
             nhl = hl & ~(1 << c)
             worst = INF
             for f in _follow_order(hf, c, beats(c, t), t):

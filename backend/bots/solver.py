@@ -22,7 +22,9 @@ from backend.engine.cards import CARD_POINTS, KING, QUEEN, cards_in
 from backend.engine.deal import Play
 from backend.engine.kernel import beats, declarable, declaration_points, follow_mask
 
-__all__ = ["EndgameSolver", "Position"]
+from .policy import DECLARE  # a move is a card, plus DECLARE for a lead that declares its marriage
+
+__all__ = ["EndgameSolver", "Position", "declaring_lead", "leads", "table_bounds", "table_window"]
 
 CP = CARD_POINTS
 INF = 1 << 20
@@ -38,6 +40,51 @@ def _ordered(mask: int) -> list[int]:
         mask ^= low
     out.sort(key=_RANK_KEY.__getitem__)
     return out
+
+
+def leads(hand: int, declared: int, first: int = -1) -> list[int]:
+    """Every lead of ``hand``: a declarable marriage's Q and K declaring it (R3, ``| DECLARE``), then every
+    card, high ranks first; ``first`` (a transposition table's best lead), if given, moved to the front."""
+    out: list[int] = []
+    for s in declarable(hand, declared):
+        out.append(8 * s + QUEEN | DECLARE)
+        out.append(8 * s + KING | DECLARE)
+    out.extend(_ordered(hand))
+    if first >= 0 and first in out:
+        out.remove(first)
+        out.insert(0, first)
+    return out
+
+
+def declaring_lead(card: int, declared: int, pending: int, by_suit: bool) -> tuple[int, int, int, int]:
+    """R3: leading ``card`` to declare its marriage makes its suit trump from this trick on and scores the
+    declaration — at once for a seat that has taken a trick (``pending`` is -1), else added to the points
+    that wait for its first trick. Returns ``(trump, declared suits, points gained now, pending)``."""
+    suit = card >> 3
+    points = declaration_points(by_suit, suit, declared.bit_count())
+    if pending < 0:
+        return suit, declared | 1 << suit, points, pending
+    return suit, declared | 1 << suit, 0, pending + points
+
+
+def table_window(lo: int, hi: int, alpha: int, beta: int) -> tuple[int, int]:
+    """The alpha-beta window narrowed by a table entry's bounds ``lo`` ≤ value ≤ ``hi``. An empty window
+    (first ≥ second) means the entry answers the search: its value is the first."""
+    if lo >= beta or lo == hi:
+        return lo, lo
+    if hi <= alpha:
+        return hi, hi
+    return (lo if lo > alpha else alpha), (hi if hi < beta else beta)
+
+
+def table_bounds(best: int, alpha: int, beta: int, lo: int, hi: int) -> tuple[int, int]:
+    """The bounds a fail-soft search returning ``best`` in the window (``alpha``, ``beta``) proves,
+    tightening the entry's earlier ``lo``, ``hi``: an upper bound below the window, a lower one above it."""
+    if best <= alpha:
+        return lo, best
+    if best >= beta:
+        return best, hi
+    return best, best
 
 
 class Position:
@@ -94,45 +141,24 @@ class EndgameSolver:
         key = (hl, hf, trump, declared, pl, pf)
         entry = self.tt.get(key)
         best_move = -1
+        lo, hi = -INF, INF
         if entry is not None:
             lo, hi, best_move = entry
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
+            alpha, beta = table_window(lo, hi, alpha, beta)
+            if alpha >= beta:
+                return alpha
         alpha0, beta0 = alpha, beta
 
-        # Leads: (card, declaring suit or -1); the table's best lead first.
-        leads: list[int] = []  # encoded as card | (declare << 5)
-        for s in declarable(hl, declared):
-            leads.append(8 * s + QUEEN | 32)
-            leads.append(8 * s + KING | 32)
-        leads.extend(_ordered(hl))
-        if best_move >= 0 and best_move in leads:
-            leads.remove(best_move)
-            leads.insert(0, best_move)
-
+        moves = leads(hl, declared, best_move)
         best = -INF
-        best_lead = leads[0]
+        best_lead = moves[0]
         by_suit = self.by_suit
-        for move in leads:
+        for move in moves:
             c = move & 31
-            t, dec, gain, npl = trump, declared, 0, pl
-            if move & 32:
-                suit = c >> 3
-                t = suit
-                dec = declared | 1 << suit
-                points = declaration_points(by_suit, suit, declared.bit_count())
-                if pl < 0:
-                    gain = points
-                else:
-                    npl = pl + points
+            if move & DECLARE:
+                t, dec, gain, npl = declaring_lead(c, declared, pl, by_suit)
+            else:
+                t, dec, gain, npl = trump, declared, 0, pl
             nhl = hl & ~(1 << c)
             legal = follow_mask(hf, c, t, False)
             winning = beats(c, t)
@@ -159,13 +185,7 @@ class EndgameSolver:
                     if alpha >= beta:
                         break
 
-        lo, hi = (entry[0], entry[1]) if entry is not None else (-INF, INF)
-        if best <= alpha0:
-            hi = best
-        elif best >= beta0:
-            lo = best
-        else:
-            lo = hi = best
+        lo, hi = table_bounds(best, alpha0, beta0, lo, hi)
         self.tt[key] = (lo, hi, best_lead)
         return best
 
@@ -205,16 +225,9 @@ class EndgameSolver:
 
     def _lead_value(self, pos: Position, c: int, declare: bool) -> int:
         me = pos.leader
-        trump, declared, pl = pos.trump, pos.declared, pos.pending[me]
-        gain = 0
+        trump, declared, gain, pl = pos.trump, pos.declared, 0, pos.pending[me]
         if declare:
-            suit = c >> 3
-            points = declaration_points(self.by_suit, suit, declared.bit_count())
-            trump, declared = suit, declared | 1 << suit
-            if pl < 0:
-                gain = points
-            else:
-                pl += points
+            trump, declared, gain, pl = declaring_lead(c, declared, pl, self.by_suit)
         after = Position(
             hands=(pos.hands[0] & ~(1 << c), pos.hands[1]) if me == 0 else (pos.hands[0], pos.hands[1] & ~(1 << c)),
             leader=me,
@@ -240,4 +253,4 @@ class EndgameSolver:
             c = hl.bit_length() - 1
             return Play(c), value
         move = entry[2]
-        return Play(move & 31, bool(move & 32)), value
+        return Play(move & 31, bool(move & DECLARE)), value

@@ -18,6 +18,8 @@ from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUIT_MASK, cards_in
 from backend.engine.kernel import NO_TRUMP, Duty, beats, declarable, obligation_mask, winning_index
 from backend.engine.variants import ScoringKind, TableRules
 
+from .policy import DECLARE  # the move encoding shared with the two-hand bots
+
 __all__ = [
     "DECLARE",
     "Game",
@@ -34,7 +36,6 @@ __all__ = [
     "rounded_points",
 ]
 
-DECLARE = 32
 CP = CARD_POINTS
 JUNGFRAU = 100  # V6.1
 JUNGFRAU_SIMPLIFIED = 10
