@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +60,7 @@ def check_spectator_sees_no_hand(watcher: Seat, anna: Seat, ben: Seat) -> bool:
                 assert watcher.page.locator('[data-testid="spectator-table"] [data-testid="hand"]').count() == 0
                 assert counts == (str(len(hand(anna.page))), str(len(hand(ben.page))))
                 return True
-        time.sleep(0.1)
+        watcher.page.wait_for_timeout(100)  # through Playwright, so the pages' socket frames keep arriving
     return False
 
 
