@@ -45,6 +45,9 @@ class Settings(BaseSettings):
         "between the database commit and the broadcast",
     )
     frontend_dir: Path = Field(default=ROOT / "frontend", description="The static client served at /")
+    frontend_reload: bool = Field(
+        default=True, description="Rebuild the client when its files change, checked at each page load; 0 in production"
+    )
     # Operating (docs/operating.md)
     metrics: bool = Field(default=False, description="Serve Prometheus metrics at /metrics (off by default)")
     metrics_token: str | None = Field(

@@ -95,5 +95,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(ops_web.router)  # /metrics: off unless METRICS=1 (docs/operating.md)
     app.add_middleware(shutdown.DrainGate)
     if settings.frontend_dir.is_dir():
-        app.mount("/", StaticClient(settings.frontend_dir), name="frontend")  # backend/api/static.py
+        client = StaticClient(settings.frontend_dir, reload=settings.frontend_reload)  # backend/api/static.py
+        app.mount("/", client, name="frontend")
     return app

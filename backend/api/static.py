@@ -396,8 +396,9 @@ def read_tree(root: Path) -> dict[str, bytes]:
 class StaticClient:
     """ASGI app serving the bundle; mounted at ``/`` after the API and socket routes."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, reload: bool = True) -> None:
         self.root = root
+        self.reload = reload  # FRONTEND_RELOAD: look for edits at each page load (development)
         self.lock = threading.Lock()
         self.signature = tree_signature(root)
         self.bundle = build_bundle(read_tree(root))
@@ -415,7 +416,7 @@ class StaticClient:
             await send({"type": "websocket.close", "code": 1000})  # a socket to an unknown path
             return
         path: str = scope["path"]
-        if path in ("/", f"/{INDEX}"):
+        if self.reload and path in ("/", f"/{INDEX}"):
             await anyio.to_thread.run_sync(self.refresh)  # a few stat calls; a rebuild when edited
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         reply = self.bundle.reply(scope["method"], path, headers)

@@ -339,3 +339,19 @@ def test_an_edited_file_gives_a_new_version_at_the_next_page_load(http: httpx.Cl
     assert http.get(f"/v/{after}/js/views/rules.js").text.endswith("// edited\n")
     assert http.get(f"/v/{after}/js/views/rules.js").headers["cache-control"] == IMMUTABLE
     assert http.get(f"/v/{before}/js/views/rules.js").headers["cache-control"] == REVALIDATE
+
+
+def test_without_frontend_reload_an_edited_file_changes_nothing(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """FRONTEND_RELOAD=0 (production): the client is built once at start; edits on disk are not looked for."""
+    copy = tmp_path_factory.mktemp("frontend-fixed") / "frontend"
+    shutil.copytree(ROOT / "frontend", copy)
+    folder = tmp_path_factory.mktemp("static-fixed")
+    with (
+        serving("sqlite", folder, FRONTEND_DIR=str(copy), FRONTEND_RELOAD="0") as server,
+        httpx.Client(base_url=server.url, timeout=10) as client,
+    ):
+        before = page_version(client.get("/").text)
+        rules = copy / "js" / "views" / "rules.js"
+        rules.write_text(rules.read_text() + "\n// edited\n")
+        assert page_version(client.get("/").text) == before
+        assert not client.get(f"/v/{before}/js/views/rules.js").text.endswith("// edited\n")
