@@ -3,9 +3,10 @@ FROM python:3.11-slim
 
 # The code runs from /app and only from there: `backend` is not installed into site-packages, so
 # backend/settings.py finds /app/frontend and /app/data from any working directory.
+# FRONTEND_RELOAD=0: the client in the image never changes, so it is built once at start.
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PYTHONPATH=/app \
     PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    MIGRATE=1
+    MIGRATE=1 FRONTEND_RELOAD=0
 WORKDIR /app
 
 # Runtime dependencies only, at the exact versions of the lock file (`make lock` refreshes it).
