@@ -164,10 +164,9 @@ def play_deal_pair(job: tuple[str, str, int, dict]) -> dict:
     gains = []
     cpu: dict[str, list[float]] = {}
     for b_seat in (0, 1):
-        bots = [make_bot(a), make_bot(a)]
-        bots[b_seat] = make_bot(b)
         names = [a, a]
         names[b_seat] = b
+        bots = [make_bot(name) for name in names]
         rngs = (random.Random(f"{seed}:{b_seat}:0"), random.Random(f"{seed}:{b_seat}:1"))
         state = new_deal(rules, seed, derive(seed, "dealer") & 1)
         while not state.over:

@@ -169,24 +169,24 @@ class HandOracle(ExpertBot):
         super().__init__(**expert_options())
         self.opponent_hand = 0
 
-    def _stock_cards(self, k: SeatKnowledge) -> tuple[list[int], int | None]:
-        bottom = k.stock_bottom
-        return [c for c in cards_list(k.unseen & ~self.opponent_hand) if c != bottom], bottom
+    def _stock_cards(self, k: SeatKnowledge) -> tuple[list[int], list[int]]:
+        """The stock's cards: those free to be in any order, and the faced bottom card if shown (R2)."""
+        bottom = [] if k.stock_bottom is None else [k.stock_bottom]
+        return [c for c in cards_list(k.unseen & ~self.opponent_hand) if c not in bottom], bottom
 
     def sample_worlds(self, k: SeatKnowledge, rng: random.Random) -> list[tuple[int, list[int]]]:
         free, bottom = self._stock_cards(k)
         worlds = []
         for _ in range(self.max_worlds):
             rng.shuffle(free)
-            worlds.append((self.opponent_hand, free + ([] if bottom is None else [bottom])))
+            worlds.append((self.opponent_hand, free + bottom))
         return worlds
 
     def all_worlds(self, k: SeatKnowledge, limit: int) -> list[tuple[int, list[int]]] | None:
         free, bottom = self._stock_cards(k)
         if math.factorial(len(free)) > limit:
             return None
-        tail = [] if bottom is None else [bottom]
-        return [(self.opponent_hand, [*order, *tail]) for order in itertools.permutations(free)]
+        return [(self.opponent_hand, [*order, *bottom]) for order in itertools.permutations(free)]
 
     def choose_state(self, state: DealState, k: SeatKnowledge, rng: random.Random) -> Play:
         self.opponent_hand = state.hands[1 - state.turn]

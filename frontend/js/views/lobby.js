@@ -45,13 +45,12 @@ const FORM_DEFAULTS = {
 };
 
 /** A choice's words, or the bare value when the server offers something this client has no words for. */
-function label(key, value) {
-  return hasKey(key) ? t(key) : String(value);
+function label(key, value, params) {
+  return hasKey(key) ? t(key, params) : String(value);
 }
 /** A computer level as the lobby offers it; the expert's says how long it thinks (issue 14). */
 function levelLabel(level) {
-  const key = `opt.bot_level.${level}`;
-  return hasKey(key) ? t(key, { seconds: num(EXPERT_THINKING_S) }) : String(level);
+  return label(`opt.bot_level.${level}`, level, { seconds: num(EXPERT_THINKING_S) });
 }
 // The last choices, kept while the page lives (a language change or a visit to another page).
 let lastForm = {};
