@@ -110,6 +110,9 @@ class _NoSockets:
     def close_room(self, room_id: str, code: int, reason: str) -> None:
         pass
 
+    def close_player(self, room_id: str, player_id: str, code: int, reason: str) -> None:
+        pass
+
 
 class _NoBots:
     async def decide(self, level: str, view: GameView, events: Sequence[GameEvent]) -> GameAction:

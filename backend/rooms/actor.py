@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from pydantic import BaseModel
@@ -21,7 +21,7 @@ from backend.db.writes import ActionWrite, SeatTaken, StoreUnavailable, VersionC
 from backend.ops import metrics
 
 from . import commands as cmd
-from .codes import RoomCode
+from .codes import CloseCode, RoomCode
 from .decide import Limits, decide, follow_ups
 from .effects import (
     AskBot,
@@ -38,7 +38,7 @@ from .effects import (
     WakeAt,
 )
 from .game import events_for, first_legal, view_for
-from .model import RoomState
+from .model import RoomEvent, RoomState
 from .observer import chat_log_message, chat_message, presence_message, rejected_message, state_message
 from .ports import BotRunner, Bus, Clock, RoomStore
 from .watch import Spectators
@@ -132,8 +132,17 @@ class RoomActor:
             if isinstance(effect, Reject) and effect.player_id is None:
                 refusal = effect.refusal
             elif not isinstance(effect, Persist):
-                self._run(effect)
+                self._run_safely(effect)
         return refusal
+
+    def _run_safely(self, effect: Effect) -> None:
+        """Carry out one effect of a committed change. A failure here (a bug building a message)
+        must not leave the room silent: it is logged with the room, and the effects after it
+        (the other seats, the timers, the computer's turn) still run."""
+        try:
+            self._run(effect)
+        except Exception:
+            log.exception("room %s: could not carry out %s at version %d", self.id, effect, self.state.version)
 
     async def _persist(self, effect: Persist) -> Refusal | None:
         started = time.perf_counter()
@@ -173,11 +182,11 @@ class RoomActor:
                     if holder is None or holder.bot_level is not None:
                         continue
                     reply = effect.reply_to[1] if effect.reply_to and effect.reply_to[0] == holder.player_id else None
-                    self._send(holder.player_id, state_message(state, holder.player_id, effect.events, reply))
+                    self._send_state(holder.player_id, effect.events, reply)
                 if self._spectators is not None:
                     self._spectators.publish(state, effect.events)
             case SendState():
-                self._send(effect.player_id, state_message(state, effect.player_id, (), effect.reply_to))
+                self._send_state(effect.player_id, (), effect.reply_to)
             case Reject():
                 if effect.player_id is not None:
                     self._send(effect.player_id, rejected_message(effect.msg_id, effect.refusal, state.version))
@@ -203,6 +212,20 @@ class RoomActor:
                 self._arm(effect.deadline)
             case AskBot():
                 self._ask_bot(effect)
+
+    def _send_state(self, player_id: str, events: Sequence[RoomEvent], reply_to: int | None) -> None:
+        """One player's state. If it cannot be built, that player's socket is closed with
+        ``STATE_FAILED`` (the client reconnects and is sent the state afresh) and the others are
+        still told: one seat's failure never silences the table."""
+        try:
+            text = state_message(self.state, player_id, events, reply_to).model_dump_json()
+        except Exception:
+            log.exception(
+                "room %s: could not build the state of player %s at version %d", self.id, player_id, self.state.version
+            )
+            self._bus.close_player(self.id, player_id, CloseCode.STATE_FAILED, "reconnect for the current state")
+            return
+        self._bus.deliver(self.id, player_id, text)
 
     def _send(self, player_id: str, message: BaseModel | str) -> None:
         text = message if isinstance(message, str) else message.model_dump_json()

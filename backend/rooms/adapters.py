@@ -42,6 +42,11 @@ class LocalBus:
         for connection in self._sockets.pop(room_id, {}).values():
             connection.close(code, reason)
 
+    def close_player(self, room_id: str, player_id: str, code: int, reason: str) -> None:
+        connection = self._sockets.get(room_id, {}).get(player_id)
+        if connection is not None:
+            connection.close(code, reason)
+
 
 class SystemClock:
     def now(self) -> datetime:

@@ -287,6 +287,14 @@ class RedisCluster:
         payload = json.dumps({"kind": "close", "code": code, "reason": reason})
         self._outgoing.put_nowait((f"room:{room_id}", payload, None))
 
+    def close_player(self, room_id: str, player_id: str, code: int, reason: str) -> None:
+        connection = self._local.get(room_id, {}).get(player_id)
+        if connection is not None:
+            connection.close(code, reason)
+            return
+        payload = json.dumps({"kind": "close", "player": player_id, "code": code, "reason": reason})
+        self._outgoing.put_nowait((f"room:{room_id}", payload, None))
+
     def local_players(self) -> list[tuple[str, str]]:
         return [(room_id, player_id) for room_id, players in self._local.items() for player_id in players]
 
@@ -323,6 +331,10 @@ class RedisCluster:
             connection = players.pop(message["player"], None)
             if connection is not None:
                 connection.close(CloseCode.REPLACED, "replaced by a newer connection")
+        elif kind == "close" and "player" in message:
+            connection = players.get(message["player"])
+            if connection is not None:
+                connection.close(message["code"], message["reason"])
         elif kind == "close":
             for connection in self._local.pop(room_id, {}).values():
                 connection.close(message["code"], message["reason"])

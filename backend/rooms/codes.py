@@ -31,6 +31,7 @@ class CloseCode(IntEnum):
     POLICY = 1008  # origin not allowed, flooding, or a client too slow to read
     TOO_BIG = 1009  # a frame over MAX_FRAME_BYTES
     SERVICE_RESTART = 1012  # this server is restarting (SIGTERM): reconnect now, another server takes the table
+    STATE_FAILED = 1011  # the server could not build this socket's state after a change: reconnect for it
     TRY_AGAIN = 1013  # no server could take the table just now (a takeover): reconnect in a moment
     BAD_TOKEN = 4401
     NOT_SEATED = 4403

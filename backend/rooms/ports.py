@@ -65,6 +65,9 @@ class Bus(Protocol):
 
     def close_room(self, room_id: str, code: int, reason: str) -> None: ...
 
+    def close_player(self, room_id: str, player_id: str, code: int, reason: str) -> None:
+        """Close one player's socket to the room, wherever it is (the player reconnects)."""
+
 
 class Clock(Protocol):
     def now(self) -> datetime: ...

@@ -8,11 +8,14 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
+import pytest
+
 from backend.db.writes import ActionWrite, RoomWrite, StoreUnavailable
 from backend.engine.events import Event
 from backend.engine.view import SeatView
 from backend.rooms import commands as cmd
 from backend.rooms.actor import RoomActor
+from backend.rooms.codes import CloseCode
 from backend.rooms.decide import Limits
 from backend.rooms.model import RoomState
 from backend.rooms.ports import Connection, StoredRoom
@@ -40,6 +43,7 @@ class FakeStore:
 class FakeBus:
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, object]]] = []
+        self.closed: list[tuple[str, int]] = []
 
     async def attach(self, room_id: str, player_id: str, connection: Connection) -> Connection | None:
         return None
@@ -55,6 +59,9 @@ class FakeBus:
 
     def close_room(self, room_id: str, code: int, reason: str) -> None:
         pass
+
+    def close_player(self, room_id: str, player_id: str, code: int, reason: str) -> None:
+        self.closed.append((player_id, code))
 
 
 class FakeClock:
@@ -113,4 +120,40 @@ async def test_a_database_blip_refuses_with_a_temporary_code_and_changes_nothing
     store.down = False  # the same intent, resent, now goes through exactly once
     await room.handle(cmd.PlayCard(player, 1, state.version, card, False))
     assert len(store.writes) == 1 and room.state.version == state.version + 1
+    room.stop()
+
+
+async def test_a_seat_whose_state_cannot_be_built_is_closed_to_reconnect_and_the_table_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bug building one seat's message after a committed move: the move stays stored and is
+    answered to the others, that seat's socket is closed with STATE_FAILED (it reconnects and
+    gets the state), and the table plays on."""
+    from backend.rooms import actor as actor_module
+
+    store, bus = FakeStore(), FakeBus()
+    state = started()
+    room = actor(state, store, bus)
+    player, card = mover(state)
+    other = BEN if player == ANNA else ANNA
+    real = actor_module.state_message
+    broken = {other}
+
+    def flaky(state: RoomState, player_id: str, *args: object, **kwargs: object) -> object:
+        if player_id in broken:
+            broken.discard(player_id)  # once: a reconnect gets the state
+            raise IndexError("tuple index out of range")
+        return real(state, player_id, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(actor_module, "state_message", flaky)
+    assert await room.handle(cmd.PlayCard(player, 1, state.version, card, False)) is None
+    assert len(store.writes) == 1 and room.state.version == state.version + 1  # stored and adopted
+    assert [(who, m["reply_to"]) for who, m in bus.sent if m["type"] == "state"] == [(player, 1)]
+    assert bus.closed == [(other, CloseCode.STATE_FAILED)]
+    await room.handle(cmd.Hello(other))  # the reconnect's hello
+    fresh, *_chat_log = [m for who, m in bus.sent if who == other]
+    assert fresh["type"] == "state" and fresh["version"] == room.state.version
+    next_player, next_card = mover(room.state)  # and the game goes on
+    assert await room.handle(cmd.PlayCard(next_player, 2, room.state.version, next_card, False)) is None
+    assert room.state.version == state.version + 2
     room.stop()

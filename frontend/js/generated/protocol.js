@@ -50,6 +50,7 @@ export const CLOSE_CODES = Object.freeze({
   "POLICY": 1008,
   "TOO_BIG": 1009,
   "SERVICE_RESTART": 1012,
+  "STATE_FAILED": 1011,
   "TRY_AGAIN": 1013,
   "BAD_TOKEN": 4401,
   "NOT_SEATED": 4403,
