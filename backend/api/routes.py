@@ -330,7 +330,16 @@ def _player_json(players: dict[str, Player], player_id: str, seat: int | None = 
 
 
 def _seated_players(match: Match, players: dict[str, Player]) -> list[dict[str, Any]]:
-    return [_player_json(players, player_id, seat) for seat, player_id in enumerate(match.player_ids)]
+    places = match.places
+    seated = [_player_json(players, player_id, seat) for seat, player_id in enumerate(match.player_ids)]
+    if places is None:
+        return seated
+    return [{**player, "place": place, "result": _result(place)} for player, place in zip(seated, places, strict=True)]
+
+
+def _result(place: int) -> str:
+    """A finished match is won by whoever is first (R5, ruling V0.9; R6.2 / V0.10a after a resignation)."""
+    return "won" if place == 1 else "lost"
 
 
 def _stake_json(player_id: str, settlements: list[Settlement]) -> dict[str, Any] | None:
@@ -380,7 +389,8 @@ def _match_json(
         "opponent": _player_json(players, other_id),
         "totals": match.totals,
         "winner_seat": match.winner_seat,
-        "result": None if match.winner_seat is None else ("won" if match.winner_seat == seat else "lost"),
+        "result": None if match.places is None else _result(match.places[seat]),
+        "places": match.places,
         "end_reason": match.end_reason,
         "stake": _stake_json(player_id, settlements),
         "settlements": [

@@ -190,8 +190,13 @@ class MatchPlayer(BaseModel):
     bot_level: str | None
 
 
+MatchResult = Literal["won", "lost"]
+
+
 class SeatedMatchPlayer(MatchPlayer):
     seat: int
+    place: int | None = Field(default=None, description="once the match is over: 1 the best (a resigned seat last)")
+    result: MatchResult | None = Field(default=None, description="once the match is over: won is first place")
 
 
 class MatchStake(BaseModel):
@@ -228,8 +233,9 @@ class MatchOut(BaseModel):
     my_seat: int
     opponent: MatchPlayer
     totals: list[int]
-    winner_seat: int | None
-    result: Literal["won", "lost"] | None
+    winner_seat: int | None = Field(description="the one seat in first place; null while playing or when shared")
+    result: MatchResult | None = Field(description="my result once the match is over (won: first place)")
+    places: list[int] | None = Field(description="every seat's place once the match is over, 1 the best")
     end_reason: Literal["target", "resign", "absence"] | None
     stake: MatchStake | None
     settlements: list[SettlementOut] = Field(description="every settlement of the match (V0.10: each loser)")

@@ -101,6 +101,12 @@ class Match(Base):
         """The match totals, in seat order."""
         return [row.total for row in self.seat_rows]
 
+    @property
+    def places(self) -> list[int] | None:
+        """Once the match is over, every seat's place (1 the best), in seat order."""
+        found = [row.place for row in self.seat_rows]
+        return None if None in found else [place for place in found if place is not None]
+
 
 class MatchSeat(Base):
     """A seat of a match: who played it and the seat's match total."""
@@ -111,6 +117,7 @@ class MatchSeat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     total: Mapped[int] = mapped_column(Integer, default=0)
+    place: Mapped[int | None] = mapped_column(Integer)  # once the match is over: 1 the best (R6.2, V0.10a)
 
 
 class Deal(Base):

@@ -34,7 +34,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from .codes import DeviceLinkCode
 from .engine import make_engine, make_sessionmaker
@@ -82,6 +82,11 @@ _MATCH_TOTAL = (
     update(MatchSeat)
     .where(MatchSeat.match_id == bindparam("match"), MatchSeat.seat == bindparam("at"))
     .values(total=bindparam("value"))
+)
+_MATCH_PLACE = (
+    update(MatchSeat)
+    .where(MatchSeat.match_id == bindparam("match"), MatchSeat.seat == bindparam("at"))
+    .values(place=bindparam("value"))
 )
 
 
@@ -563,6 +568,10 @@ class Store:
                     status="finished", winner_seat=write.end.winner_seat, end_reason=write.end.reason, finished_at=now
                 )
             )
+            connection.execute(
+                _MATCH_PLACE,
+                [{"match": write.match_id, "at": seat, "value": place} for seat, place in enumerate(write.end.places)],
+            )
             if write.end.settlements:  # a V2–V7 match for nothing owes nothing (V0.10 leaves out zeros)
                 connection.execute(
                     insert(Settlement),
@@ -631,29 +640,37 @@ class Store:
             return dict(by_match)
 
     def ledger(self, player_id: str) -> list[dict[str, Any]]:
-        """Per opponent: matches finished, won, and the net balance per currency (exact, R6.1).
+        """Per opponent: finished matches played together, how many of them I won (first place), and
+        the net balance per currency (exact, R6.1).
 
-        Built from the settlements, one per (match, winner, loser): with 3 or 4 seats a match
-        counts for each pair that settled in it (the winner and each loser, V0.10), not for two
-        losers, who owe each other nothing."""
+        Every finished match counts for every pair of its players, whether or not money moved: a
+        match for nothing, or the two losers of a table of three (who owe each other nothing,
+        V0.10), are still matches played. The balance sums the settlements, one per (match,
+        winner, loser)."""
+        mine, theirs = aliased(MatchSeat), aliased(MatchSeat)
         with self._sessions() as session:
-            rows = session.execute(
-                select(Settlement, Match.finished_at)
-                .join(Match, Match.id == Settlement.match_id)
-                .where(or_(Settlement.winner_id == player_id, Settlement.loser_id == player_id))
+            played = session.execute(
+                select(theirs.player_id, mine.place, Match.finished_at)
+                .join(Match, Match.id == mine.match_id)
+                .join(theirs, (theirs.match_id == mine.match_id) & (theirs.seat != mine.seat))
+                .where(mine.player_id == player_id, Match.status == "finished")
             ).all()
+            owed = session.execute(
+                select(Settlement).where(or_(Settlement.winner_id == player_id, Settlement.loser_id == player_id))
+            ).scalars()
             opponents: dict[str, dict[str, Any]] = {}
-            balances: dict[str, defaultdict[str, Decimal]] = {}
-            for settlement, finished_at in rows:
-                won = settlement.winner_id == player_id
-                other = settlement.loser_id if won else settlement.winner_id
+            for other, place, finished_at in played:
                 entry = opponents.setdefault(
                     other, {"opponent_id": other, "played": 0, "won": 0, "last_played": finished_at}
                 )
                 entry["played"] += 1
-                entry["won"] += int(won)
+                entry["won"] += int(place == 1)
                 if finished_at and (entry["last_played"] is None or finished_at > entry["last_played"]):
                     entry["last_played"] = finished_at
+            balances: dict[str, defaultdict[str, Decimal]] = {other: defaultdict(Decimal) for other in opponents}
+            for settlement in owed:
+                won = settlement.winner_id == player_id
+                other = settlement.loser_id if won else settlement.winner_id
                 amount = Decimal(settlement.amount)
                 balances.setdefault(other, defaultdict(Decimal))[settlement.currency] += amount if won else -amount
             people = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(opponents))).all()}

@@ -74,7 +74,8 @@ class MatchEnd:
     """How a match ended and what is owed: one settlement for two seats; for 3 or 4 seats each
     other player owes the winner (V0.10), or the one who abandoned owes every other player (V0.10a)."""
 
-    winner_seat: int | None  # None: a V2–V7 match abandoned by one player (V0.10a) has no single winner
+    winner_seat: int | None  # the one seat in first place; None when two share it (V0.10a, after a resignation)
+    places: tuple[int, ...]  # every seat's place, 1 the best (a resigned seat last, R6.2 / V0.10a)
     reason: str
     totals: tuple[int, ...]
     stake_per_point: Decimal

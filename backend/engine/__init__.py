@@ -53,6 +53,7 @@ from .table_match import (
     TableMatchState,
     apply_table_match,
     new_table_match,
+    places,
     replay_table_match,
     settlement,
 )
@@ -141,6 +142,7 @@ __all__ = [
     "new_seed",
     "new_table_deal",
     "new_table_match",
+    "places",
     "replay_match",
     "replay_table_match",
     "rules_from_dict",

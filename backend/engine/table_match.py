@@ -33,6 +33,7 @@ __all__ = [
     "TableMatchState",
     "apply_table_match",
     "new_table_match",
+    "places",
     "replay_table_match",
     "settlement",
     "table_first_dealer",
@@ -97,6 +98,23 @@ def table_match_winner(totals: Sequence[int], target: int) -> int | None:
     if top >= target and list(totals).count(top) == 1:
         return list(totals).index(top)
     return None
+
+
+def places(totals: Sequence[int], winner: int | None, loser: int | None) -> tuple[int, ...]:
+    """Every seat's place in a finished match, 1 the best (ruling V0.9, R6.2, V0.10a).
+
+    Won on the target: the winner is first and the others follow by their totals. Abandoned: the
+    player who left is last (R6.2, V0.10a: a loss, whatever the totals) and the others are ranked by
+    their totals. Equal totals share a place, and the next place is skipped (1, 2, 2, 4).
+    """
+    n = len(totals)
+    first = {winner} if winner is not None else set()
+    last = {loser} if loser is not None else set()
+
+    def key(seat: int) -> tuple[int, int]:
+        return (0 if seat in first else 2 if seat in last else 1, -totals[seat])
+
+    return tuple(1 + sum(1 for other in range(n) if key(other) < key(seat)) for seat in range(n))
 
 
 def apply_table_match(

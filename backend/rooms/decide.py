@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 from backend.db.writes import (
     AbsenceWrite,
@@ -316,8 +317,10 @@ def _settle(state: RoomState, match: game.Game) -> tuple[MatchEnd, tuple[Stake, 
                 creditor_seat=payee,
             )
         )
+    places = game.standings(match)
     end = MatchEnd(
-        winner_seat=match.winner,
+        winner_seat=places.index(1) if places.count(1) == 1 else None,
+        places=places,
         reason=match.end_reason,
         totals=match.totals,
         stake_per_point=stake,
@@ -330,12 +333,20 @@ def _settle(state: RoomState, match: game.Game) -> tuple[MatchEnd, tuple[Stake, 
 def resign_price(state: RoomState, seat: int) -> Stake | None:
     """R6.2 (V0.10a): what ``seat`` would owe (each other player) if it resigned now — settled by
     the very code a resignation goes through (the engine's ``Resign``, then ``_settle``). None
-    when the match is not being played or is played for nothing."""
+    when the match is not being played or is played for nothing.
+
+    A seat at or over the target owes nothing (never negative, R6 / V0.10): its price is zero, to
+    the next seat, as its resignation settles nothing."""
     match = state.match
     if not state.live or match is None or not state.options.stake_per_point:
         return None
     after, _ = game.apply(match, seat, EngineResign("resign"))
-    return _settle(state, after)[1][0]
+    owed = [stake for stake in _settle(state, after)[1] if stake.debtor_seat == seat]
+    if owed:
+        return owed[0]
+    stake = state.options.stake_per_point
+    nobody = (seat + 1) % len(state.seats)
+    return Stake(Decimal(0), state.options.currency, stake, 0, debtor_seat=seat, creditor_seat=nobody)
 
 
 def rebuild_finished(state: RoomState) -> RoomState:

@@ -37,6 +37,7 @@ from backend.engine.table_match import (
     TableMatchState,
     apply_table_match,
     new_table_match,
+    places,
     settlement,
     table_first_dealer,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "new_game",
     "payments",
     "seat_count",
+    "standings",
     "view_for",
 ]
 
@@ -123,6 +125,15 @@ def payments(game: Game, stake_per_point: Decimal) -> tuple[Payment, ...]:
     target = game.rules.target
     owed = stake_owed(stake_per_point, target, game.totals[loser])
     return ((loser, game.winner, max(0, target - game.totals[loser]), owed),)
+
+
+def standings(game: Game) -> tuple[int, ...]:
+    """A finished match's place of every seat, 1 the best (``table_match.places``, R6.2 for two)."""
+    assert game.over and game.end_reason is not None
+    if isinstance(game, TableMatchState):
+        return places(game.totals, game.winner, game.loser)
+    assert game.winner is not None
+    return places(game.totals, game.winner, 1 - game.winner)
 
 
 def first_legal(game: Game, seat: int) -> GameAction:

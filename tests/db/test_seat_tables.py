@@ -251,9 +251,9 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
         assert m1 is not None
         out = _match_json(m1, "p_ben", players, store.settlements_for(["m1"])["m1"])
         assert {k: out[k] for k in ("players", "my_seat", "opponent", "totals", "winner_seat", "result", "stake")} == {
-            "players": [
-                {"seat": 0, "id": "p_anna", "name": "Anna", "bot_level": None},
-                {"seat": 1, "id": "p_ben", "name": "Ben", "bot_level": None},
+            "players": [  # with the places of migration 0006
+                {"seat": 0, "id": "p_anna", "name": "Anna", "bot_level": None, "place": 1, "result": "won"},
+                {"seat": 1, "id": "p_ben", "name": "Ben", "bot_level": None, "place": 2, "result": "lost"},
             ],
             "my_seat": 1,
             "opponent": {"id": "p_anna", "name": "Anna", "bot_level": None},
@@ -288,7 +288,13 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
         match = NewMatch(id="m5", options=OPTIONS, seed=5, first_dealer=1, seat_ids=("p_cleo", "p_anna"))
         store.write(JoinWrite("r3", "p_anna", match))
         end = MatchEnd(
-            1, "resign", (0, 0), Decimal("0.01"), "EUR", (SettlementRow("p_anna", "p_cleo", 1001, Decimal("10.01")),)
+            1,
+            (2, 1),
+            "resign",
+            (0, 0),
+            Decimal("0.01"),
+            "EUR",
+            (SettlementRow("p_anna", "p_cleo", 1001, Decimal("10.01")),),
         )
         resign = ActionRecord(0, "resign", reason="resign")
         store.commit_actions([ActionWrite("r3", 1, "m5", 1, resign, 1, (), end, (0, 0))])
@@ -336,7 +342,7 @@ def test_a_table_of_three_seats_is_joined_played_and_settled_per_loser(store: St
         SettlementRow(anna.id, ben.id, 981, Decimal("9.81")),
         SettlementRow(anna.id, cleo.id, 981, Decimal("9.81")),
     )
-    end = MatchEnd(0, "target", (1001, 20, 20), Decimal("0.01"), "EUR", owed)
+    end = MatchEnd(0, (1, 2, 2), "target", (1001, 20, 20), Decimal("0.01"), "EUR", owed)
     outcomes = store.commit_actions(
         [
             ActionWrite(room.id, 2, match.id, 1, bid, 1, (), None, (0, 0, 0)),
@@ -363,7 +369,8 @@ def test_a_table_of_three_seats_is_joined_played_and_settled_per_loser(store: St
 
     winner = {e["opponent_id"]: (e["played"], e["won"], e["balance"]) for e in store.ledger(anna.id)}
     assert winner == {ben.id: (1, 1, {"EUR": "9.81"}), cleo.id: (1, 1, {"EUR": "9.81"})}
-    assert [(e["opponent_id"], e["balance"]) for e in store.ledger(ben.id)] == [(anna.id, {"EUR": "-9.81"})]
+    losers = {e["opponent_id"]: (e["played"], e["won"], e["balance"]) for e in store.ledger(ben.id)}
+    assert losers == {anna.id: (1, 0, {"EUR": "-9.81"}), cleo.id: (1, 0, {})}  # the two losers owe each other nothing
 
     players = store.players(list(seat_ids))
     out = _match_json(stored.match, cleo.id, players, store.settlements_for([match.id])[match.id])
@@ -402,9 +409,10 @@ def test_v0_10a_the_one_who_abandons_owes_every_other_player(store: Store) -> No
         SettlementRow(anna.id, ben.id, 1001, Decimal("10.01")),
         SettlementRow(cleo.id, ben.id, 1001, Decimal("10.01")),
     )
-    end = MatchEnd(0, "absence", (0, 0, 0), Decimal("0.01"), "EUR", owed)
+    end = MatchEnd(None, (1, 3, 1), "absence", (0, 0, 0), Decimal("0.01"), "EUR", owed)
     resign = ActionRecord(1, "resign", reason="absence")
     assert store.commit_actions([ActionWrite(room.id, 2, match.id, 1, resign, None, (), end, (0, 0, 0))]) == [None]
     debts = {e["opponent_id"]: e["balance"] for e in store.ledger(ben.id)}
     assert debts == {anna.id: {"EUR": "-10.01"}, cleo.id: {"EUR": "-10.01"}}
-    assert [e["opponent_id"] for e in store.ledger(cleo.id)] == [ben.id]  # Cleo and Anna owe each other nothing
+    shared = {e["opponent_id"]: (e["played"], e["won"], e["balance"]) for e in store.ledger(cleo.id)}
+    assert shared == {ben.id: (1, 1, {"EUR": "10.01"}), anna.id: (1, 1, {})}  # Cleo and Anna owe each other nothing

@@ -100,7 +100,7 @@ def test_r6_1_settlements_and_the_ledger_are_exact(store: Store) -> None:
     assert stored is not None and stored.match is not None
     winner, loser = stored.match.player_ids
     amount = Decimal("0.1") * 3  # 0.30000000000000004 as a binary float
-    end = MatchEnd(1, "resign", (0, 0), Decimal("0.1"), "EUR", (SettlementRow(winner, loser, 3, amount),))
+    end = MatchEnd(0, (1, 2), "resign", (0, 0), Decimal("0.1"), "EUR", (SettlementRow(winner, loser, 3, amount),))
     store.commit_actions(
         [ActionWrite(room_id, 1, match_id, 1, ActionRecord(seat=1, kind="resign"), 1, (), end, (0, 0))]
     )
@@ -129,7 +129,7 @@ def test_r6_2_deadlines_are_stored_and_cleared_with_the_match_end(store: Store) 
     assert row.deadline.replace(tzinfo=row.deadline.tzinfo or UTC) == deadline
     first, second = record.room.seat_ids
     assert first is not None and second is not None
-    end = MatchEnd(0, "absence", (0, 0), Decimal(0), "chips", (SettlementRow(first, second, 301, Decimal(0)),))
+    end = MatchEnd(0, (1, 2), "absence", (0, 0), Decimal(0), "chips", (SettlementRow(first, second, 301, Decimal(0)),))
     store.commit_actions(
         [ActionWrite(room_id, 1, match_id, 1, ActionRecord(1, "resign", reason="absence"), None, (), end, (0, 0))]
     )
