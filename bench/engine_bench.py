@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout, uninstalled
 
-from backend.engine import Play, Rules, apply, deal_result, declarable_suits, legal_mask, new_deal
+from backend.engine import Play, Rules, apply_deal, deal_result, declarable_suits, legal_mask, new_deal
 from backend.engine.cards import KING, QUEEN
 
 # Plays are immutable: one object per (card, declare), built once rather than on every move.
@@ -42,7 +42,7 @@ def play_deal(rules: Rules, seed: int, dealer: int, rng: random.Random, declare_
             and card >> 3 in declarable_suits(state, seat)
             and uniform() < declare_probability
         )
-        state, _ = apply(state, seat, PLAYS[card][declare])
+        state, _ = apply_deal(state, seat, PLAYS[card][declare])
     return deal_result(state).score
 
 

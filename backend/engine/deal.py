@@ -15,9 +15,9 @@ are bitmasks (see ``cards``), so that finding the legal cards is a handful of in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .cards import CARD_NAMES, CARD_POINTS, KING, QUEEN, SUIT_MASK, SUITS, cards_in, mask_of
 from .errors import IllegalAction, IllegalCode
@@ -34,9 +34,9 @@ from .events import (
     ThrownIn,
     TrickWon,
 )
-from .kernel import NO_TRUMP, declarable, obligation_mask, winning_index
+from .kernel import NO_TRUMP, beats, declarable, obligation_mask, winning_index
 from .shuffle import shuffled
-from .variants import Rules
+from .variants import Rules, Variant
 
 __all__ = [
     "MAX_CARD_POINTS",
@@ -54,6 +54,7 @@ __all__ = [
     "apply",
     "bid_cap",
     "check",
+    "contract_score",
     "deal_from_hands",
     "deal_result",
     "declarable_suits",
@@ -61,9 +62,14 @@ __all__ = [
     "legal_bids",
     "legal_mask",
     "lowest_bid",
+    "jungfrau_bonus",
     "may_meld",
+    "meld_allowed",
+    "meld_suits",
     "new_deal",
     "refusal_code",
+    "round_points",
+    "written_score",
 ]
 
 MAX_CARD_POINTS = 120  # R1, V0.3: every pack holds 120 card points; V0.6b's cap starts from it
@@ -120,11 +126,13 @@ class Call:
     bid: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
+    """A completed trick (a named tuple: one is made for every trick, so it must be cheap to make)."""
+
     leader: int
     cards: tuple[int, ...]  # in the order played, lead first
     winner: int
+    trump: int  # the trump in force for it (R4.1, V0.4), or NO_TRUMP
 
 
 # Events are immutable, so those that depend only on (seat, card) are built once and shared.
@@ -145,27 +153,49 @@ def _trick_won(winner: int, leader: int, cards: tuple[int, ...]) -> TrickWon:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """What a deal starts from and never changes: the rules, the deal as dealt (R2, V0.2) and the match
+    totals before it (V7.7)."""
+
+    rules: Rules
+    game: Variant
+    seed: int | None
+    dealer: int
+    totals: tuple[int, ...]
+    hands: tuple[int, ...]
+    stock: tuple[int, ...]  # R2: top first
+    talon: tuple[int, ...]  # V0.7: empty without one
+
+
+@dataclass(frozen=True, slots=True)
+class Auction:
+    """The auction and its outcome (V0.6, V0.7): the calls, who passed, the declarer, the contract and
+    the two cards the declarer laid away; empty in a game without one."""
+
+    calls: tuple[Call, ...] = ()
+    passed: int = 0  # bit s set once seat s has passed
+    declarer: int | None = None
+    contract: int | None = None
+    discards: int = 0  # as a mask
+
+
+NO_AUCTION = Auction()
+
+
 class DealState:
+    # What changes with every card is a slot of its own; what the deal started from (``Dealt``) and
+    # the auction (``Auction``) are one slot each, so that copying a state for a card is cheap.
     __slots__ = (
-        "calls",
+        "auction",
         "card_points",
-        "contract",
-        "dealer",
+        "dealt",
         "declarations",
         "declared_suits",
-        "declarer",
-        "discards",
         "hands",
-        "initial_hands",
-        "initial_stock",
         "leader",
-        "passed",
         "phase",
-        "rules",
-        "seed",
         "stock",
-        "talon",
-        "totals",
         "trick",
         "tricks",
         "tricks_won",
@@ -173,22 +203,12 @@ class DealState:
         "turn",
     )
 
-    rules: Rules
-    seed: int | None
-    dealer: int
-    totals: tuple[int, ...]  # the match totals before this deal (V7.7: no meld, no bid over 120 above 900)
-    initial_hands: tuple[int, ...]
-    initial_stock: tuple[int, ...]  # R2: the stock as dealt, top first
-    talon: tuple[int, ...]  # V0.7: the talon as dealt, empty without one
+    dealt: Dealt
+    auction: Auction
     phase: Phase
     hands: tuple[int, ...]
     stock: tuple[int, ...]  # top first: stock[0] is drawn next (R4 phase 1)
     turn: int | None  # None once the deal is over or thrown in
-    calls: tuple[Call, ...]  # the auction so far
-    passed: int  # bit s set once seat s has passed
-    declarer: int | None
-    contract: int | None
-    discards: int  # the two cards the declarer laid away (V0.7), as a mask
     trump: int  # a suit, or NO_TRUMP
     declared_suits: int  # bit s set once suit s has been declared this deal
     declarations: tuple[Declaration, ...]
@@ -201,22 +221,12 @@ class DealState:
     def _copy(self) -> DealState:
         # Spelled out rather than looped over __slots__: this is the engine's hot path.
         clone = DealState.__new__(DealState)
-        clone.rules = self.rules
-        clone.seed = self.seed
-        clone.dealer = self.dealer
-        clone.totals = self.totals
-        clone.initial_hands = self.initial_hands
-        clone.initial_stock = self.initial_stock
-        clone.talon = self.talon
+        clone.dealt = self.dealt
+        clone.auction = self.auction
         clone.phase = self.phase
         clone.hands = self.hands
         clone.stock = self.stock
         clone.turn = self.turn
-        clone.calls = self.calls
-        clone.passed = self.passed
-        clone.declarer = self.declarer
-        clone.contract = self.contract
-        clone.discards = self.discards
         clone.trump = self.trump
         clone.declared_suits = self.declared_suits
         clone.declarations = self.declarations
@@ -226,6 +236,57 @@ class DealState:
         clone.card_points = self.card_points
         clone.tricks_won = self.tricks_won
         return clone
+
+    # ------------------------------------------------------------ as dealt, and the auction
+
+    @property
+    def rules(self) -> Rules:
+        return self.dealt.rules
+
+    @property
+    def seed(self) -> int | None:
+        return self.dealt.seed
+
+    @property
+    def dealer(self) -> int:
+        return self.dealt.dealer
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """The match totals before this deal (V7.7: no meld, no bid over 120 at 901 or more)."""
+        return self.dealt.totals
+
+    @property
+    def initial_hands(self) -> tuple[int, ...]:
+        return self.dealt.hands
+
+    @property
+    def initial_stock(self) -> tuple[int, ...]:
+        return self.dealt.stock
+
+    @property
+    def talon(self) -> tuple[int, ...]:
+        return self.dealt.talon
+
+    @property
+    def calls(self) -> tuple[Call, ...]:
+        return self.auction.calls
+
+    @property
+    def passed(self) -> int:
+        return self.auction.passed
+
+    @property
+    def declarer(self) -> int | None:
+        return self.auction.declarer
+
+    @property
+    def contract(self) -> int | None:
+        return self.auction.contract
+
+    @property
+    def discards(self) -> int:
+        return self.auction.discards
 
     @property
     def n(self) -> int:
@@ -284,6 +345,16 @@ class DealState:
 
 # ---------------------------------------------------------------- dealing (R2, V0.2)
 
+class _Packs(dict[int, list[int]]):
+    """Each pack's cards in id order, the order the shuffle starts from."""
+
+    def __missing__(self, pack: int) -> list[int]:
+        cards = self[pack] = list(cards_in(pack))
+        return cards
+
+
+_PACKS = _Packs()
+
 
 def deal_from_hands(
     rules: Rules,
@@ -315,26 +386,29 @@ def deal_from_hands(
     start = tuple(totals) if totals is not None else (0,) * n
     if len(start) != n:
         raise ValueError(f"{n} totals are needed")
+    return _dealt(rules, dealer, tuple(mask_of(hand) for hand in hands), tuple(stock), tuple(talon), seed, start)
 
+
+def _dealt(
+    rules: Rules,
+    dealer: int,
+    masks: tuple[int, ...],
+    stock: tuple[int, ...],
+    talon: tuple[int, ...],
+    seed: int | None,
+    start: tuple[int, ...],
+) -> DealState:
+    """A deal at its start, from hands already checked (or dealt by ``new_deal``) to partition the pack."""
+    n = len(masks)
     state = DealState.__new__(DealState)
-    masks = tuple(mask_of(hand) for hand in hands)
     forehand = (dealer + 1) % n
-    state.rules = rules
-    state.seed = seed
-    state.dealer = dealer
-    state.totals = start
-    state.initial_hands = masks
-    state.initial_stock = tuple(stock)
-    state.talon = tuple(talon)
-    state.phase = "auction" if rules.game.has_auction else "play"
+    game = rules.game
+    state.dealt = Dealt(rules, game, seed, dealer, start, masks, stock, talon)
+    state.auction = NO_AUCTION
+    state.phase = "auction" if game.has_auction else "play"
     state.hands = masks
-    state.stock = tuple(stock)
+    state.stock = stock
     state.turn = forehand  # R4: forehand leads; V0.6: forehand speaks first; V4.4: forehand leads
-    state.calls = ()
-    state.passed = 0
-    state.declarer = None
-    state.contract = None
-    state.discards = 0
     state.trump = NO_TRUMP  # R3, V0.5: a deal starts without a trump suit
     state.declared_suits = 0
     state.declarations = ()
@@ -349,20 +423,25 @@ def deal_from_hands(
 def new_deal(rules: Rules, seed: int, dealer: int, totals: Sequence[int] | None = None) -> DealState:
     """R2, V0.2: shuffle from ``seed`` and deal the game's packets, forehand first and the dealer last."""
     layout, n = rules.layout, rules.n
-    order = shuffled(list(cards_in(layout.pack)), seed)
-    hands: list[list[int]] = [[] for _ in range(n)]
-    talon: list[int] = []
-    stock: list[int] = []
+    order = shuffled(_PACKS[layout.pack], seed)
+    hands = [0] * n
+    talon: tuple[int, ...] = ()
+    stock: tuple[int, ...] = ()
     position = 0
     for kind, size in layout.packets:
         if kind == "each":
             for k in range(1, n + 1):
-                hands[(dealer + k) % n].extend(order[position : position + size])
+                for c in order[position : position + size]:
+                    hands[(dealer + k) % n] |= 1 << c
                 position += size
             continue
-        (talon if kind == "talon" else stock).extend(order[position : position + size])
+        if kind == "talon":
+            talon += tuple(order[position : position + size])
+        else:
+            stock += tuple(order[position : position + size])
         position += size
-    return deal_from_hands(rules, dealer, hands, stock=stock, talon=talon, seed=seed, totals=totals)
+    start = tuple(totals) if totals is not None else (0,) * n
+    return _dealt(rules, dealer, tuple(hands), stock, talon, seed, start)
 
 
 # ---------------------------------------------------------------- the auction (V0.6)
@@ -370,14 +449,28 @@ def new_deal(rules: Rules, seed: int, dealer: int, totals: Sequence[int] | None 
 
 def may_meld(state: DealState, seat: int) -> bool:
     """V7.7 and ruling V7.7a: a player at ``target − 100`` or more may not meld (other games: always)."""
-    ban = state.rules.game.meld_ban_below_target
-    return ban is None or state.totals[seat] < state.rules.goal - ban
+    return meld_allowed(state.dealt.rules, state.dealt.totals[seat])
+
+
+def meld_allowed(rules: Rules, total: int) -> bool:
+    """V7.7 and ruling V7.7a, for a match total: melds end at ``target − 100`` (901 of 1001)."""
+    ban = rules.game.meld_ban_below_target
+    return ban is None or total < rules.goal - ban
+
+
+def meld_suits(game: Variant, hand: int, declared: int, last_points: int) -> tuple[int, ...]:
+    """R3, V0.5 and V4.5: the suits a seat on lead holding ``hand`` may declare, ``declared`` being the
+    suits declared this deal and ``last_points`` the value of the last declaration (0: none yet)."""
+    suits = declarable(hand, declared)
+    if game.melds_ascending and last_points:
+        suits = tuple(s for s in suits if game.declaration_values[s] > last_points)
+    return suits
 
 
 def lowest_bid(state: DealState) -> int:
     """V0.6: the game's minimum, or 10 over the highest bid so far."""
     high = state.high_bid
-    minimum = state.rules.game.minimum_bid or 10
+    minimum = state.dealt.game.minimum_bid or 10
     return minimum if high is None else max(minimum, high + 10)
 
 
@@ -385,7 +478,7 @@ def bid_cap(state: DealState, seat: int) -> int:
     """Ruling V0.6b: 120, plus the values of the K-Q pairs in the hand (none for V7.7's banned player)."""
     if not may_meld(state, seat):
         return MAX_CARD_POINTS
-    values = state.rules.game.declaration_values
+    values = state.dealt.game.declaration_values
     return MAX_CARD_POINTS + sum(values[s] for s in declarable(state.hands[seat], 0))
 
 
@@ -404,11 +497,8 @@ def declarable_suits(state: DealState, seat: int) -> tuple[int, ...]:
     may declare now — only on lead, holding K and Q, each suit once per deal."""
     if state.turn != seat or state.trick or state.phase != "play" or not may_meld(state, seat):
         return ()
-    suits = declarable(state.hands[seat], state.declared_suits)
-    if state.rules.game.melds_ascending and state.declarations:
-        values, last = state.rules.game.declaration_values, state.declarations[-1].points
-        suits = tuple(s for s in suits if values[s] > last)
-    return suits
+    last = state.declarations[-1].points if state.declarations else 0
+    return meld_suits(state.dealt.game, state.hands[seat], state.declared_suits, last)
 
 
 def legal_mask(state: DealState) -> int:
@@ -423,7 +513,7 @@ def legal_mask(state: DealState) -> int:
     if not trick or state.stock:
         return hand
     winning = trick[0] if len(trick) == 1 else trick[winning_index(trick, state.trump)]
-    return obligation_mask(hand, trick[0], winning, state.trump, state.rules.game.duty)
+    return obligation_mask(hand, trick[0], winning, state.trump, state.dealt.game.duty)
 
 
 def legal_actions(state: DealState, seat: int) -> list[Action]:
@@ -508,7 +598,7 @@ def _play_refusal(state: DealState, seat: int, play: Play) -> IllegalAction | No
                 IllegalCode.MELD_NOT_HIGHER, "a meld must be worth more than every earlier meld (V4.5)"
             )
     if state.trick and not legal_mask(state) >> card & 1:
-        rule = state.rules.game.rule
+        rule = state.dealt.game.rule
         led = state.trick[0] >> 3
         if state.hands[seat] & SUIT_MASK[led]:
             if card >> 3 != led:
@@ -545,21 +635,28 @@ def apply(state: DealState, seat: int, action: Action) -> tuple[DealState, tuple
     causes no event here: ``state.over`` tells it, and ``deal_result`` scores it (the match layer
     announces it with its ``DealOver``).
     """
+    if type(action) is Play and seat == state.turn and not action.declare and state.phase == "play":
+        # The hot path: a card without a declaration, played when it is that seat's turn to play.
+        card = action.card
+        if type(card) is int and 0 <= card < 32:
+            playable = legal_mask(state) if state.trick and not state.stock else state.hands[seat]
+            if playable >> card & 1:
+                return _play(state, seat, action)
     check(state, seat, action)
     if type(action) is Play:
         return _play(state, seat, action)
     nxt = state._copy()
+    auction = state.auction
     if isinstance(action, Bid):
-        nxt.calls = (*state.calls, Call(seat, action.amount))
+        nxt.auction = replace(auction, calls=(*auction.calls, Call(seat, action.amount)))
         return _after_call(state, nxt, BidMade(seat=seat, amount=action.amount))
     if isinstance(action, Pass):
-        nxt.calls = (*state.calls, Call(seat, None))
-        nxt.passed = state.passed | 1 << seat
+        nxt.auction = replace(auction, calls=(*auction.calls, Call(seat, None)), passed=auction.passed | 1 << seat)
         return _after_call(state, nxt, Passed(seat=seat))
     assert isinstance(action, Discard)
     both = 1 << action.card_a | 1 << action.card_b
     nxt.hands = _with_hand(state.hands, seat, state.hands[seat] & ~both)
-    nxt.discards = both
+    nxt.auction = replace(auction, discards=both)
     nxt.phase = "play"
     nxt.leader = nxt.turn = seat  # ruling V0.6d: the declarer leads
     return nxt, (Discarded(seat=seat, cards=(CARD_NAMES[action.card_a], CARD_NAMES[action.card_b])),)
@@ -577,7 +674,8 @@ def _after_call(before: DealState, state: DealState, event: DealEvent) -> tuple[
         return state, (event, ThrownIn())
     high, bidder = state.high_bid, state.high_bidder
     if high is not None and bidder is not None and passes == n - 1:
-        state.declarer, state.contract, state.leader, state.turn = bidder, high, bidder, bidder
+        state.auction = replace(state.auction, declarer=bidder, contract=high)
+        state.leader = state.turn = bidder
         events: tuple[DealEvent, ...] = (event, AuctionWon(seat=bidder, contract=high))
         if not state.talon:  # V3.3b: no talon, the declarer leads (V0.6d)
             state.phase = "play"
@@ -615,20 +713,23 @@ def _play(state: DealState, seat: int, play: Play) -> tuple[DealState, tuple[Dea
     trick = (*state.trick, card)
     if len(trick) < n:
         nxt.trick = trick
-        nxt.turn = (seat + 1) % n
+        nxt.turn = seat + 1 if seat + 1 < n else 0
         nxt.hands = tuple(hands)
         return nxt, played
 
     leader = state.leader
-    winner = (leader + winning_index(trick, nxt.trump)) % n  # R4, V0.4
-    taken = list(state.card_points)
-    won = list(state.tricks_won)
+    if n == 2:  # R4: one follower, who takes the trick with a card that beats the lead
+        winner = 1 - leader if beats(trick[0], nxt.trump) >> card & 1 else leader
+    else:  # V0.4: the winning card so far, seat by seat
+        winner = (leader + winning_index(trick, nxt.trump)) % n
     won_event = _trick_won(winner, leader, trick)
+    taken = list(state.card_points)
     taken[winner] += won_event.points
+    won = list(state.tricks_won)
     won[winner] += 1
     nxt.card_points = tuple(taken)
     nxt.tricks_won = tuple(won)
-    nxt.tricks = (*state.tricks, Trick(leader, trick, winner))
+    nxt.tricks = (*state.tricks, Trick(leader, trick, winner, nxt.trump))
     nxt.trick = ()
     nxt.leader = nxt.turn = winner
     stock = state.stock
@@ -639,7 +740,7 @@ def _play(state: DealState, seat: int, play: Play) -> tuple[DealState, tuple[Dea
         nxt.hands = tuple(hands)
         return nxt, (*played, won_event, _DRAWN[winner][stock[0]], _DRAWN[1 - winner][stock[1]])
     nxt.hands = tuple(hands)
-    if not any(hands):  # the deal is over (R5)
+    if not hands[winner]:  # every hand is empty: the deal is over (R5)
         nxt.turn = None
         nxt.phase = "over"
     return nxt, (*played, won_event)
@@ -665,59 +766,76 @@ class DealResult:
     score: tuple[int, ...]  # written on the score sheet for this deal
 
 
-def round_points(state: DealState, seat: int, points: int) -> int:
-    """The game's rounding of exact deal points (V2.9 / ruling V2.9a, V3.8, V4.9; R5 and V7.9a: none)."""
-    kind = state.rules.game.scoring_kind
+def round_points(rules: Rules, points: int, took_last: bool) -> int:
+    """The game's rounding of exact deal points (V2.9 / ruling V2.9a, V3.8, V4.9 — ``took_last``: the
+    seat took the last trick; R5 and V7.9a: none)."""
+    kind = rules.game.scoring_kind
     if kind == "nearest_ten":
         return (points + 5) // 10 * 10
     if kind == "round_up":
         return -(-points // 10) * 10
-    if kind == "thousand" and state.rules.scoring == "simplified":
+    if kind == "thousand" and rules.scoring == "simplified":
         tens, rest = divmod(points, 10)
-        took_last = bool(state.tricks) and state.tricks[-1].winner == seat
         return tens + (rest > 5 or (rest == 5 and took_last))
     return points
+
+
+def jungfrau_bonus(rules: Rules) -> int:
+    """V6.1: what a seat that took no trick receives (100, 10 with `simplified` scoring; 0 when off)."""
+    if not rules.jungfrau:
+        return 0
+    return JUNGFRAU_SIMPLIFIED if rules.scoring == "simplified" else JUNGFRAU
+
+
+def contract_score(rules: Rules, rounded: int, points: int, contract: int | None) -> int:
+    """What a declarer writes (V0.8): its ``rounded`` points if it made the contract on its exact
+    ``points`` (ruling V0.8a) — else minus the contract (V2.9, V7.9), or its rounded points less the
+    contract (V3.8)."""
+    if contract is None or points >= contract:
+        return rounded
+    return rounded - contract if rules.game.scoring_kind == "round_up" else -contract
+
+
+def written_score(
+    rules: Rules, points: int, *, took_last: bool, took_trick: bool, declarer: bool, contract: int | None
+) -> int:
+    """What the score sheet writes for a seat whose exact deal points are ``points`` (R5, V0.8): rounded
+    as the game rounds, the contract judged for the declarer, then the Jungfrau bonus for a seat without
+    a trick, never the declarer (V6.3, V6.4: after rounding)."""
+    written = round_points(rules, points, took_last)
+    if declarer:
+        return contract_score(rules, written, points, contract)
+    return written if took_trick else written + jungfrau_bonus(rules)
 
 
 def deal_result(state: DealState) -> DealResult:
     """Score a finished deal: R5 (and V0.8 for a contract), the game's rounding, V6 when on."""
     if not state.over:
         raise ValueError("the deal is not over")
-    n, zeros = state.n, (0,) * state.n
+    n, zeros = len(state.hands), (0,) * len(state.hands)
     if state.phase == "thrown_in":
         return DealResult(True, None, None, None, zeros, zeros, zeros, zeros, zeros, zeros, zeros)
-    game, rules = state.rules.game, state.rules
-    cards = tuple(state.seat_card_points(s) for s in range(n))
+    game, rules, won = state.dealt.game, state.dealt.rules, state.tricks_won
+    declarer, contract = state.declarer, state.contract
+    cards = state.card_points if declarer is None else tuple(state.seat_card_points(s) for s in range(n))
     melds = [0] * n
     for d in state.declarations:
-        if state.tricks_won[d.seat] or not game.meld_needs_trick:  # R3: none for a seat without a trick
+        if won[d.seat] or not game.meld_needs_trick:  # R3: none for a seat without a trick
             melds[d.seat] += d.points
-    deal_points = tuple(cards[s] + melds[s] for s in range(n))
-    declarer, contract = state.declarer, state.contract
+    deal_points = tuple(c + m for c, m in zip(cards, melds, strict=True))
     made = None if declarer is None or contract is None else deal_points[declarer] >= contract  # V0.8a
-    rounded = tuple(round_points(state, s, deal_points[s]) for s in range(n))
-    bonus = JUNGFRAU_SIMPLIFIED if rules.scoring == "simplified" else JUNGFRAU
-    jungfrau = tuple(
-        bonus if rules.jungfrau and not state.tricks_won[s] and s != declarer else 0  # V6.1, rulings V6.2, V6.3
-        for s in range(n)
-    )
-    score = []
-    for s in range(n):
-        written = rounded[s]
-        if s == declarer and not made and contract is not None:
-            # V3.8: rounded points less the contract; V2.9, V7.9: minus the contract and nothing else
-            written = rounded[s] - contract if game.scoring_kind == "round_up" else -contract
-        score.append(written + jungfrau[s])  # V6.4: after rounding
+    if game.scoring_kind == "exact":  # R5, V7.9a: written as they are
+        rounded = deal_points
+    else:
+        last = state.tricks[-1].winner
+        rounded = tuple(round_points(rules, deal_points[s], s == last) for s in range(n))
+    score = list(rounded)
+    if declarer is not None:
+        score[declarer] = contract_score(rules, rounded[declarer], deal_points[declarer], contract)
+    bonus = jungfrau_bonus(rules)
+    jungfrau = tuple(bonus if not won[s] and s != declarer else 0 for s in range(n)) if bonus else zeros
+    if bonus:
+        score = [s + j for s, j in zip(score, jungfrau, strict=True)]
     return DealResult(
-        False,
-        declarer,
-        contract,
-        made,
-        state.tricks_won,
-        cards,
-        tuple(melds),
-        deal_points,
-        rounded,
-        jungfrau,
-        tuple(score),
+        False, declarer, contract, made, won, cards, tuple(melds), deal_points, rounded, jungfrau, tuple(score)
     )

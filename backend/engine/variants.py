@@ -19,7 +19,8 @@ game of three or four with its ``variant``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal
 
 from .cards import card, deck_mask, mask_of
@@ -56,30 +57,20 @@ RASSEL_POINTS = (40, 60, 100, 80)  # V3.5: ♣ 40, ♠ 60, ♥ 100, ♦ 80 (suit
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """The pack and the deal of a game for one seat count."""
+    """The pack and the deal of a game for one seat count (its sizes worked out once)."""
 
     seats: int
     pack: int  # the cards in play, as a mask
     packets: tuple[Packet, ...]
+    hand_size: int = field(init=False)
+    talon_size: int = field(init=False)
+    stock_size: int = field(init=False)
+    deck_size: int = field(init=False)
 
-    def _sum(self, kind: str) -> int:
-        return sum(n for k, n in self.packets if k == kind)
-
-    @property
-    def hand_size(self) -> int:
-        return self._sum("each")
-
-    @property
-    def talon_size(self) -> int:
-        return self._sum("talon")
-
-    @property
-    def stock_size(self) -> int:
-        return self._sum("stock")
-
-    @property
-    def deck_size(self) -> int:
-        return self.pack.bit_count()
+    def __post_init__(self) -> None:
+        for kind, size in (("each", "hand_size"), ("talon", "talon_size"), ("stock", "stock_size")):
+            object.__setattr__(self, size, sum(n for k, n in self.packets if k == kind))
+        object.__setattr__(self, "deck_size", self.pack.bit_count())
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,7 +299,7 @@ class Rules:
 
     @property
     def layout(self) -> Layout:
-        return self.game.layout(self.n, self.deck_size)
+        return _layout(self.variant, self.n, self.deck_size)
 
     @property
     def pack(self) -> int:
@@ -362,6 +353,11 @@ class Rules:
         if data.get("variant", "mcleod") not in _WIRE_VARIANTS:
             raise ValueError(f"variant must be one of {', '.join(_WIRE_VARIANTS)}, not {data['variant']!r}")
         return cls(**data)
+
+
+@cache
+def _layout(variant: str, seats: int, deck_size: int | None) -> Layout:
+    return VARIANTS[variant].layout(seats, deck_size)
 
 
 # The variants named on the wire: two-hand 1001 is the table without one.

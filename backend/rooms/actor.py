@@ -37,7 +37,9 @@ from .effects import (
     SendState,
     WakeAt,
 )
-from .game import events_for, first_legal, view_for
+from backend.engine import events_for, view_for
+
+from .bots import fallback_action
 from .model import RoomEvent, RoomState
 from .observer import chat_log_message, chat_message, presence_message, rejected_message, state_message
 from .ports import BotRunner, Bus, Clock, RoomStore
@@ -269,13 +271,11 @@ class RoomActor:
         view = view_for(state.match, ask.seat)
         started = time.perf_counter()
         try:
-            action = await self._bots.decide(
-                holder.bot_level, view, events_for(state.match, list(state.deal_events), ask.seat)
-            )
+            action = await self._bots.decide(holder.bot_level, view, events_for(state.deal_events, ask.seat))
             metrics.BOT_SECONDS.labels(holder.bot_level).observe(time.perf_counter() - started)
         except Exception:
             log.exception("the %s bot failed in room %s; it makes its first legal move", holder.bot_level, self.id)
-            action = first_legal(state.match, ask.seat)
+            action = fallback_action(state.match, ask.seat)
         self._bot_task = None
         try:
             await self.handle(cmd.command_for(holder.player_id, ask.version, action))
