@@ -14,9 +14,8 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from backend.db.codes import DeviceLinkCode
 from backend.db.models import Deal, Match, Player, Settlement, utcnow
 from backend.db.store import RoomRecord, Store, action_record, decimal_text
-from backend.engine.variants import TableRules
+from backend.engine import Rules
 from backend.rooms.codes import RoomCode
-from backend.rooms.game import GameRules, seat_count
 from backend.rooms.messages import RoomOut
 from backend.rooms.model import RoomState
 from backend.rooms.observer import room_out
@@ -201,7 +200,7 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, store: StoreDep, 
         reconnect_grace_s=body.reconnect_grace_s,
         bot_level=body.bot_level if body.computers else None,
         spectators=body.spectators,
-        computer_seats=computer_seats(seat_count(rules), body.computers),
+        computer_seats=computer_seats(rules.n, body.computers),
     )
     # Nobody else can join a table whose other seats are all the computer's.
     visibility = "private" if body.computers == options.seats - 1 else body.visibility
@@ -431,25 +430,23 @@ async def one_match(match_id: str, player: CurrentPlayer, store: StoreDep) -> di
     settlements = (await asyncio.to_thread(store.settlements_for, [match.id])).get(match.id, [])
     deals = await asyncio.to_thread(store.deals_of, match.id)
     detail = _match_json(match, player.id, players, settlements)
-    table = isinstance(TableOptions.from_json(match.options).rules, TableRules)
-    detail["deals"] = [
-        {"number": d.number, "dealer": d.dealer, "seed": d.seed, **_deal_result(d, table)} for d in deals
-    ]
+    detail["deals"] = [{"number": d.number, "dealer": d.dealer, "seed": d.seed, **_deal_result(d)} for d in deals]
     return detail
 
 
-def _deal_result(deal: Deal, table: bool) -> dict[str, Any]:
-    """A stored deal's result; a V2–V7 deal's (``table``) also says who declared what (V0.6–V0.8)."""
-    result: dict[str, Any] = {
+def _deal_result(deal: Deal) -> dict[str, Any]:
+    """A stored deal's result, and its auction (V0.6–V0.8; none in two-hand 1001, V4 and V5)."""
+    return {
         "card_points": deal.card_points,
         "declarations": deal.declarations,
         "declaration_points": deal.declaration_points,
         "score": deal.score,
         "totals": deal.totals,
+        "declarer": deal.declarer,
+        "contract": deal.contract,
+        "made": deal.made,
+        "thrown_in": deal.thrown_in,
     }
-    if table:
-        result |= {"declarer": deal.declarer, "contract": deal.contract, "made": deal.made, "thrown_in": deal.thrown_in}
-    return result
 
 
 async def _may_replay(store: Store, match: Match, player: Player | None, code: str | None) -> bool:
@@ -482,7 +479,7 @@ async def _replay_source(store: Store, match_id: str, player: Player | None, cod
         "rules": rules,
         "seed": int(match.seed),
         "actions": [action_record(row) for row in rows],
-        "results": {d.number: _deal_result(d, isinstance(rules, TableRules)) for d in deals},
+        "results": {d.number: _deal_result(d) for d in deals},
     }
 
 
@@ -491,8 +488,8 @@ WatchCode = Annotated[str | None, Query(max_length=40, description="a private ta
 
 
 # Both replay routes leave out the optional fields a replay does not set (``response_model_exclude_unset``):
-# a two-hand deal's result has no auction, and a V2–V7 action names only its own kind (the replay CLI
-# refuses ``"bid": null`` beside ``"play"``).
+# an action names only its own kind (the replay CLI refuses ``"bid": null`` beside ``"play"``), and a
+# document has the stock, the talon and the totals only where its game has them.
 @router.get(
     "/matches/{match_id}/replay", response_model=MatchReplay, response_model_exclude_unset=True, tags=["history"]
 )
@@ -514,7 +511,7 @@ async def deal_replay(
 ) -> dict[str, Any]:
     """One deal of a finished match stepped through the engine: the position after every action."""
     source = await _replay_source(store, match_id, player, code)
-    rules: GameRules = source["rules"]
+    rules: Rules = source["rules"]
     deals = match_deals(rules, source["seed"], source["actions"])
     deal = next((d for d in deals if d.number == number), None)
     if deal is None:
@@ -523,8 +520,8 @@ async def deal_replay(
         "match_id": source["match_id"],
         "number": number,
         "deals": len(deals),  # the viewer links to the other deals without the players' match page
-        "seats": seat_count(rules),
-        "variant": rules.variant if isinstance(rules, TableRules) else None,
+        "seats": rules.n,
+        "variant": rules.variant,
         "dealer": deal.start.dealer,
         "players": source["players"],
         "result": source["results"].get(number),

@@ -19,8 +19,8 @@ from pydantic import (
 )
 
 from backend.engine import Rules
-from backend.engine.table_deal import Phase
-from backend.engine.variants import Scoring, TableRules, VariantId
+from backend.engine.deal import Phase
+from backend.engine.variants import VariantId
 from backend.rooms.bots import level_problem
 
 MAX_CHAT = 200
@@ -92,7 +92,7 @@ class RoomCreate(Strict):
         if self.computers and self.stake_per_point != 0:
             raise ValueError("games against the computer are played for no stake (stake_per_point must be 0)")
         rules = self.rules()  # the engine judges the combination (e.g. a target the game does not offer)
-        if isinstance(rules, TableRules) and self.computer_seats >= rules.n:
+        if self.variant is not None and self.computer_seats >= rules.n:
             raise ValueError("at least one seat is a person's")
         problem = level_problem(rules, self.bot_level) if self.computers else None
         if problem is not None:
@@ -106,7 +106,7 @@ class RoomCreate(Strict):
             return 1 if self.opponent == "computer" else 0
         return self.computer_seats
 
-    def rules(self) -> Rules | TableRules:
+    def rules(self) -> Rules:
         """The engine's rules for this table; ``ValueError`` if the engine refuses the combination."""
         if self.variant is None:
             return Rules(
@@ -117,7 +117,7 @@ class RoomCreate(Strict):
                 deck_size=self.deck_size,
                 jungfrau=self.jungfrau,
             )
-        return TableRules(
+        return Rules(
             variant=self.variant,
             seats=self.seats,
             target=self.target if "target" in self.model_fields_set else None,
@@ -256,11 +256,10 @@ class DealOut(BaseModel):
     declaration_points: list[int]
     score: list[int]
     totals: list[int]
-    # A V2–V7 deal with an auction (absent for two-hand 1001): V0.6–V0.8, ruling V0.6a.
-    declarer: int | None = None
-    contract: int | None = None
-    made: bool | None = None
-    thrown_in: bool = False
+    declarer: int | None = Field(description="V0.6: the auction's winner; null without an auction")
+    contract: int | None
+    made: bool | None = Field(description="V0.8; null without a contract")
+    thrown_in: bool = Field(description="ruling V0.6a: every player passed")
 
 
 class MatchDetail(MatchOut):
@@ -270,45 +269,9 @@ class MatchDetail(MatchOut):
 # ---------------------------------------------------------------- replays (backend/rooms/replay.py)
 
 
-class ReplayPlay(BaseModel):
-    seat: int
-    play: str
-    declare: bool
-
-
-class ReplayDealt(BaseModel):
-    dealer: int
-    hands: list[list[str]]
-    stock: list[str] = Field(description="top card first")
-
-
-class ReplayDocument(BaseModel):
-    """One deal in the input format of ``python -m backend.cli.replay`` (docs/engine-cli.md)."""
-
-    rules: dict[str, Any]
-    deal: ReplayDealt
-    actions: list[ReplayPlay]
-
-
-# The replay routes answer with ``response_model_exclude_unset``: an optional field below that the
-# builder (backend/rooms/replay.py) leaves out is left out of the answer, not sent as null — the
-# replay CLI refuses a V2–V7 action with more than one of play, bid, pass and discard.
-
-
-class TableReplayRules(BaseModel):
-    """``TableRules.to_dict()``: a V2–V7 table's rules, as ``TableRules.from_dict`` reads them back."""
-
-    variant: VariantId
-    seats: int
-    target: int
-    scoring: Scoring
-    jungfrau: bool
-    open_scores: bool
-
-
-class TableReplayAction(BaseModel):
-    """One V2–V7 action of the replay CLI: exactly one of ``play`` (with ``declare``), ``bid``,
-    ``pass`` (always true) and ``discard`` (two cards) is present."""
+class ReplayAction(BaseModel):
+    """One action of the replay CLI: exactly one of ``play`` (with ``declare``), ``bid``, ``pass``
+    (always true) and ``discard`` (two cards) is present."""
 
     seat: int
     play: str | None = None
@@ -320,19 +283,25 @@ class TableReplayAction(BaseModel):
     model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
 
 
-class TableReplayDealt(BaseModel):
+class ReplayDealt(BaseModel):
     dealer: int
     hands: list[list[str]] = Field(description="one hand per seat, as dealt")
+    stock: list[str] | None = Field(default=None, description="two-hand 1001: the stock, top card first (R2)")
     talon: list[str] | None = Field(default=None, description="the talon as dealt (V0.7); absent without one")
 
 
-class TableReplayDocument(BaseModel):
-    """One V2–V7 deal in the input format of ``python -m backend.cli.replay`` (docs/engine-cli.md)."""
+class ReplayDocument(BaseModel):
+    """One deal in the input format of ``python -m backend.cli.replay`` (docs/engine-cli.md)."""
 
-    rules: TableReplayRules
-    deal: TableReplayDealt
-    totals: list[int] = Field(description="the match totals before the deal (V7.7)")
-    actions: list[TableReplayAction]
+    rules: dict[str, Any] = Field(description="the table's rules as the CLI reads them (Rules.to_dict)")
+    deal: ReplayDealt
+    totals: list[int] | None = Field(default=None, description="the match totals before the deal (V7.7); not two-hand")
+    actions: list[ReplayAction]
+
+
+# The replay routes answer with ``response_model_exclude_unset``: an optional field above that the
+# builder (backend/rooms/replay.py) leaves out is left out of the answer, not sent as null — the
+# replay CLI refuses an action with more than one of play, bid, pass and discard.
 
 
 class ReplayResult(BaseModel):
@@ -341,16 +310,15 @@ class ReplayResult(BaseModel):
     declaration_points: list[int]
     score: list[int]
     totals: list[int]
-    # A V2–V7 deal (absent for two-hand 1001): V0.6–V0.8, ruling V0.6a.
-    declarer: int | None = None
-    contract: int | None = None
-    made: bool | None = None
-    thrown_in: bool | None = None
+    declarer: int | None = Field(description="V0.6: the auction's winner; null without an auction")
+    contract: int | None
+    made: bool | None = Field(description="V0.8; null without a contract")
+    thrown_in: bool = Field(description="ruling V0.6a: every player passed")
 
 
 class ReplayDeal(BaseModel):
     number: int
-    replay: ReplayDocument | TableReplayDocument
+    replay: ReplayDocument
     result: ReplayResult | None = Field(description="the stored result; null for a deal a resignation cut short")
 
 
@@ -361,9 +329,15 @@ class MatchReplay(BaseModel):
 
 
 class FrameAction(BaseModel):
+    """The action a frame shows: ``card`` and ``declare`` for a play, ``amount`` for a bid, ``cards``
+    for a discard (absent otherwise)."""
+
     seat: int
-    card: str
-    declare: bool
+    kind: Literal["play", "bid", "pass", "discard"]
+    card: str | None = None
+    declare: bool | None = None
+    amount: int | None = None
+    cards: list[str] | None = None
 
 
 class FrameCard(BaseModel):
@@ -382,39 +356,6 @@ class FrameTrickWon(BaseModel):
     points: int
 
 
-class ReplayFrame(BaseModel):
-    """The whole position after ``step`` actions of a deal (both hands: the match is over, R7)."""
-
-    step: int
-    action: FrameAction | None
-    hands: list[list[str]]
-    trick: list[FrameCard]
-    last_trick: FrameTrick | None
-    trick_won: FrameTrickWon | None
-    tricks_played: int
-    stock_count: int
-    drawn: list[FrameCard]
-    trump: str | None
-    declared: DealDeclaration | None
-    declarations: list[DealDeclaration]
-    card_points: list[int]
-    turn: int | None
-    deal_over: bool
-    score: list[int] | None
-
-
-class TableFrameAction(BaseModel):
-    """The action a V2–V7 frame shows: ``card`` and ``declare`` for a play, ``amount`` for a bid,
-    ``cards`` for a discard (absent otherwise)."""
-
-    seat: int
-    kind: Literal["play", "bid", "pass", "discard"]
-    card: str | None = None
-    declare: bool | None = None
-    amount: int | None = None
-    cards: list[str] | None = None
-
-
 class FrameCall(BaseModel):
     """One turn of the auction (V0.6): ``bid`` points, or null for a pass."""
 
@@ -422,13 +363,15 @@ class FrameCall(BaseModel):
     bid: int | None
 
 
-class TableReplayFrame(BaseModel):
-    """The whole position of a V2–V7 deal after ``step`` actions (every hand: the match is over, R7)."""
+class ReplayFrame(BaseModel):
+    """The whole position of a deal after ``step`` actions (every hand: the match is over, R7)."""
 
     step: int
-    action: TableFrameAction | None
-    phase: Phase = Field(description="the engine's phase (TableDealState.phase)")
+    action: FrameAction | None
+    phase: Phase = Field(description="the engine's phase (DealState.phase)")
     hands: list[list[str]]
+    stock_count: int = Field(description="two-hand 1001: the cards left in the stock (R4 phase 1 while above 0)")
+    drawn: list[FrameCard] = Field(description="the cards this step drew from the stock (R4), the winner's first")
     talon: list[str] = Field(description="the talon as dealt (V0.7); [] without one")
     talon_taken: bool
     discards: list[str] = Field(description="the two cards the declarer laid away (V0.7); [] before")
@@ -456,12 +399,12 @@ class DealReplay(BaseModel):
     match_id: str
     number: int
     deals: int = Field(description="how many deals the match replays (an unfinished last one too): 0 … deals - 1")
-    seats: int = Field(description="2 for two-hand 1001, 3 or 4 for V2–V7")
-    variant: str | None = Field(description="the V2–V7 game (TableRules.variant); null for two-hand 1001")
+    seats: int
+    variant: VariantId = Field(description="the game (Rules.variant): twohand, or one of V2–V7")
     dealer: int
     players: list[SeatedMatchPlayer]
     result: ReplayResult | None
-    frames: list[ReplayFrame] | list[TableReplayFrame]
+    frames: list[ReplayFrame]
 
 
 class Page(BaseModel):

@@ -25,7 +25,7 @@ from backend.rooms.messages import RejectedMessage
 from backend.rooms.service import RoomRefused, Rooms
 from backend.settings import Settings
 
-from .codes import CloseCode, TransportCode
+from .codes import PROTOCOL, CloseCode, TransportCode
 from .deps import player_for_token
 from .schemas import (
     BidIntent,
@@ -118,11 +118,15 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
 
 
 async def _accept(websocket: WebSocket, settings: Settings) -> bool:
-    """Refuse a browser page of another site before the handshake completes; else accept."""
+    """Refuse a browser page of another site before the handshake completes; else accept, and close a
+    socket that speaks another protocol version at once, telling its page to reload."""
     if not origin_allowed(websocket, settings):
         await websocket.close(CloseCode.POLICY, "origin not allowed")
         return False
     await websocket.accept()
+    if websocket.query_params.get("protocol") != str(PROTOCOL):
+        await websocket.close(CloseCode.OUTDATED_CLIENT, f"this page is out of date (protocol {PROTOCOL}): reload it")
+        return False
     return True
 
 

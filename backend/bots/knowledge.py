@@ -258,21 +258,17 @@ def knowledge_from_view(view: SeatView, events: Sequence[Event]) -> SeatKnowledg
     declarations: list[Declaration] = []
     trump = NO_TRUMP
     for event in events[start:]:
-        kind = type(event)
-        if kind is TrickWon:
-            won: TrickWon = event  # type: ignore[assignment]
-            tricks.append(Trick(won.leader, tuple(card(c) for c in won.cards), won.seat, trump))
-        elif kind is CardDrawn:
-            drew: CardDrawn = event  # type: ignore[assignment]
+        if isinstance(event, TrickWon):
+            tricks.append(Trick(event.leader, tuple(card(c) for c in event.cards), event.seat, trump))
+        elif isinstance(event, CardDrawn):
             free = len(tricks)  # R4 phase 1: the tricks before a draw were played while the stock lasted
-            if drew.seat == seat and drew.card is not None:
-                drawn |= 1 << card(drew.card)
-        elif kind is Declared:
-            declared: Declared = event  # type: ignore[assignment]
-            trump = suit_from_letter(declared.suit)
-            declarations.append(Declaration(declared.seat, trump, declared.points))
-        elif kind is CardPlayed and event.declare is not None:  # type: ignore[union-attr]
-            trump = suit_from_letter(event.declare)  # type: ignore[union-attr, arg-type]
+            if event.seat == seat and event.card is not None:
+                drawn |= 1 << card(event.card)
+        elif isinstance(event, Declared):
+            trump = suit_from_letter(event.suit)
+            declarations.append(Declaration(event.seat, trump, event.points))
+        elif isinstance(event, CardPlayed) and event.declare is not None:
+            trump = suit_from_letter(event.declare)
     if len(tricks) != deal.tricks_played:
         raise IncompleteHistory(
             f"the events show {len(tricks)} tricks of this deal but {deal.tricks_played} were played"

@@ -69,9 +69,7 @@ def _mask(cards: Sequence[int]) -> int:
     return out
 
 
-def _shuffled_deal(
-    free: list[int], need: list[int], banned: list[int], rng: random.Random
-) -> list[list[int]] | None:
+def _shuffled_deal(free: list[int], need: list[int], banned: list[int], rng: random.Random) -> list[list[int]] | None:
     """Shuffle and deal in place order; the first deal that gives no place a card it may not hold."""
     for _ in range(SHUFFLES):
         rng.shuffle(free)
@@ -93,11 +91,11 @@ def _fill(cards: list[int], need: list[int], banned: list[int], rng: random.Rand
     room, the most constrained cards first; else an exact matching; else the counts alone."""
     slots = range(len(need))
     if sum(need) != len(cards):  # a corrupt knowledge (check_consistent refuses it): deal in order
-        out, position = [], 0
+        dealt, position = [], 0
         for count in need:
-            out.append(cards[position : position + count])
+            dealt.append(cards[position : position + count])
             position += count
-        return out
+        return dealt
     for _ in range(SHUFFLES):
         order = list(cards)
         rng.shuffle(order)

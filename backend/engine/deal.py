@@ -58,11 +58,11 @@ __all__ = [
     "deal_from_hands",
     "deal_result",
     "declarable_suits",
+    "jungfrau_bonus",
     "legal_actions",
     "legal_bids",
     "legal_mask",
     "lowest_bid",
-    "jungfrau_bonus",
     "may_meld",
     "meld_allowed",
     "meld_suits",
@@ -344,6 +344,7 @@ class DealState:
 
 
 # ---------------------------------------------------------------- dealing (R2, V0.2)
+
 
 class _Packs(dict[int, list[int]]):
     """Each pack's cards in id order, the order the shuffle starts from."""

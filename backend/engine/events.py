@@ -173,5 +173,7 @@ class MatchOver:
     totals: tuple[int, ...]
 
 
-DealEvent = BidMade | Passed | AuctionWon | TalonTaken | Discarded | ThrownIn | CardPlayed | Declared | TrickWon | CardDrawn
+DealEvent = (
+    BidMade | Passed | AuctionWon | TalonTaken | Discarded | ThrownIn | CardPlayed | Declared | TrickWon | CardDrawn
+)
 Event = DealEvent | DealOver | DealStarted | MatchOver

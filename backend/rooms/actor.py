@@ -18,9 +18,11 @@ from datetime import datetime
 from pydantic import BaseModel
 
 from backend.db.writes import ActionWrite, SeatTaken, StoreUnavailable, VersionConflict
+from backend.engine import events_for, view_for
 from backend.ops import metrics
 
 from . import commands as cmd
+from .bots import fallback_action
 from .codes import CloseCode, RoomCode
 from .decide import Limits, decide, follow_ups
 from .effects import (
@@ -37,9 +39,6 @@ from .effects import (
     SendState,
     WakeAt,
 )
-from backend.engine import events_for, view_for
-
-from .bots import fallback_action
 from .model import RoomEvent, RoomState
 from .observer import chat_log_message, chat_message, presence_message, rejected_message, state_message
 from .ports import BotRunner, Bus, Clock, RoomStore

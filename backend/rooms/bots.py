@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from backend.bots import choose, levels_for
+from backend.bots import choose_for_view, levels_for
 from backend.engine import Action, Event, MatchState, Pass, Rules, SeatView, legal_actions
 
 
@@ -38,7 +38,7 @@ def fallback_action(match: MatchState, seat: int) -> Action:
 
 def decide(level: str, view: SeatView, events: Sequence[Event], seed: int) -> Action:
     """Runs in a worker process: the computer's action for the seat of ``view``."""
-    return choose(level, view, events, random.Random(seed))
+    return choose_for_view(level, view, events, random.Random(seed))
 
 
 class ProcessBotRunner:

@@ -37,6 +37,7 @@ class CloseCode(IntEnum):
     NOT_SEATED = 4403
     UNKNOWN_ROOM = 4404
     REPLACED = 4409  # the same player opened a newer socket to this table
+    OUTDATED_CLIENT = 4426  # the page speaks another protocol version than the server: reload it
     TABLE_CLOSED = 4410
     WATCH_REFUSED = 4413  # watching is off at this table, or a private table without its watch code
     WATCH_FULL = 4429  # the table or this server has all the spectators it takes

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from backend import engine
 from backend.db.writes import (
     AbsenceWrite,
     ActionWrite,
@@ -27,13 +28,11 @@ from backend.db.writes import (
     RematchStartWrite,
     SettlementRow,
 )
-from backend import engine
 from backend.engine import Action, Bid, DealRecord, Discard, Event, IllegalAction, IllegalCode, MatchState, Pass, Play
 from backend.engine import Resign as EngineResign
 from backend.engine.cards import SUITS
 
 from . import commands as cmd
-from .log import UNKNOWN_CARD, action_record, card_or_unknown
 from .codes import CloseCode, RoomCode
 from .effects import (
     AskBot,
@@ -49,6 +48,7 @@ from .effects import (
     SendState,
     WakeAt,
 )
+from .log import UNKNOWN_CARD, action_record, card_or_unknown
 from .model import (
     CHAT_LOG_LINES,
     RECENT_ANSWERS,

@@ -14,8 +14,6 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from backend.engine.variants import DeclarationScoring, Scoring, VariantId
-
 from backend.engine import (
     AuctionWon,
     BidMade,
@@ -32,6 +30,7 @@ from backend.engine import (
     ThrownIn,
     TrickWon,
 )
+from backend.engine.variants import DeclarationScoring, Scoring, VariantId
 
 from .model import MatchStarted, RematchChanged
 

@@ -13,10 +13,10 @@ from datetime import datetime
 from functools import lru_cache
 
 from backend.db.store import decimal_text
+from backend.engine import Event, events_for, view_for
 
 from .decide import resign_price
 from .effects import Refusal, SendChat
-from backend.engine import Event, events_for, view_for
 from .messages import (
     ChatLogLine,
     ChatLogMessage,

@@ -13,7 +13,6 @@ from datetime import datetime
 from typing import Protocol
 
 from backend.db.writes import LoggedAction, RoomWrite
-
 from backend.engine import Action, Event, SeatView
 
 from .model import RoomState

@@ -16,14 +16,13 @@ from datetime import UTC, datetime
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from backend import engine
 from backend.db.group_commit import GroupCommitter
 from backend.db.store import RoomRecord, Store, action_record
 from backend.db.writes import ActionWrite, LoggedAction, RoomWrite, StoreUnavailable
 
-from backend import engine
-
-from .log import engine_action
 from .decide import deal_memory, rebuild_finished
+from .log import engine_action
 from .model import CHAT_LOG_LINES, ChatLine, IntentKey, RematchOffer, RoomState, SeatHolder
 from .options import TableOptions
 from .ports import StoredRoom

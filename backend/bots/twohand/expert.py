@@ -3,7 +3,7 @@
 Phase 1 (stock not empty), for the seat whose turn it is:
 
 1. **Worlds.** ``4 × max_worlds`` guesses of the hidden cards are drawn uniformly among
-   the deals consistent with what the seat saw (``HardBot.sample_world``: R3 declared
+   the deals consistent with what the seat saw (``worlds.sample_world``: R3 declared
    partners stay with the opponent, R2 faced card at the stock bottom). Each gets a
    likelihood from what the opponent did (``world_weight``) and ``max_worlds`` of them
    are kept by weighted sampling without replacement, so the search time goes to the
@@ -40,11 +40,12 @@ from collections.abc import Callable
 from backend.engine.cards import KING, QUEEN
 from backend.engine.deal import Play
 
-from .core import cards_list
+from ..knowledge import SeatKnowledge
+from ..worlds import sample_world
 from .deep import DealSearch, Timeout
-from .knowledge import SeatKnowledge
-from .policy import DECLARE
+from .policy import DECLARE, cards_list
 from .sim import play_out
+from .solver import solve
 
 __all__ = ["THINKING_S", "ExpertBot", "match_utility", "root_scores", "world_weight"]
 
@@ -180,25 +181,25 @@ class ExpertBot:
         self.last_depths: list[int] = []  # per world, the deepest completed pass (for benchmarks)
 
     def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Play:
-        from .players import HardBot, _require_turn
-
         k = knowledge
-        plays = _require_turn(k)
+        plays = list(k.plays)
+        if k.turn != k.seat or not plays:
+            raise ValueError(f"it is not seat {k.seat}'s turn")
         if len(plays) == 1:
             return plays[0]
         if not k.stock_count:
             self.last_depths = []
-            return HardBot()._solve(k)
+            return solve(k)
         return self._phase1(k, plays, rng)
 
     # ------------------------------------------------------------ phase 1
 
     def sample_worlds(self, k: SeatKnowledge, rng: random.Random) -> list[tuple[int, list[int]]]:
         """``max_worlds`` worlds, drawn by weight (without replacement) from 4× as many uniform samples."""
-        from .players import HardBot
-
-        sampler = HardBot()
-        candidates = [sampler.sample_world(k, rng) for _ in range(4 * self.max_worlds)]
+        candidates = []
+        for _ in range(4 * self.max_worlds):
+            sampled = sample_world(k, rng)
+            candidates.append((sampled.hands[k.opponent], sampled.stock))
         if not self.infer:
             return candidates[: self.max_worlds]
         keyed = []
@@ -330,4 +331,4 @@ class ExpertBot:
         final_me = (total + diff) / 2
         final_opp = (total - diff) / 2
         totals = k.totals
-        return match_utility((totals[k.seat], totals[k.opponent]), k.rules.target, final_me, final_opp)
+        return match_utility((totals[k.seat], totals[k.opponent]), k.rules.goal, final_me, final_opp)

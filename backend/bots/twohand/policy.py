@@ -1,4 +1,5 @@
-"""Fast card-play heuristics on bitmasks: the ``medium`` bot, and the playout policy of ``hard``.
+"""Two-hand 1001's card-play heuristics on bitmasks: the ``medium`` level's play, and the playout policy
+of ``hard`` and ``expert``.
 
 Everything here sees only what a seat may see: its own hand, the trump, the declared
 suits, the stock count and ``unseen`` — the cards it has not seen (the opponent's hand
@@ -11,13 +12,18 @@ A move is encoded as an int: the card, plus ``DECLARE`` (32) when the lead decla
 
 from __future__ import annotations
 
-from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUIT_MASK
+from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUIT_MASK, cards_in
 from backend.engine.kernel import BY_SUIT_POINTS, NO_TRUMP, beats, declarable, follow_mask
 
-from .core import cards_list
+from ..play import DECLARE
 
-DECLARE = 32
+__all__ = ["DECLARE", "cards_list", "choose_follow", "choose_lead", "sure_winner"]
 CP = CARD_POINTS
+
+
+def cards_list(mask: int) -> list[int]:
+    """The cards of a mask as a list (the hot loops of the bots want a list, not a generator)."""
+    return list(cards_in(mask))
 
 
 def _throw_cost(c: int, hand: int, trump: int, declared: int, unseen: int) -> int:

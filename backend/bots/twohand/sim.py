@@ -10,9 +10,13 @@ still to come, as the endgame solver counts it (see ``solver``). The rules of pl
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from backend.engine.cards import CARD_POINTS, mask_of
 from backend.engine.kernel import declaration_points, follower_wins
 
+from ..knowledge import SeatKnowledge
+from ..worlds import World
 from .policy import DECLARE, choose_follow, choose_lead
 
 CP = CARD_POINTS
@@ -81,3 +85,26 @@ def play_out(
             stock_mask &= ~(1 << top | 1 << second)
         leader = winner
         lead = -1
+
+
+def values_of(k: SeatKnowledge) -> Callable[[World, list[int]], list[int]]:
+    """The ``hard`` level's evaluation in two-hand 1001: each move played out in a world with the
+    ``policy`` heuristics for both seats, scored as the seat's points still to come minus the
+    opponent's."""
+    me, by_suit = k.seat, k.rules.by_suit
+    sign = 1 if me == 0 else -1
+    pending, declared = k.pending, k.declared_suits
+    lead = k.trick[0] if k.trick else -1
+
+    def values(world: World, moves: list[int]) -> list[int]:
+        out = []
+        opp = world.hands[1 - me]
+        for move in moves:
+            hands = [0, 0]
+            hands[me] = k.hand
+            hands[1 - me] = opp
+            diff = play_out(hands, world.stock, k.trump, declared, list(pending), k.leader, lead, by_suit, move)
+            out.append(sign * diff)
+        return out
+
+    return values

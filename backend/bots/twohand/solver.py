@@ -22,9 +22,19 @@ from backend.engine.cards import CARD_POINTS, KING, QUEEN, cards_in
 from backend.engine.deal import Play
 from backend.engine.kernel import beats, declarable, declaration_points, follow_mask
 
+from ..knowledge import SeatKnowledge
 from .policy import DECLARE  # a move is a card, plus DECLARE for a lead that declares its marriage
 
-__all__ = ["EndgameSolver", "Position", "declaring_lead", "leads", "table_bounds", "table_window"]
+__all__ = [
+    "EndgameSolver",
+    "Position",
+    "declaring_lead",
+    "leads",
+    "position",
+    "solve",
+    "table_bounds",
+    "table_window",
+]
 
 CP = CARD_POINTS
 INF = 1 << 20
@@ -254,3 +264,18 @@ class EndgameSolver:
             return Play(c), value
         move = entry[2]
         return Play(move & 31, bool(move & DECLARE)), value
+
+
+def position(k: SeatKnowledge) -> Position:
+    """The exact phase-2 position of a seat's knowledge: every unseen card is the opponent's (R4)."""
+    hands = [0, 0]
+    hands[k.seat] = k.hand
+    hands[k.opponent] = k.unseen
+    pending = k.pending
+    return Position((hands[0], hands[1]), k.leader, k.trick, k.trump, k.declared_suits, (pending[0], pending[1]))
+
+
+def solve(k: SeatKnowledge) -> Play:
+    """The best play once the stock is empty (R4 phase 2: perfect information)."""
+    play, _ = EndgameSolver(k.rules.by_suit).best(position(k))
+    return play

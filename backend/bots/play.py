@@ -1,121 +1,95 @@
-"""Fast heuristics and playouts for V2–V7 on bitmasks: the ``medium`` variant bot, and the playout
-policy and evaluation of ``hard``.
+"""Fast card-play heuristics and playouts on bitmasks for the games of three and four (V2–V7): the
+``medium`` level's play, and the playout policy and evaluation of ``hard``.
 
-The rules of play come from the engine's ``kernel`` (``obligation_mask``, ``winning_index``,
-``beats``, ``declarable``) and the variant's data (``variants.Variant``); ``deal_scores`` writes a
-finished deal's score as ``table_deal.table_deal_result`` does (V0.8, V2.9, V3.8, V4.9, V6, V7.9 —
-tested against it). Every policy function sees only what a seat may see: its own hand, and
-``unseen``, the cards still in the other hands (in a playout: their union, never who holds which).
+The rules of play come from the engine: the kernel (``obligation_mask``, ``winning_index``,
+``beats``), the melds a seat may make (``deal.meld_suits``, ``meld_allowed``) and the score sheet
+(``deal.written_score``: rounding, contract, Jungfrau — the engine's one copy). Every policy
+function sees only what a seat may see: its own hand, and ``unseen``, the cards still in the other
+hands (in a playout: their union, never who holds which). Two-hand 1001, whose play depends on the
+stock, has its own heuristics (``twohand.policy``).
 
 A move is an int: the card, plus ``DECLARE`` (32) when the lead declares its suit (V0.5).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUIT_MASK, cards_in
-from backend.engine.kernel import NO_TRUMP, Duty, beats, declarable, obligation_mask, winning_index
-from backend.engine.variants import ScoringKind, TableRules
+from backend.engine.deal import meld_allowed, meld_suits, written_score
+from backend.engine.kernel import NO_TRUMP, beats, obligation_mask, winning_index
+from backend.engine.variants import Rules, Variant
 
-from .policy import DECLARE  # the move encoding shared with the two-hand bots
+from .knowledge import SeatKnowledge
+from .worlds import World
 
 __all__ = [
     "DECLARE",
     "Game",
     "Playout",
-    "choose_discard",
     "choose_follow",
     "choose_lead",
     "deal_scores",
-    "discard_candidates",
+    "fresh",
     "game_of",
-    "hand_estimate",
-    "meld_suits",
+    "objective",
     "play_out",
-    "rounded_points",
+    "position",
+    "values_of",
 ]
 
 CP = CARD_POINTS
-JUNGFRAU = 100  # V6.1
-JUNGFRAU_SIMPLIFIED = 10
+DECLARE = 32  # a move that leads a K or Q declaring its suit
 
 
 @dataclass(frozen=True, slots=True)
 class Game:
     """The constants of one deal that a playout needs, taken from the table rules and the public state."""
 
+    rules: Rules
+    variant: Variant
     n: int
-    duty: Duty
-    values: tuple[int, int, int, int]  # declaration values by suit (V0.5)
-    ascending: bool  # V4.5
-    needs_trick: bool  # R3 / V7.7 (not V4.6)
     may_meld: tuple[bool, ...]  # V7.7 per seat
-    scoring_kind: ScoringKind
-    simplified: bool  # V4.9
-    jungfrau: bool  # V6
     declarer: int | None
     contract: int | None
 
-
-def game_of(rules: TableRules, totals: tuple[int, ...], declarer: int | None, contract: int | None) -> Game:
-    game = rules.game
-    ban = game.meld_ban_below_target
-    return Game(
-        n=rules.n,
-        duty=game.duty,
-        values=game.declaration_values,
-        ascending=game.melds_ascending,
-        needs_trick=game.meld_needs_trick,
-        may_meld=tuple(ban is None or t < rules.goal - ban for t in totals),  # V7.7, ruling V7.7a
-        scoring_kind=game.scoring_kind,
-        simplified=rules.scoring == "simplified",
-        jungfrau=rules.jungfrau,
-        declarer=declarer,
-        contract=contract,
-    )
+    @property
+    def values(self) -> tuple[int, int, int, int]:
+        return self.variant.declaration_values
 
 
-def meld_suits(g: Game, seat: int, hand: int, declared: int, last_meld: int) -> tuple[int, ...]:
-    """The suits ``seat`` (on lead) may declare: V0.5, V4.5 higher melds only, V7.7 no meld over 900."""
-    if not g.may_meld[seat]:
-        return ()
-    suits = declarable(hand, declared)
-    if g.ascending and last_meld:
-        suits = tuple(s for s in suits if g.values[s] > last_meld)
-    return suits
+def game_of(rules: Rules, totals: tuple[int, ...], declarer: int | None, contract: int | None) -> Game:
+    return Game(rules, rules.game, rules.n, tuple(meld_allowed(rules, t) for t in totals), declarer, contract)
+
+
+def _melds(g: Game, seat: int, hand: int, declared: int, last_meld: int) -> tuple[int, ...]:
+    return meld_suits(g.variant, hand, declared, last_meld) if g.may_meld[seat] else ()
 
 
 # ---------------------------------------------------------------- scoring
 
 
-def rounded_points(g: Game, points: int, took_last: bool) -> int:
-    kind = g.scoring_kind
-    if kind == "nearest_ten":  # V2.9, ruling V2.9a
-        return (points + 5) // 10 * 10
-    if kind == "round_up":  # V3.8
-        return -(-points // 10) * 10
-    if kind == "thousand" and g.simplified:  # V4.9
-        tens, rest = divmod(points, 10)
-        return tens + (rest > 5 or (rest == 5 and took_last))
-    return points
-
-
 def deal_scores(
     g: Game, card_pts: list[int], melds: list[int], won: list[int], discard_pts: int, last_winner: int
 ) -> list[int]:
-    """The score sheet of a finished deal (as ``table_deal_result(...).score``)."""
+    """The score sheet of a finished deal (as ``deal_result(...).score``), by the engine's ``written_score``."""
+    needs_trick = g.variant.meld_needs_trick
     out = []
     for s in range(g.n):
         points = card_pts[s] + (discard_pts if s == g.declarer else 0)
-        if won[s] or not g.needs_trick:
+        if won[s] or not needs_trick:
             points += melds[s]
-        written = rounded_points(g, points, s == last_winner)
-        if s == g.declarer and g.contract is not None and points < g.contract:  # V0.8a on exact points
-            written = written - g.contract if g.scoring_kind == "round_up" else -g.contract
-        if g.jungfrau and not won[s] and s != g.declarer:  # V6.1, ruling V6.3
-            written += JUNGFRAU_SIMPLIFIED if g.simplified else JUNGFRAU
-        out.append(written)
+        out.append(
+            written_score(
+                g.rules,
+                points,
+                took_last=s == last_winner,
+                took_trick=bool(won[s]),
+                declarer=s == g.declarer,
+                contract=g.contract,
+            )
+        )
     return out
 
 
@@ -150,9 +124,13 @@ def _master(c: int, unseen: int, trump: int, n: int) -> bool:
 def choose_lead(g: Game, seat: int, hand: int, trump: int, declared: int, last_meld: int, unseen: int) -> int:
     """The lead: declare (the most valuable marriage; the least valuable first where melds must rise,
     V4.5), else cash a master with points, else draw trumps holding the master, else a cheap card."""
-    suits = meld_suits(g, seat, hand, declared, last_meld)
+    suits = _melds(g, seat, hand, declared, last_meld)
     if suits:
-        pick = min(suits, key=lambda s: g.values[s]) if g.ascending else max(suits, key=lambda s: g.values[s])
+        pick = (
+            min(suits, key=lambda s: g.values[s])
+            if g.variant.melds_ascending
+            else max(suits, key=lambda s: g.values[s])
+        )
         return 8 * pick + QUEEN | DECLARE  # lead the queen: the king stays to win later
     best, best_key = -1, -1
     for c in cards_in(hand):
@@ -180,14 +158,14 @@ def choose_follow(
     """Follow: take a trick worth taking with the cheapest card that surely wins it, else throw the
     cheapest card."""
     winning = trick[winning_index(trick, trump)]
-    legal = obligation_mask(hand, trick[0], winning, trump, g.duty)
+    legal = obligation_mask(hand, trick[0], winning, trump, g.variant.duty)
     cards = list(cards_in(legal))
     if len(cards) == 1:
         return cards[0]
     points = sum(CP[c] for c in trick)
     last = len(trick) == g.n - 1
     wins = beats(winning, trump) & legal
-    wants_lead = bool(meld_suits(g, seat, hand, declared, last_meld))
+    wants_lead = bool(_melds(g, seat, hand, declared, last_meld))
     if wins:
         winners = list(cards_in(wins))
         sure = winners if last else [c for c in winners if _wins_against(c, unseen, trump, trick[0], g.n)]
@@ -300,73 +278,47 @@ def play_out(g: Game, p: Playout, first: int = -1, log: list[int] | None = None)
     return deal_scores(g, p.card_pts, p.melds, p.won, p.discard_pts, p.last_winner)
 
 
-# ---------------------------------------------------------------- bidding and discarding
+def objective(scores: list[int], seat: int) -> float:
+    """A seat's deal score minus the mean of the others' (what the ``hard`` level maximizes)."""
+    n = len(scores)
+    return scores[seat] - (sum(scores) - scores[seat]) / (n - 1)
 
 
-def hand_estimate(hand: int, values: tuple[int, ...], n: int, talon_size: int, may_meld: bool) -> int:
-    """A quick guess of the deal points a declarer holding ``hand`` takes (before the talon): sure
-    winners and their captures, guarded tens, marriages (the first one is sure — the declarer leads,
-    V0.6d — the others need the lead back), long suits, and a share of the talon."""
-    est = 0
-    marriages = []
-    for s in range(4):
-        suit = hand & SUIT_MASK[s]
-        if not suit:
-            continue
-        length = suit.bit_count()
-        ace, ten = suit >> 8 * s & 1, suit >> 8 * s + 1 & 1
-        if ace:
-            est += 11 + 3 * (n - 1)
-        if ten:
-            est += 10 + 2 * (n - 1) if ace else (6 if length >= 3 else 2)
-        king, queen = suit >> 8 * s + KING & 1, suit >> 8 * s + QUEEN & 1
-        if king and queen and may_meld:
-            marriages.append(values[s])
-            est += 4
-        else:
-            est += 2 * (king + queen)
-        if length >= 4:
-            est += 6 * (length - 3)
-    marriages.sort(reverse=True)
-    for i, v in enumerate(marriages):
-        est += v if i == 0 else v // 2
-    est += 6 * talon_size
-    return est
+def position(k: SeatKnowledge, world: World) -> Playout:
+    """The current position of the deal in ``world`` (the play phase, or the first lead after a discard)."""
+    melds = [0] * k.n
+    for d in k.declarations:
+        melds[d.seat] += d.points
+    return Playout(
+        hands=list(world.hands),
+        leader=k.leader,
+        trick=list(k.trick),
+        trump=k.trump,
+        declared=k.declared_suits,
+        last_meld=k.declarations[-1].points if k.declarations else 0,
+        melds=melds,
+        card_pts=list(k.card_points),
+        won=list(k.tricks_won),
+        discard_pts=sum(CARD_POINTS[c] for c in cards_in(world.discards)),
+        last_winner=k.tricks[-1].winner if k.tricks else -1,
+    )
 
 
-def _discard_value(c: int, hand: int, values: tuple[int, ...]) -> int:
-    """How good it is to lay ``c`` away (V0.7: the discards count for the declarer)."""
-    s = c >> 3
-    suit = hand & SUIT_MASK[s]
-    length = suit.bit_count()
-    rank = c & 7
-    has_ace = suit >> 8 * s & 1
-    if rank in (KING, QUEEN) and hand >> (c ^ 1) & 1:
-        return -200 - values[s]  # half of a marriage in hand
-    if rank == 0:
-        return -60 + (10 if length == 1 else 0)  # an ace wins its own trick
-    if rank == 1:
-        return -40 if has_ace else 30 - 4 * length  # an unguarded ten is banked rather than lost
-    value = CP[c] * 3 + 12 - 3 * length  # low cards of short suits: void them
-    if has_ace and length >= 3:
-        value -= 10
-    return value
+def fresh(g: Game, hands: list[int], declarer: int, discards: int) -> Playout:
+    """A deal at its first lead: the declarer leads (V0.6d), nothing played, nothing declared."""
+    n = g.n
+    return Playout(
+        hands, declarer, [], -1, 0, 0, [0] * n, [0] * n, [0] * n, sum(CARD_POINTS[c] for c in cards_in(discards)), -1
+    )
 
 
-def discard_candidates(hand: int, values: tuple[int, ...], limit: int) -> list[tuple[int, int]]:
-    """The ``limit`` best pairs to discard by the heuristic, best first (voiding a suit is a bonus)."""
-    cards = list(cards_in(hand))
-    value = {c: _discard_value(c, hand, values) for c in cards}
-    pairs = []
-    for i, a in enumerate(cards):
-        for b in cards[i + 1 :]:
-            score = value[a] + value[b]
-            if a >> 3 == b >> 3 and (hand & SUIT_MASK[a >> 3]).bit_count() == 2:
-                score += 15  # the pair voids a suit
-            pairs.append((score, a, b))
-    pairs.sort(key=lambda t: -t[0])
-    return [(a, b) for _, a, b in pairs[:limit]]
+def values_of(k: SeatKnowledge) -> Callable[[World, list[int]], list[float]]:
+    """The ``hard`` level's evaluation in the games of three and four: each move played out in a world
+    with the heuristics for every seat (common random numbers), scored by ``objective``."""
+    g = game_of(k.rules, k.totals, k.declarer, k.contract)
 
+    def values(world: World, moves: list[int]) -> list[float]:
+        base = position(k, world)
+        return [objective(play_out(g, base.copy(), move), k.seat) for move in moves]
 
-def choose_discard(hand: int, values: tuple[int, ...]) -> tuple[int, int]:
-    return discard_candidates(hand, values, 1)[0]
+    return values
