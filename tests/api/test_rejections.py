@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
+from backend.api.codes import PROTOCOL
 from tests.support.client import RANK_ORDER, Player, Seat, comparable_state, create_table, play_moves
 from tests.support.services import ServerProcess
 
@@ -211,7 +212,7 @@ async def test_handshake_refusals_have_documented_close_codes(shared_server: Ser
         room, code = "r_nope", 4404
     else:
         token, code = stranger.token, 4403
-    async with connect(f"{shared_server.ws_url}/ws/rooms/{room}?token={token}") as socket:
+    async with connect(f"{shared_server.ws_url}/ws/rooms/{room}?token={token}&protocol={PROTOCOL}") as socket:
         with pytest.raises(Exception):  # noqa: B017 - the server closes; the message type does not matter
             await socket.recv()
         assert socket.close_code == code
@@ -219,7 +220,7 @@ async def test_handshake_refusals_have_documented_close_codes(shared_server: Ser
 
 async def test_wrong_origin_is_refused(shared_server: ServerProcess) -> None:
     anna, _ben = await create_table(shared_server.url, shared_server.ws_url)
-    url = f"{shared_server.ws_url}/ws/rooms/{anna.room_id}?token={anna.player.token}"
+    url = f"{shared_server.ws_url}/ws/rooms/{anna.room_id}?token={anna.player.token}&protocol={PROTOCOL}"
     with pytest.raises(Exception):  # noqa: B017 - refused during or right after the handshake
         async with connect(url, origin="http://evil.example") as socket:
             await socket.recv()

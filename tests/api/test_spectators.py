@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
+from backend.api.codes import PROTOCOL
 from backend.api.messages import validate_server_message
 from backend.db.store import Store
 from backend.engine import MatchState, name
@@ -37,7 +38,7 @@ class Watcher:
     """A spectator's socket, keeping every message (each checked against the server's models)."""
 
     def __init__(self, server: ServerProcess, room_id: str, code: str | None = None) -> None:
-        self.url = f"{server.ws_url}/ws/rooms/{room_id}/watch" + (f"?code={code}" if code else "")
+        self.url = f"{server.ws_url}/ws/rooms/{room_id}/watch?protocol={PROTOCOL}" + (f"&code={code}" if code else "")
         self.messages: list[dict[str, Any]] = []
         self.socket: ClientConnection | None = None
         self._inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()

@@ -173,7 +173,9 @@ def test_the_unified_engine_plays_every_recorded_match_in_lockstep(index: int) -
         seat = match.deal.turn
         assert seat is not None
         where = f"{trace['rules']} step {number}"
-        assert digest([plain(a) | {"type": type(a).__name__} for a in legal_actions(match, seat)]) == step["legal"], where
+        assert digest([plain(a) | {"type": type(a).__name__} for a in legal_actions(match, seat)]) == step["legal"], (
+            where
+        )
         assert digest([refusal(match, s, a) for s, a in probes(match)]) == step["refusals"], where
         mover, recorded = step["action"]
         match, events = apply(match, mover, action_of(recorded))

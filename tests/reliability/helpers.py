@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from backend.api.codes import PROTOCOL
 from backend.api.messages import validate_server_message
 from backend.db.engine import normalize_url
 from backend.db.models import Action, Deal, Match, MatchSeat, Player, Room, Settlement
@@ -107,7 +108,11 @@ class SyncSeat:
     @classmethod
     def open(cls, ws_url: str, room_id: str, token: str) -> SyncSeat:
         socket = connect(
-            f"{ws_url}/ws/rooms/{room_id}?token={token}", compression=None, max_size=2**20, open_timeout=10, legacy=True
+            f"{ws_url}/ws/rooms/{room_id}?token={token}&protocol={PROTOCOL}",
+            compression=None,
+            max_size=2**20,
+            open_timeout=10,
+            legacy=True,
         )
         seat = cls(socket, room_id, token)
         seat.receive_until(lambda m: m["type"] == "state")

@@ -22,12 +22,13 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from backend.bots import choose, knowledge_from_view
 from backend.bots.expert import ExpertBot
 from backend.bots.table_players import choose_table_action
-from backend.engine import IllegalAction, Play, Resign, Rules, legal_actions, legal_table_actions, name
 from backend.engine.table_deal import Bid, Discard, Pass
 from backend.engine.table_match import TableMatchState
+
+from backend.bots import choose, knowledge_from_view
+from backend.engine import IllegalAction, Play, Resign, Rules, legal_actions, legal_table_actions
 from backend.engine.variants import TableRules
 from backend.rooms import game
 
@@ -83,9 +84,7 @@ def canon_view(view: Any, n: int) -> dict[str, Any]:
     table = "variant" in deal
     spectator = v.get("spectator", False) or v.get("seat", 0) is None
     seat = None if spectator else v["seat"]
-    if table:
-        counts = deal["hand_counts"]
-    elif spectator:
+    if table or spectator:
         counts = deal["hand_counts"]
     else:
         counts = [0, 0]
@@ -98,7 +97,9 @@ def canon_view(view: Any, n: int) -> dict[str, Any]:
         "deal_number": v["deal_number"],
         "end_reason": v["end_reason"],
         "winner_on_target": v["winner"] if v["end_reason"] == "target" else None,
-        "loser": v.get("loser") if table else (None if v["winner"] is None or v["end_reason"] == "target" else 1 - v["winner"]),
+        "loser": v.get("loser")
+        if table
+        else (None if v["winner"] is None or v["end_reason"] == "target" else 1 - v["winner"]),
         "dealer": deal["dealer"],
         "forehand": deal["forehand"],
         "turn": deal["turn"],
@@ -115,9 +116,7 @@ def canon_view(view: Any, n: int) -> dict[str, Any]:
         "card_points": deal["card_points"],
         "legal": [] if spectator else v["legal"],
         "blocked": [] if spectator else v["blocked"],
-        "history": [
-            {k: r[k] for k in RECORD_COMMON + (RECORD_TABLE if table else ())} for r in v["history"]
-        ],
+        "history": [{k: r[k] for k in RECORD_COMMON + (RECORD_TABLE if table else ())} for r in v["history"]],
     }
     if table:
         out |= {
@@ -190,8 +189,7 @@ def observed(match: game.Game, events: Any, n: int) -> dict[str, Any]:
     table = isinstance(match, TableMatchState)
     return {
         "events": [
-            digest([canon_event(e, table) for e in game.events_for(match, events, seat)])
-            for seat in (*range(n), None)
+            digest([canon_event(e, table) for e in game.events_for(match, events, seat)]) for seat in (*range(n), None)
         ],
         "views": [digest(canon_view(game.view_for(match, seat), n)) for seat in (*range(n), None)],
     }
@@ -204,7 +202,9 @@ def legal_of(match: game.Game, seat: int) -> list[Any]:
 
 
 def pick(match: game.Game, seat: int, rng: random.Random) -> game.GameAction:
-    moves = legal_table_actions(match.deal, seat) if isinstance(match, TableMatchState) else legal_actions(match.deal, seat)
+    moves = (
+        legal_table_actions(match.deal, seat) if isinstance(match, TableMatchState) else legal_actions(match.deal, seat)
+    )
     bids = [m for m in moves if isinstance(m, Bid)]
     if bids and rng.random() < 0.35:
         return min(bids, key=lambda b: b.amount) if rng.random() < 0.7 else rng.choice(bids)
@@ -284,17 +284,34 @@ def main() -> None:
     bots = []
     for i, rules in enumerate(TWO_HAND[:4]):
         rng = random.Random(500 + i)
-        bots.append({"rules": rules.to_dict(), "seed": (seed := rng.randrange(1 << 64)),
-                     "play_rng": (pr := rng.randrange(1 << 30)),
-                     "positions": bot_positions(rules, seed, random.Random(pr), ("easy", "medium", "hard", "expert"))})
+        bots.append(
+            {
+                "rules": rules.to_dict(),
+                "seed": (seed := rng.randrange(1 << 64)),
+                "play_rng": (pr := rng.randrange(1 << 30)),
+                "positions": bot_positions(rules, seed, random.Random(pr), ("easy", "medium", "hard", "expert")),
+            }
+        )
     for i, rules in enumerate(VARIANTS[:6]):
         rng = random.Random(900 + i)
-        bots.append({"rules": rules.to_dict(), "seed": (seed := rng.randrange(1 << 64)),
-                     "play_rng": (pr := rng.randrange(1 << 30)),
-                     "positions": bot_positions(rules, seed, random.Random(pr), ("easy", "medium", "hard"))})
+        bots.append(
+            {
+                "rules": rules.to_dict(),
+                "seed": (seed := rng.randrange(1 << 64)),
+                "play_rng": (pr := rng.randrange(1 << 30)),
+                "positions": bot_positions(rules, seed, random.Random(pr), ("easy", "medium", "hard")),
+            }
+        )
     with gzip.open(HERE / "bot_choices.json.gz", "wt") as out:
         json.dump(bots, out, separators=(",", ":"))
-    print(len(traces), "traces,", sum(len(t["steps"]) for t in traces), "steps;", sum(len(b["positions"]) for b in bots), "bot positions")
+    print(
+        len(traces),
+        "traces,",
+        sum(len(t["steps"]) for t in traces),
+        "steps;",
+        sum(len(b["positions"]) for b in bots),
+        "bot positions",
+    )
 
 
 if __name__ == "__main__":
