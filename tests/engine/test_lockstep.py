@@ -1,13 +1,14 @@
 """The one engine against the two it replaced, in lockstep (issue 21).
 
 ``golden/engine_traces.json.gz`` was written by the engines of two-hand 1001 and of the games for
-three and four as they were before the unification (``golden/make_golden.py`` at commit "Golden
-traces of today's two engines and bots"): 96 matches of every two-hand rule set and every variant,
-played by a seeded random player, each step with digests of the legal actions, the refusal code of
-every probe (each card, bids, passes, discards, by the mover and by another seat), the events as every
-seat and a spectator were told them, every seat's and the spectator's view, and the payments at the
-end — each a canonical projection whose meaning both engines share. Here the same matches are played
-through the unified engine and every digest must match, step by step.
+three and four as they were before the unification (``tests/engine/golden/make_golden.py`` in the
+commit "Golden traces of today's two engines and bots", removed with the old engines): 96 matches of
+every two-hand rule set and every variant, played by a seeded random player, each step with digests
+of the legal actions, the refusal code of every probe (each card, bids, passes, discards, by the
+mover and by another seat), the events as every seat and a spectator were told them, every seat's
+and the spectator's view, and the payments at the end — each a canonical projection whose meaning
+both engines share. Here the same matches are played through the unified engine and every digest
+must match, step by step.
 """
 
 from __future__ import annotations
