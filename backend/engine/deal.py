@@ -335,6 +335,14 @@ class DealState:
         """V0.7: the card points of ``seat``'s tricks, plus the discards for the declarer."""
         return self.card_points[seat] + (self.discard_points if seat == self.declarer else 0)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal positions: every slot equal (a value, as the states are never changed)."""
+        if not isinstance(other, DealState):
+            return NotImplemented
+        return all(getattr(self, slot) == getattr(other, slot) for slot in DealState.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, but not frozen: never a dict key
+
     def __repr__(self) -> str:
         return (
             f"DealState({self.rules.variant}, phase={self.phase}, dealer={self.dealer}, turn={self.turn}, "

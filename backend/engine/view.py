@@ -40,7 +40,9 @@ __all__ = [
     "LegalPlay",
     "SeatView",
     "TrickView",
+    "deal_view",
     "events_for",
+    "plays_for",
     "view_for",
 ]
 
@@ -206,11 +208,11 @@ def _names(mask: int) -> tuple[str, ...]:
     return tuple(CARD_NAMES[c] for c in cards_in(mask))
 
 
-def _plays(state: DealState, seat: int) -> tuple[tuple[LegalPlay, ...], tuple[BlockedPlay, ...]]:
+def plays_for(state: DealState, seat: int) -> tuple[tuple[LegalPlay, ...], tuple[BlockedPlay, ...]]:
     """The cards ``seat`` may play now, in card order, a K or Q it may lead as a declaration with the
     points it would score; and the rest of its hand, each with the engine's refusal code. Empty
     unless it is this seat's turn to play."""
-    mask = legal_mask(state)
+    mask = legal_mask(state) if state.turn == seat else 0
     if not mask:
         return (), ()
     suits = declarable_suits(state, seat)
@@ -278,7 +280,7 @@ def view_for(match: MatchState, seat: int | None) -> SeatView:
     """Everything ``seat`` may see of a match (R7, V0.11), and nothing else; ``None`` for a spectator."""
     deal = match.deal
     live = not match.over and seat is not None and deal.turn == seat
-    legal, blocked = _plays(deal, seat) if live and seat is not None else ((), ())
+    legal, blocked = plays_for(deal, seat) if live and seat is not None else ((), ())
     phase = deal.phase
     return SeatView(
         seat=seat,
