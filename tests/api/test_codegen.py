@@ -15,11 +15,11 @@ from typing import get_args
 import pytest
 
 from backend.api import codegen
-from backend.api.codes import REFUSAL_CODES, CloseCode
+from backend.api.codes import PROTOCOL, REFUSAL_CODES, CloseCode
 from backend.api.schemas import BotLevel, RoomCreate
 from backend.bots import LEVELS
-from backend.bots.expert import THINKING_S, ExpertBot
-from backend.engine.variants import VARIANTS, TableRules
+from backend.bots.twohand.expert import THINKING_S, ExpertBot
+from backend.engine import VARIANTS, Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "frontend" / "js" / "i18n"
@@ -72,17 +72,28 @@ def test_the_module_carries_every_code_and_option() -> None:
         assert "default" in option, f"{name} has no default"
 
 
-def test_the_games_for_three_and_four_are_the_engines_with_the_computers_levels() -> None:
+def test_every_game_of_the_family_is_the_engines_with_the_computers_levels() -> None:
     games = codegen.games()
-    assert list(games) == list(VARIANTS)  # V2 … V7, in the rules' order
+    assert list(games) == list(VARIANTS)  # two-hand 1001 (R4), then V2 … V7, in the rules' order
     for variant_id, game in games.items():
-        rules = TableRules(variant_id)
+        rules = Rules(variant_id)
         assert game["rule"] == VARIANTS[variant_id].rule and game["seats"][0] == rules.n
         assert game["targets"][0] == rules.goal  # the first target is the default
-        assert game["levels"] == ["easy", "medium", "hard"]  # expert plays two-hand 1001 only
+        assert game["decks"][0] <= rules.deck_size <= game["decks"][-1]
+        assert game["stock"] is rules.two_hand and game["auction"] is rules.game.has_auction
+        # expert's search plays two-hand 1001 only
+        assert game["levels"] == ["easy", "medium", "hard", *(["expert"] if rules.two_hand else [])]
+    assert games["twohand"]["seats"] == [2] and games["twohand"]["decks"] == [24, 32]  # R1, V1
     assert games["bidding"]["seats"] == [3, 4] and games["thousand3"]["simplified"]  # V7.1, V4.9
     assert games["thousand3"]["simplified_target"] == 100  # ruling V4.9a
     assert '"GAMES"' not in codegen.render() and "export const GAMES" in codegen.render()
+
+
+def test_the_module_carries_the_protocol_version() -> None:
+    """Protocol 2: the client names the version when it opens a socket; another is closed with 4426."""
+    assert PROTOCOL == 2 and CloseCode.OUTDATED_CLIENT.value == 4426
+    assert f"export const PROTOCOL = Object.freeze({PROTOCOL});" in codegen.render()
+    assert '"OUTDATED_CLIENT": 4426' in codegen.render()
 
 
 def test_the_lobby_is_told_the_experts_thinking_time_from_its_deadline() -> None:

@@ -51,7 +51,7 @@ async def _hunt_wrong_follows(seats: tuple[Seat, Seat], rng: random.Random, seen
             return
         seat = current[0]
         deal = seat.view["deal"]
-        if deal["phase"] == 2 and deal["trick"]["cards"]:
+        if deal["stock_count"] == 0 and deal["trick"]["cards"]:  # R4 phase 2: the stock is empty
             lead_card = deal["trick"]["cards"][0]
             for card in deal["hand"]:
                 code = _expected_follow_code(deal["hand"], lead_card, deal["trump"], card)

@@ -53,6 +53,17 @@ def comparable(state: dict[str, Any]) -> dict[str, Any]:
     return {"version": state["version"], "room": room, "view": state["view"], "stake": state["stake"]}
 
 
+def settlements_owed(state: dict[str, Any]) -> int:
+    """R6: how many settlements a match won on the target stores, from its final state: one per
+    loser short of the target (a loser at or over it owes nothing, and nothing is stored). The
+    state's ``stakes`` list exactly those."""
+    view = state["view"]
+    target, winner = view["target"], view["winner"]
+    owed = [seat for seat, total in enumerate(view["totals"]) if seat != winner and total < target]
+    assert [s["debtor_seat"] for s in state["stakes"]] == owed and state["stake"] == (state["stakes"] or [None])[0]
+    return len(owed)
+
+
 # ------------------------------------------------------------------ REST
 
 
