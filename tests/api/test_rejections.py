@@ -80,6 +80,12 @@ async def test_engine_codes_and_stale_version_leave_the_game_unchanged(shared_se
     not_a_pair = next(p["card"] for p in mover.view["legal"] if p["declare"] is None)
     await _refused(mover, {"type": "play", "card": not_a_pair, "declare": True}, "cannot_declare")
     await _refused(mover, {"type": "play", "card": mover.legal_cards[0], "version": 0}, "stale_version")
+    # One protocol for every game: the auction's and the talon's intents reach a two-hand table too,
+    # whose deal is always in its play phase (V0.12: the phase is checked first, for either seat).
+    two = mover.view["deal"]["hand"][:2]
+    for seat in (mover, waiter):
+        for intent in ({"type": "bid", "amount": 60}, {"type": "pass"}, {"type": "discard", "cards": two}):
+            await _refused(seat, intent, "wrong_phase")
 
     # R3: declaring is only for the player on lead.
     lead = await mover.intent({"type": "play", "card": mover.legal_cards[0]})
