@@ -18,7 +18,7 @@ from backend.engine import Rules
 from backend.rooms.codes import RoomCode
 from backend.rooms.messages import RoomOut
 from backend.rooms.model import RoomState
-from backend.rooms.observer import room_out
+from backend.rooms.observer import options_out, room_out
 from backend.rooms.options import TableOptions, computer_seats
 from backend.rooms.replay import deal_frames, match_deals, match_replay
 from backend.rooms.service import RoomRefused, Rooms
@@ -380,7 +380,7 @@ def _match_json(
         "id": match.id,
         "room_id": match.room_id,
         "status": match.status,
-        "options": match.options,
+        "options": options_out(TableOptions.from_json(match.options)).model_dump(),
         "started_at": match.started_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         "players": _seated_players(match, players),

@@ -22,6 +22,7 @@ from backend.engine import Rules
 from backend.engine.deal import Phase
 from backend.engine.variants import VariantId
 from backend.rooms.bots import level_problem
+from backend.rooms.messages import OptionsOut
 
 MAX_CHAT = 200
 MAX_VERSION = 2**53  # what a JavaScript client can count exactly
@@ -226,7 +227,7 @@ class MatchOut(BaseModel):
     id: str
     room_id: str
     status: Literal["playing", "finished"]
-    options: dict[str, Any]
+    options: OptionsOut = Field(description="the match's options, in the shape of room.options")
     started_at: str
     finished_at: str | None
     players: list[SeatedMatchPlayer]
