@@ -248,10 +248,9 @@ class DealDeclaration(BaseModel):
     points: int
 
 
-class DealOut(BaseModel):
-    number: int
-    dealer: int
-    seed: str
+class ReplayResult(BaseModel):
+    """A finished deal's stored result (the match page, the replays)."""
+
     card_points: list[int]
     declarations: list[DealDeclaration]
     declaration_points: list[int]
@@ -261,6 +260,12 @@ class DealOut(BaseModel):
     contract: int | None
     made: bool | None = Field(description="V0.8; null without a contract")
     thrown_in: bool = Field(description="ruling V0.6a: every player passed")
+
+
+class DealOut(ReplayResult):
+    number: int
+    dealer: int
+    seed: str
 
 
 class MatchDetail(MatchOut):
@@ -303,18 +308,6 @@ class ReplayDocument(BaseModel):
 # The replay routes answer with ``response_model_exclude_unset``: an optional field above that the
 # builder (backend/rooms/replay.py) leaves out is left out of the answer, not sent as null — the
 # replay CLI refuses an action with more than one of play, bid, pass and discard.
-
-
-class ReplayResult(BaseModel):
-    card_points: list[int]
-    declarations: list[DealDeclaration]
-    declaration_points: list[int]
-    score: list[int]
-    totals: list[int]
-    declarer: int | None = Field(description="V0.6: the auction's winner; null without an auction")
-    contract: int | None
-    made: bool | None = Field(description="V0.8; null without a contract")
-    thrown_in: bool = Field(description="ruling V0.6a: every player passed")
 
 
 class ReplayDeal(BaseModel):
