@@ -117,14 +117,19 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
-async def _accept(websocket: WebSocket, settings: Settings) -> bool:
+async def _accept(websocket: WebSocket, settings: Settings, *, page: bool) -> bool:
     """Refuse a browser page of another site before the handshake completes; else accept, and close a
-    socket that speaks another protocol version at once, telling its page to reload."""
+    socket that speaks another protocol version at once, telling its page to reload.
+
+    A page (a player's socket opened with a one-time ticket, or a spectator's) must name the protocol:
+    one that names none was loaded before protocol 2. A non-browser client authenticated by its token
+    may leave it out and speaks the current one."""
     if not origin_allowed(websocket, settings):
         await websocket.close(CloseCode.POLICY, "origin not allowed")
         return False
     await websocket.accept()
-    if websocket.query_params.get("protocol") != str(PROTOCOL):
+    version = websocket.query_params.get("protocol")
+    if version != str(PROTOCOL) and (version is not None or page):
         await websocket.close(CloseCode.OUTDATED_CLIENT, f"this page is out of date (protocol {PROTOCOL}): reload it")
         return False
     return True
@@ -149,7 +154,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     app = websocket.app
     settings: Settings = app.state.settings
     rooms: Rooms = app.state.rooms
-    if not await _accept(websocket, settings):
+    if not await _accept(websocket, settings, page="ticket" in websocket.query_params):
         return
     player = await _authenticate(websocket)
     if player is None:
@@ -201,7 +206,7 @@ async def watch_socket(websocket: WebSocket, room_id: str) -> None:
     every intent is answered ``rejected`` with ``spectator_cannot_act``."""
     settings: Settings = websocket.app.state.settings
     rooms: Rooms = websocket.app.state.rooms
-    if not await _accept(websocket, settings):
+    if not await _accept(websocket, settings, page=True):
         return
     if len(room_id) > 40:
         await websocket.close(CloseCode.UNKNOWN_ROOM, "unknown room")

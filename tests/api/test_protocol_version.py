@@ -1,6 +1,8 @@
-"""The socket protocol's version (docs/protocol.md, "Versions"): every socket names it as
-``?protocol=2``; a socket naming none (a page from before protocol 2) or another is closed at once
-with 4426, told nothing, so that the page reloads — players' and spectators' sockets alike."""
+"""The socket protocol's version (docs/protocol.md, "Versions"): every page names it as
+``?protocol=2``; a page's socket naming none (a page from before protocol 2) or another is closed at
+once with 4426, told nothing, so that the page reloads — players' and spectators' sockets alike. A
+non-browser client opening with its token may leave it out (it speaks the current one), but not name
+another."""
 
 from __future__ import annotations
 
@@ -81,3 +83,16 @@ async def test_a_spectators_socket_of_another_protocol_is_closed_with_4426_and_t
         assert counted["count"] == 1
     for seat in (anna, ben):
         await seat.close()
+
+
+async def test_a_token_client_without_a_protocol_speaks_the_current_one_but_not_another(
+    shared_server: ServerProcess,
+) -> None:
+    anna, ben = await create_table(shared_server.url, shared_server.ws_url)
+    await ben.close()
+    url = f"{shared_server.ws_url}/ws/rooms/{ben.room_id}?token={ben.player.token}"
+    async with connect(url, compression=None, open_timeout=10) as socket:  # a script, as the container probe
+        first = json.loads(await asyncio.wait_for(socket.recv(), 10))
+        assert first["type"] == "state" and first["view"]["seat"] == 1
+    assert await _closed_at_once(url + "&protocol=1") == (CloseCode.OUTDATED_CLIENT, [])
+    await anna.close()
