@@ -62,6 +62,10 @@ class PlayerCreated(PlayerOut):
     token: str = Field(description="The player's secret: shown once, send it as `Authorization: Bearer …`")
 
 
+class SignedOut(BaseModel):
+    devices: int = Field(description="How many other devices were signed out")
+
+
 # The computer's levels (backend.bots.LEVELS; which of them play a game: rooms.bots.computer_levels).
 BotLevel = Literal["easy", "medium", "hard", "expert"]
 

@@ -11,8 +11,9 @@ import contextlib
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -149,8 +150,54 @@ async def _authenticate(websocket: WebSocket) -> Player | None:
     return await player_for_token(store, token)
 
 
+class SocketsByAddress:
+    """The sockets each client address holds open on this process, at most ``cap`` each: one
+    address cannot take every connection a process can serve."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._open: Counter[str] = Counter()
+
+    @contextlib.asynccontextmanager
+    async def admitted(self, websocket: WebSocket) -> AsyncIterator[bool]:
+        address = websocket.client.host if websocket.client else ""
+        if self._open[address] >= self.cap:
+            await websocket.accept()  # so that the client can read why
+            await websocket.close(CloseCode.TOO_MANY_SOCKETS, "too many sockets from this address")
+            yield False
+            return
+        self._open[address] += 1
+        try:
+            yield True
+        finally:
+            self._open[address] -= 1
+            if not self._open[address]:
+                del self._open[address]
+
+
+def _sockets_by_address(websocket: WebSocket) -> SocketsByAddress:
+    return cast(SocketsByAddress, websocket.app.state.sockets_by_address)
+
+
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str) -> None:
+    async with _sockets_by_address(websocket).admitted(websocket) as admitted:
+        if admitted:
+            await _play(websocket, room_id)
+
+
+@router.websocket("/ws/rooms/{room_id}/watch")
+async def watch_socket(websocket: WebSocket, room_id: str) -> None:
+    """A spectator: no account and no token; public tables by id, private ones with ``?code=``.
+
+    It is sent ``watch_state`` messages (public information only) and may send nothing that acts:
+    every intent is answered ``rejected`` with ``spectator_cannot_act``."""
+    async with _sockets_by_address(websocket).admitted(websocket) as admitted:
+        if admitted:
+            await _watch(websocket, room_id)
+
+
+async def _play(websocket: WebSocket, room_id: str) -> None:
     app = websocket.app
     settings: Settings = app.state.settings
     rooms: Rooms = app.state.rooms
@@ -198,12 +245,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await outbox.finish()
 
 
-@router.websocket("/ws/rooms/{room_id}/watch")
-async def watch_socket(websocket: WebSocket, room_id: str) -> None:
-    """A spectator: no account and no token; public tables by id, private ones with ``?code=``.
-
-    It is sent ``watch_state`` messages (public information only) and may send nothing that acts:
-    every intent is answered ``rejected`` with ``spectator_cannot_act``."""
+async def _watch(websocket: WebSocket, room_id: str) -> None:
     settings: Settings = websocket.app.state.settings
     rooms: Rooms = websocket.app.state.rooms
     if not await _accept(websocket, settings, page=True):

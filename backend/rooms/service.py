@@ -21,6 +21,7 @@ from redis.exceptions import RedisError
 
 from backend.db.models import Player
 from backend.db.store import Store, bot_player_id, new_id
+from backend.db.writes import TooManyTables
 from backend.engine import new_seed
 from backend.ops import housekeeping, metrics
 from backend.ops.logs import ids
@@ -398,11 +399,22 @@ class Rooms:
 
     # ------------------------------------------------------------ the lobby (REST)
 
-    async def create_room(self, player: Player, options: TableOptions, visibility: str) -> tuple[RoomState | None, str]:
+    async def create_room(
+        self, player: Player, options: TableOptions, visibility: str, max_open: int | None = None
+    ) -> tuple[RoomState | None, str]:
         """The new room's state (None if another process has it) and its id. The computer takes its
         seats at once (``options.computer_seats``), each seat a computer player of its own; the
-        match starts when the last seat is taken."""
-        row = await asyncio.to_thread(self.store.create_room, player.id, options.to_json(), visibility, options.seats)
+        match starts when the last seat is taken. A player with ``max_open`` tables waiting for
+        others is refused a new one (``too_many_tables``) rather than losing the oldest, whose
+        invite link may be on its way to a friend."""
+        try:
+            row = await asyncio.to_thread(
+                self.store.create_room, player.id, options.to_json(), visibility, options.seats, max_open
+            )
+        except TooManyTables:
+            raise RoomRefused(
+                Refusal(RoomCode.TOO_MANY_TABLES, f"you have {max_open} open tables already; start or leave one first")
+            ) from None
         if not options.computer_seats:
             actor = await self._owned_actor(row.id, created=True)
             return (None if actor is None else actor.state), row.id

@@ -228,3 +228,21 @@ async def test_players_turn_watching_off_and_on_during_play(watch_server: Server
     await again.close()
     for seat in (anna, ben):
         await seat.close()
+
+
+async def test_a_stranger_changing_a_private_table_is_told_not_seated_as_at_a_public_one(
+    watch_server: ServerProcess,
+) -> None:
+    """docs/protocol.md: PATCH by a signed-in player without a seat is ``403 not_seated`` at a private
+    table too (as ``watch-link`` answers), not ``404``; the table is unchanged."""
+    anna, ben = await create_table(watch_server.url, watch_server.ws_url, {"visibility": "private"})
+    stranger = await Player(watch_server.url, "Dora").register()
+    for path, method in ((f"/api/rooms/{anna.room_id}", "PATCH"), (f"/api/rooms/{anna.room_id}/watch-link", "POST")):
+        refused = await stranger.request(method, path, json={"spectators": False})
+        assert refused.status_code == 403 and refused.json()["detail"]["code"] == RoomCode.NOT_SEATED
+    unknown = await stranger.request("PATCH", "/api/rooms/r_nothing", json={"spectators": False})
+    assert unknown.status_code == 404 and unknown.json()["detail"]["code"] == RoomCode.ROOM_NOT_FOUND
+    room = await anna.player.get(f"/api/rooms/{anna.room_id}")
+    assert room["options"]["spectators"] is True and room["version"] == anna.state["version"]
+    for seat in (anna, ben):
+        await seat.close()
