@@ -647,17 +647,31 @@ class Store:
             connection.execute(delete(RoomDeadline).where(RoomDeadline.room_id == write.room_id))
 
     def load_room(self, room_id: str) -> StoredMatch | None:
-        """A room with its current match and that match's whole action log, for a rebuild."""
-        record = self.room_record(room_id)
-        if record is None:
-            return None
-        stored = StoredMatch(record=record, match=None)
-        if record.room.match_id:
-            with self._sessions() as session:
-                stored.match = session.get(Match, record.room.match_id)
-                query = select(Action).where(Action.match_id == record.room.match_id).order_by(Action.seq)
+        """A room with its current match and that match's whole action log, for a rebuild or a
+        spectator's greeting: everything read in one snapshot, so that the log is exactly the one
+        of the row's version (a move committed meanwhile is in neither).
+
+        On PostgreSQL the reads share one REPEATABLE READ transaction (READ COMMITTED, the default,
+        takes a new snapshot per statement). The log is also read only up to the row's version:
+        each action is stored in the transaction that advances the row, so that alone makes the
+        two agree on any database."""
+        with self._sessions() as session:
+            if self.engine.dialect.name == "postgresql":
+                snapshot = {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
+                session.connection(execution_options=snapshot)
+            room = session.get(Room, room_id)
+            if room is None:
+                return None
+            stored = StoredMatch(record=self._records(session, [room])[0], match=None)
+            if room.match_id:
+                stored.match = session.get(Match, room.match_id)
+                query = (
+                    select(Action)
+                    .where(Action.match_id == room.match_id, Action.room_version <= room.version)
+                    .order_by(Action.seq)
+                )
                 stored.actions = list(session.scalars(query).all())
-                chat = select(ChatLine).where(ChatLine.match_id == record.room.match_id).order_by(ChatLine.id)
+                chat = select(ChatLine).where(ChatLine.match_id == room.match_id).order_by(ChatLine.id)
                 stored.chat = list(session.scalars(chat).all())
         return stored
 
