@@ -100,10 +100,13 @@ class RoomActor:
 
     def announce(self) -> None:
         """After a takeover: the dead owner may have committed a change it never published, so
-        every connected player gets the full current state."""
+        every connected player gets the full current state, and every spectator (anywhere) the
+        current state too, with no events (one that has this version already is sent nothing)."""
         for holder in self.state.seats:
             if holder is not None and holder.bot_level is None and holder.player_id in self.state.present:
                 self._run(SendState(holder.player_id))
+        if self._spectators is not None:
+            self._spectators.publish(self.state, ())
 
     async def retire(self) -> None:
         """A graceful restart: wait for the command in hand (its commit in flight), then take no

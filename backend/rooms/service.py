@@ -364,11 +364,21 @@ class Rooms:
 
     def _repair(self) -> None:
         """After the cluster's subscription came back: messages may have been lost, so every
-        socket held here gets the full current state again (what a client's hello would do)."""
+        socket held here gets the full current state again (what a client's hello would do), and
+        every spectator held here the room's current state if it is newer than the one it has."""
         assert self._cluster is not None
         for room_id, player_id in self._cluster.local_players():
             task = asyncio.get_running_loop().create_task(self._quiet(room_id, cmd.Hello(player_id)))
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        for room_id in self.spectators.rooms_held():
+            task = asyncio.get_running_loop().create_task(self._refresh_spectators(room_id))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    async def _refresh_spectators(self, room_id: str) -> None:
+        actor = self._actors.get(room_id)
+        state = actor.state if actor is not None and self._holds(room_id) else await self._stored_state(room_id)
+        if state is not None:
+            self.spectators.refresh(state)
 
     async def _quiet(self, room_id: str, command: cmd.Command) -> None:
         with contextlib.suppress(RoomRefused):
@@ -514,7 +524,9 @@ class Rooms:
             return refusal
         if not self.spectators.admit(room_id, connection):
             return CloseCode.WATCH_FULL, "this table has all the spectators it takes"
-        # Listen before reading the state, so that no change after the read is missed.
+        # Listen before reading the state, so that no change after the read is missed: the owner
+        # relays every change, and one relayed while the state is read is kept for the greeting
+        # (``Spectators`` sends whichever is newer, and never a version it has sent already).
         await cluster.follow_watch(room_id)
         try:
             actor = await self._owned_actor(room_id)
@@ -550,8 +562,8 @@ class Rooms:
             here = self.spectators.count(room_id)
             try:
                 total = await cluster.count_watchers(room_id, here)
-                if not here:
-                    await cluster.unfollow_watch(room_id)
+                if not self.spectators.holds(room_id):  # unless a newcomer is being greeted here
+                    await cluster.unfollow_watch(room_id, lambda: self.spectators.holds(room_id))
                 owner = await cluster.owner(room_id)
                 if owner is not None and owner != cluster.id:
                     await cluster.tell_owner_watchers(owner, room_id, total)
