@@ -57,6 +57,7 @@ class SocketOutbox:
         self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._writer = asyncio.create_task(self._drain())
         self.closed = False
+        self.sent = 0  # messages queued for the client so far
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -64,6 +65,7 @@ class SocketOutbox:
         if self._queue.qsize() >= OUTBOX_LIMIT:
             self.close(CloseCode.POLICY, "too slow")
             return
+        self.sent += 1
         self._queue.put_nowait(("send", text))
 
     def close(self, code: int, reason: str = "") -> None:
@@ -219,9 +221,14 @@ async def _play(websocket: WebSocket, room_id: str) -> None:
     try:
         try:
             await rooms.connect(room_id, player.id, outbox)
-        except RoomRefused:
-            outbox.close(CloseCode.TRY_AGAIN, "the table is busy for a moment; reconnect")
-            return
+        except RoomRefused as refused:
+            # No server took the table in time. But a socket that has been sent its state is served
+            # (the owner that sent it counts the player present, and its sweep makes up the connect):
+            # it is never closed now with 1013, its hello unanswered; its intents get `unavailable`
+            # until then, which the client resends.
+            if refused.code != RoomCode.UNAVAILABLE or not outbox.sent:
+                outbox.close(CloseCode.TRY_AGAIN, "the table is busy for a moment; reconnect")
+                return
         async for text, limited in _frames(websocket, settings, outbox):
             if text is None:
                 version = await rooms.version(room_id)

@@ -46,6 +46,9 @@ from .watch import Spectators
 
 log = logging.getLogger(__name__)
 RETIRED = Refusal(RoomCode.UNAVAILABLE, "this server is restarting and has handed the table over; try again")
+# A command that waited for a copy of the room that went stale meanwhile: nothing was done or sent,
+# so the service carries it out again on the room rebuilt.
+STALE_COPY = Refusal(RoomCode.STALE_VERSION, "the table moved on; try again")
 
 
 class RoomActor:
@@ -89,7 +92,7 @@ class RoomActor:
             if self.retired:
                 return RETIRED
             if self.stale:
-                return Refusal(RoomCode.STALE_VERSION, "the table moved on; try again")
+                return STALE_COPY
             new, effects = decide(self.state, command, self._clock.now(), self._limits)
             return await self._carry_out(new, effects)
 

@@ -42,6 +42,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
 from backend.ops import metrics
+from backend.ops.logs import ids
 
 from . import commands as cmd
 from .codes import CloseCode
@@ -64,6 +65,11 @@ if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[
 """
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end
+"""
+# The lease of an owner that is gone, taken at once instead of waiting for it to lapse.
+_TAKE_OVER = """
+if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
 """
 
 
@@ -115,6 +121,7 @@ class Forwarded:
 
     refusal: Refusal | None
     retry: bool = False  # the receiver no longer owns the room: look again
+    gone: bool = False  # nobody listens to the owner's inbox: the process is dead (its lease outlives it)
 
 
 Handler = Callable[[str, cmd.Command], Awaitable[Forwarded]]
@@ -199,6 +206,26 @@ class RedisCluster:
         value = await self.redis.get(_owner_key(room_id))
         return None if value is None else str(value)
 
+    async def take_over(self, room_id: str, gone: str) -> bool:
+        """Take the lease of ``gone``, an owner whose inbox nobody listens to (``Forwarded.gone``): a
+        process that died holds its lease for up to ``LEASE_MS`` more, and its rooms need an owner
+        now. True if this process owns the room now (the lease still named ``gone``).
+
+        A living process never lacks its inbox for long: it subscribes before it owns anything, and
+        gives up its rooms while its subscription is lost. Were it wrong, the version
+        compare-and-swap in the database still lets only one writer advance the room."""
+        if room_id in self._owned:
+            return True
+        try:
+            won = await self.redis.eval(_TAKE_OVER, 1, _owner_key(room_id), gone, self.id, LEASE_MS)
+        except (RedisError, OSError):
+            metrics.REDIS_ERRORS.labels("acquire").inc()
+            return False
+        if won:
+            self._owned.add(room_id)
+            log.info("took over the lease of a dead owner", extra=ids(room=room_id, node=self.id, event="lease_taken"))
+        return bool(won)
+
     async def release(self, room_id: str) -> None:
         self._owned.discard(room_id)
         with contextlib.suppress(RedisError, OSError):
@@ -221,7 +248,7 @@ class RedisCluster:
         try:
             receivers = await self.redis.publish(f"proc:{owner}", json.dumps(message))
             if not receivers:
-                return Forwarded(None, retry=True)  # the owner is gone: its lease will lapse
+                return Forwarded(None, retry=True, gone=True)  # the owner is gone; its lease is not yet
             return await asyncio.wait_for(done, FORWARD_TIMEOUT_S)
         finally:
             self._pending.pop(request, None)

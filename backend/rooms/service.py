@@ -27,9 +27,9 @@ from backend.ops import housekeeping, metrics
 from backend.ops.logs import ids
 
 from . import commands as cmd
-from .actor import RoomActor
+from .actor import STALE_COPY, RoomActor
 from .bots import level_problem
-from .cluster import Forwarded, RedisCluster
+from .cluster import LEASE_MS, RENEW_S, Forwarded, RedisCluster
 from .codes import CloseCode, RoomCode
 from .decide import Limits
 from .effects import Refusal
@@ -41,7 +41,9 @@ from .watch import Spectators, watch_code, watch_refusal
 
 log = logging.getLogger(__name__)
 SWEEP_S = 2.0  # how often a cluster process looks for rooms without an owner and for presence changes
-FORWARD_TRIES = 4
+# How long a command waits for a table without a reachable owner before it is refused `unavailable`:
+# longer than a dead owner's lease takes to lapse, so that a takeover always comes first.
+TAKEOVER_WAIT_S = LEASE_MS / 1000 + 2 * RENEW_S
 
 
 class RoomRefused(Exception):
@@ -294,27 +296,48 @@ class Rooms:
             actor.stop()
 
     async def _command(self, room_id: str, command: cmd.Command) -> RoomState | None:
-        """Carry out ``command`` on its room, here or on the owner; the new state when it is here."""
-        for attempt in range(FORWARD_TRIES):
-            actor = await self._owned_actor(room_id)
-            if actor is not None:
-                refusal = await actor.handle(command)
-                if refusal is not None:
-                    raise RoomRefused(refusal)
-                return actor.state
-            assert self._cluster is not None
-            owner = await self._cluster.owner(room_id)
-            if owner is None:
-                continue  # the lease just lapsed: try to take the room
+        """Carry out ``command`` on its room, here or on the owner; the new state when it is here.
+
+        While the room has no owner that answers (it died, or its lease just moved) the command is
+        tried again, for up to ``TAKEOVER_WAIT_S``: an owner whose inbox nobody listens to is dead,
+        and its room is taken over at once rather than when its lease lapses. Only then, or when
+        the owner does not answer at all, is the command refused ``unavailable``."""
+        cluster = self._cluster
+        deadline = time.monotonic() + TAKEOVER_WAIT_S
+        pause, lapsed = 0.05, False
+        while True:
             try:
-                answer = await self._cluster.forward(owner, room_id, command)
+                actor = await self._owned_actor(room_id)
+                if actor is not None:
+                    refusal = await actor.handle(command)
+                    if refusal is STALE_COPY:
+                        continue  # the copy went stale while the command waited for it: rebuilt, again
+                    if refusal is not None:
+                        raise RoomRefused(refusal)
+                    return actor.state
+                assert cluster is not None
+                owner = await cluster.owner(room_id)
+                if owner is None:
+                    if not lapsed:
+                        lapsed = True
+                        continue  # the lease lapsed just now: try to take the room at once
+                else:
+                    answer = await cluster.forward(owner, room_id, command)
+                    if answer.refusal is not None:
+                        raise RoomRefused(answer.refusal)
+                    if not answer.retry:
+                        return None
+                    if answer.gone and await cluster.take_over(room_id, owner):
+                        continue  # its owner is dead: the room is ours to rebuild now
             except TimeoutError:
                 break  # the owner did not answer (it may have died): the client resends
-            if answer.refusal is not None:
-                raise RoomRefused(answer.refusal)
-            if not answer.retry:
-                return None
-            await asyncio.sleep(0.1 * (attempt + 1))
+            except (RedisError, OSError) as error:  # Redis away for a moment
+                metrics.REDIS_ERRORS.labels("command").inc()
+                log.info("room %s: Redis error while looking for its owner: %s", room_id, error)
+            if time.monotonic() + pause > deadline:
+                break
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.5)
         metrics.REFUSALS.labels(UNAVAILABLE.code).inc()
         raise RoomRefused(UNAVAILABLE)
 
