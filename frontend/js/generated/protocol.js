@@ -56,6 +56,7 @@ export const CLOSE_CODES = Object.freeze({
   "NOT_SEATED": 4403,
   "UNKNOWN_ROOM": 4404,
   "REPLACED": 4409,
+  "OUTDATED_CLIENT": 4426,
   "TABLE_CLOSED": 4410,
   "WATCH_REFUSED": 4413,
   "WATCH_FULL": 4429
@@ -184,12 +185,16 @@ export const TABLE_OPTIONS = Object.freeze({
   }
 });
 
-// The games for three and four (V2–V7) and what each offers.
+// The games of the family (two-hand 1001, V2–V7) and what each offers.
 export const GAMES = Object.freeze({
-  "mcleod": {
-    "rule": "V2",
+  "twohand": {
+    "rule": "R4",
     "seats": [
-      3
+      2
+    ],
+    "decks": [
+      24,
+      32
     ],
     "targets": [
       1001,
@@ -198,6 +203,34 @@ export const GAMES = Object.freeze({
     ],
     "simplified": false,
     "simplified_target": 100,
+    "auction": false,
+    "talon": false,
+    "stock": true,
+    "levels": [
+      "easy",
+      "medium",
+      "hard",
+      "expert"
+    ]
+  },
+  "mcleod": {
+    "rule": "V2",
+    "seats": [
+      3
+    ],
+    "decks": [
+      20
+    ],
+    "targets": [
+      1001,
+      501,
+      301
+    ],
+    "simplified": false,
+    "simplified_target": 100,
+    "auction": true,
+    "talon": true,
+    "stock": false,
     "levels": [
       "easy",
       "medium",
@@ -209,6 +242,9 @@ export const GAMES = Object.freeze({
     "seats": [
       3
     ],
+    "decks": [
+      24
+    ],
     "targets": [
       1000,
       500,
@@ -216,6 +252,9 @@ export const GAMES = Object.freeze({
     ],
     "simplified": false,
     "simplified_target": 100,
+    "auction": true,
+    "talon": false,
+    "stock": false,
     "levels": [
       "easy",
       "medium",
@@ -227,6 +266,9 @@ export const GAMES = Object.freeze({
     "seats": [
       3
     ],
+    "decks": [
+      24
+    ],
     "targets": [
       1001,
       501,
@@ -234,6 +276,9 @@ export const GAMES = Object.freeze({
     ],
     "simplified": true,
     "simplified_target": 100,
+    "auction": false,
+    "talon": false,
+    "stock": false,
     "levels": [
       "easy",
       "medium",
@@ -245,6 +290,9 @@ export const GAMES = Object.freeze({
     "seats": [
       4
     ],
+    "decks": [
+      32
+    ],
     "targets": [
       1001,
       501,
@@ -252,6 +300,9 @@ export const GAMES = Object.freeze({
     ],
     "simplified": true,
     "simplified_target": 100,
+    "auction": false,
+    "talon": false,
+    "stock": false,
     "levels": [
       "easy",
       "medium",
@@ -264,6 +315,10 @@ export const GAMES = Object.freeze({
       3,
       4
     ],
+    "decks": [
+      30,
+      32
+    ],
     "targets": [
       1001,
       501,
@@ -271,6 +326,9 @@ export const GAMES = Object.freeze({
     ],
     "simplified": false,
     "simplified_target": 100,
+    "auction": true,
+    "talon": true,
+    "stock": false,
     "levels": [
       "easy",
       "medium",
@@ -278,6 +336,9 @@ export const GAMES = Object.freeze({
     ]
   }
 });
+
+// The socket protocol's version: sent as ?protocol= when a socket opens.
+export const PROTOCOL = Object.freeze(2);
 
 // Seconds the expert computer thinks about a card at most.
 export const EXPERT_THINKING_S = Object.freeze(0.7);
