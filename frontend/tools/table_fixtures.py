@@ -258,7 +258,10 @@ def main() -> None:
         if auction:
             # The auction at my turn, after the others have called.
             called = rules.n - 1
-            write(f"{tag}-auction", [first(dealing, lambda m, k=called: view(m)["may_pass"] and len(deal(m)["calls"]) >= k)])
+            write(
+                f"{tag}-auction",
+                [first(dealing, lambda m, k=called: view(m)["may_pass"] and len(deal(m)["calls"]) >= k)],
+            )
             # The talon taken: I am to discard two.
             write(f"{tag}-discard", [first(dealing, lambda m: view(m)["must_discard"])])
             # Seen by another seat: the declarer's talon and discards stay hidden (V0.11).
@@ -269,7 +272,14 @@ def main() -> None:
         blocked = [m for m in playing if view(m)["blocked"] and deal(m)["last_trick"]]
         write(f"{tag}-play", [(blocked or playing)[0]])
         # My lead (two-hand: in R4's phase 1, with the stock open).
-        write(f"{tag}-lead", [first(dealing, lambda m: deal(m)["phase"] == "play" and view(m)["legal"] and not deal(m)["trick"]["cards"])])
+        write(
+            f"{tag}-lead",
+            [
+                first(
+                    dealing, lambda m: deal(m)["phase"] == "play" and view(m)["legal"] and not deal(m)["trick"]["cards"]
+                )
+            ],
+        )
         # The end of the deal: the state before the last card and the one that ends the deal.
         end = next(i for i, m in enumerate(dealing) if "deal_over" in kinds(m))
         write(f"{tag}-deal-over", [dealing[end - 1], dealing[end]])

@@ -28,7 +28,8 @@ export function createStatus() {
     } else text = waiting('table.their_turn');
     el.className = `turn-line${mine ? ' mine' : ''}`;
     el.dataset.myTurn = String(mine);
-    setChildren(el, h('span', { class: 'turn-text', text }), phaseChip(s, { testid: 'phase' }));
+    // the deal over (held behind its summary) or the match over: the line says it, no chip again
+    setChildren(el, h('span', { class: 'turn-text', text }), s.held || matchOver(s) ? null : phaseChip(s, { testid: 'phase' }));
   }
 
   return { el, render };

@@ -229,7 +229,8 @@ export function mountList(root) {
                       text: zero ? settled : negative ? t('history.you_owe', { amount: money(amount.slice(1), b.currency) }) : t('history.owed_to_you', { amount: money(amount.replace(/^\+/, ''), b.currency) }),
                     });
                   })
-                : h('span', { class: 'balance even', text: '—' }),
+                : // nothing ever owed between them (friendly matches: a zero amount is left out, R6)
+                  h('span', { class: 'balance even', 'data-testid': 'ledger-balance', 'data-amount': '0', text: t('history.settled') }),
             ),
           );
         }),
