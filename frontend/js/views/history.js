@@ -26,14 +26,11 @@ function seatOfMe(m, meId) {
 }
 
 /** The players in seat order (n = 2, 3 or 4): [{id, name, bot, place, result}] — the computer named by its level. */
-function seatedPlayers(m, seat) {
+function seatedPlayers(m) {
   const players = [...(m.players || [])].sort((a, b) => (a?.seat ?? 0) - (b?.seat ?? 0));
   const n = Math.max(players.length, (pick(m, 'totals') || []).length, 2);
-  const opp = pick(m, 'opponent');
   return Array.from({ length: n }, (_, i) => {
-    let p = players.find((x) => x && x.seat === i) || players[i];
-    if (!p && n === 2 && i === 1 - seat) p = typeof opp === 'string' ? { name: opp } : opp || { name: pick(m, 'opponent_name') };
-    p = p || {};
+    const p = players.find((x) => x && x.seat === i) || players[i] || {};
     return { id: p.id || p.player_id || null, name: p.bot_level ? playerName(p, players) : p.name || '?', bot: p.bot_level || null, place: p.place ?? null, result: p.result ?? null };
   });
 }
@@ -45,13 +42,12 @@ function seatedPlayers(m, seat) {
  */
 export function normaliseMatch(m, meId) {
   const seat = seatOfMe(m, meId);
-  const players = seatedPlayers(m, seat);
+  const players = seatedPlayers(m);
   const n = players.length;
   // The others in play order from the viewer: the seat after mine first.
   const others = Array.from({ length: n - 1 }, (_, k) => (seat + 1 + k) % n);
   const totals = pick(m, 'totals') || [pick(m, 'total0') ?? 0, pick(m, 'total1') ?? 0];
   const options = pick(m, 'options', 'rules') || {};
-  const first = players[others[0]] || { name: '?' };
   return {
     id: m.id || m.match_id,
     seat,
@@ -59,9 +55,9 @@ export function normaliseMatch(m, meId) {
     players,
     others,
     names: players.map((p) => p.name),
-    // Two players: the opponent; more: everyone else, in play order.
+    // everyone else, in play order (for two: the opponent)
     opponentName: others.map((s) => players[s].name).join(', '),
-    opponentBot: n === 2 ? first.bot : others.map((s) => players[s].bot).find(Boolean) || null,
+    opponentBot: others.map((s) => players[s].bot).find(Boolean) || null,
     totals,
     result: pick(m, 'result') ?? players[seat].result ?? null, // mine: won (first place) or lost
     places: pick(m, 'places') || null,
@@ -368,7 +364,7 @@ export function mountMatch(root, matchId) {
     const totalsLine = [order.map((s) => `${placed ? `${num(m.players[s].place)}. ` : ''}${names[s]} ${num(m.totals[s] ?? 0)}`).join(' · '), target];
     setChildren(
       panel,
-      h('h1', { class: 'h2', text: m.n === 2 ? t('history.match_vs', { name: m.opponentName }) : t('history.match_with', { names: m.opponentName }) }),
+      h('h1', { class: 'h2', text: m.others.length === 1 ? t('history.match_vs', { name: m.opponentName }) : t('history.match_with', { names: m.opponentName }) }),
       gameOf(m.options) !== TWO_HAND ? h('p', { class: 'match-game-line', 'data-testid': 'detail-game', text: gameName(m.options) }) : null,
       h('p', { class: 'muted match-when', text: formatDate(m.date) }),
       h('p', {}, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'detail-result', text: res.text }), ' ', m.endReason ? t(`history.reason.${m.endReason}`) : ''),
