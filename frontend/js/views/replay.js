@@ -64,7 +64,7 @@ export function downloadButton(matchId, testid, className = 'btn ghost', code = 
 const none = () => {};
 
 /** What step `step` did, in words: the call, the discard or the card, a marriage, the trick, the draws, the talon. */
-export function eventLines(s, facts) {
+function eventLines(s, facts) {
   const who = (seat) => plainName(s, seat);
   const lines = [];
   const a = facts.action;
