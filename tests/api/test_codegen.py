@@ -19,7 +19,8 @@ from backend.api.codes import PROTOCOL, REFUSAL_CODES, CloseCode
 from backend.api.schemas import BotLevel, RoomCreate
 from backend.bots import LEVELS
 from backend.bots.twohand.expert import THINKING_S, ExpertBot
-from backend.engine import VARIANTS, Rules
+from backend.engine import Rules
+from backend.engine.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "frontend" / "js" / "i18n"
@@ -72,21 +73,27 @@ def test_the_module_carries_every_code_and_option() -> None:
         assert "default" in option, f"{name} has no default"
 
 
-def test_every_game_of_the_family_is_the_engines_with_the_computers_levels() -> None:
+def test_the_games_of_the_family_are_the_engines_with_the_computers_levels() -> None:
     games = codegen.games()
-    assert list(games) == list(VARIANTS)  # two-hand 1001 (R4), then V2 … V7, in the rules' order
+    assert list(games) == list(VARIANTS)  # two-hand 1001, then V2 … V7, in the rules' order
+    assert next(iter(games)) == "twohand"
     for variant_id, game in games.items():
         rules = Rules(variant_id)
-        assert game["rule"] == VARIANTS[variant_id].rule and game["seats"][0] == rules.n
+        variant = VARIANTS[variant_id]
+        assert game["rule"] == variant.rule and game["seats"][0] == rules.n
         assert game["targets"][0] == rules.goal  # the first target is the default
-        assert game["decks"][0] <= rules.deck_size <= game["decks"][-1]
-        assert game["stock"] is rules.two_hand and game["auction"] is rules.game.has_auction
-        # expert's search plays two-hand 1001 only
-        assert game["levels"] == ["easy", "medium", "hard", *(["expert"] if rules.two_hand else [])]
-    assert games["twohand"]["seats"] == [2] and games["twohand"]["decks"] == [24, 32]  # R1, V1
+        assert game["stock"] == variant.has_stock and game["auction"] == variant.has_auction  # what the client reads
+        assert rules.layout.deck_size in game["decks"]
+        # expert plays two-hand 1001 only
+        assert game["levels"] == (
+            ["easy", "medium", "hard", "expert"] if variant_id == "twohand" else ["easy", "medium", "hard"]
+        )
+    assert games["twohand"]["stock"] and games["twohand"]["decks"] == [24, 32]  # R2, V1
+    assert not games["thousand3"]["auction"] and games["mcleod"]["talon"] and not games["rassel"]["talon"]
     assert games["bidding"]["seats"] == [3, 4] and games["thousand3"]["simplified"]  # V7.1, V4.9
     assert games["thousand3"]["simplified_target"] == 100  # ruling V4.9a
     assert '"GAMES"' not in codegen.render() and "export const GAMES" in codegen.render()
+    assert "export const PROTOCOL = Object.freeze(2);" in codegen.render()  # protocol 2, sent as ?protocol=
 
 
 def test_the_module_carries_the_protocol_version() -> None:

@@ -1,25 +1,42 @@
-// The table for 3 and 4 seats (RULES-VARIANTS.md V2–V7): pure helpers over the engine's
-// `TableSeatView` (backend/engine/table_view.py) — where each seat sits, the auction, the discard
-// selection, tricks taken, the deal summary's rows. No DOM and no text: tested under node
-// (nseat.test.mjs, with real views in fixtures/ written by frontend/tools/table_fixtures.py).
-// The table never re-derives a rule: bids come from `view.bids`, plays from `view.legal`.
+// The table's pure helpers over the engine's one `SeatView` (backend/engine/view.py), for every game of
+// the family and every seat count (2, 3 or 4): where each seat sits, the trick's card per seat, the
+// auction, the discard selection, the deal summary's rows, the final standings. No DOM and no text:
+// tested under node (model.test.mjs, with real engine views in fixtures/ written by
+// frontend/tools/table_fixtures.py). Nothing here applies a rule: bids come from `view.bids`, plays
+// from `view.legal`, places from `view.places`. Where a game genuinely differs, it is read from data:
+// the view's `rules` and the game's flags in the generated GAMES (stock, auction, talon).
+import { GAMES } from '../generated/protocol.js';
 
-/** A view of the n-seat engine: its rules name a variant (two-hand views have none). */
-export const isRingView = (v) => Boolean(v && v.rules && typeof v.rules === 'object' && v.rules.variant);
-
+/** How many seats a view has (its rules; else its totals). */
 export function seatCountOf(v) {
   if (!v) return 2;
   const n = (v.rules && v.rules.seats) || (Array.isArray(v.totals) ? v.totals.length : 2);
   return Number(n) || 2;
 }
 
-/** Where a seat sits as `me` sees the table (me at the bottom; clockwise = left, top, right, V0.1). */
+/** The game's facts from the generated GAMES ({stock, auction, talon, seats, …}); {} for an unknown one. */
+export function gameOfView(v) {
+  const id = v && v.rules && v.rules.variant;
+  return (id && GAMES[id]) || {};
+}
+
+/** The game deals a stock to draw from (two-hand 1001, R2/R4): the stock pile is on the felt. */
+export const hasStock = (v) => Boolean(gameOfView(v).stock);
+
+/** The game has an auction (V0.6): steps of a replay may be calls, not only cards. */
+export const hasAuction = (v) => Boolean(gameOfView(v).auction);
+
+/**
+ * Where a seat sits as `me` sees the table: me at the bottom, the others clockwise (V0.1) — for two
+ * the other on top; for three left and right; for four left, top, right.
+ */
 export function positionOf(n, me, seat) {
   const k = (((seat - me) % n) + n) % n;
   if (k === 0) return 'bottom';
+  if (n === 2) return 'top';
   if (n === 3) return k === 1 ? 'left' : 'right';
   if (n === 4) return ['bottom', 'left', 'top', 'right'][k];
-  return k === 1 ? 'top' : `other-${k}`;
+  return `other-${k}`;
 }
 
 /** The other seats in playing order from my left: [{seat, pos}]. */
@@ -35,7 +52,7 @@ export function othersAround(n, me) {
 /** Every seat, me first, then clockwise (the order of summary rows and score columns). */
 export const seatsFromMe = (n, me) => Array.from({ length: n }, (_, k) => (me + k) % n);
 
-/** The trick's cards with the seat that played each: the leader first, then clockwise (V0.4). */
+/** The trick's cards with the seat that played each: the leader first, then clockwise (R4, V0.4). */
 export function trickCards(trick, n) {
   if (!trick || !Array.isArray(trick.cards)) return [];
   return trick.cards.map((card, i) => ({ card, seat: (trick.leader + i) % n }));
@@ -45,7 +62,7 @@ export function trickCards(trick, n) {
 
 /**
  * The auction as a table shows it: every call in order, each seat's last call (a number, 'pass'
- * or null), who has passed, the high bid and its holder.
+ * or null), who has passed, the high bid and its holder. Without an auction: no calls.
  */
 export function auctionOf(deal, n) {
   const calls = ((deal && deal.calls) || []).filter((c) => c && typeof c === 'object');
@@ -103,34 +120,11 @@ export const discardReady = (selected) => Array.isArray(selected) && selected.le
 
 // ------------------------------------------------------------------ tricks taken
 
-/**
- * Tricks taken by seat in the current deal: the view's own `tricks_won` when it has one; else the
- * tally the store kept from `trick_won` events, when it accounts for every trick played; else null.
- */
-export function tricksWonOf(deal, tally, dealNumber, n) {
-  if (deal && Array.isArray(deal.tricks_won)) return deal.tricks_won;
-  if (!deal || !tally || tally.deal !== dealNumber || !Array.isArray(tally.counts) || tally.counts.length !== n) return null;
-  const sum = tally.counts.reduce((a, b) => a + b, 0);
-  return sum === (deal.tricks_played || 0) ? tally.counts : null;
-}
-
-/** The tally after one state's events: `trick_won` counts, `deal_started` starts a fresh one. */
-export function tallyAfter(tally, events, dealNumber, n) {
-  let cur = tally;
-  for (const e of events || []) {
-    if (!e || typeof e !== 'object') continue;
-    if (e.kind === 'deal_started') cur = { deal: e.number, counts: Array(n).fill(0) };
-    else if (e.kind === 'trick_won' && cur && Number.isInteger(e.seat) && e.seat < n) {
-      const counts = [...cur.counts];
-      counts[e.seat] += 1;
-      cur = { ...cur, counts };
-    }
-  }
-  if (!cur || cur.deal !== dealNumber || !Array.isArray(cur.counts) || cur.counts.length !== n) {
-    // Joined mid-deal (or a new match): only a deal seen from its first trick can be counted.
-    cur = { deal: dealNumber, counts: Array(n).fill(0) };
-  }
-  return cur;
+/** Tricks taken per seat this deal after `tricks_won` (the view's) and the `trick_won` events that followed. */
+export function tricksAfter(tricksWon, events, n) {
+  const counts = Array.from({ length: n }, (_, seat) => (Array.isArray(tricksWon) ? tricksWon[seat] ?? 0 : 0));
+  for (const e of events || []) if (e && e.kind === 'trick_won' && Number.isInteger(e.seat) && e.seat < n) counts[e.seat] += 1;
+  return counts;
 }
 
 // ------------------------------------------------------------------ results
@@ -144,16 +138,34 @@ export function summaryRows(result, n, me) {
     declarer: result.declarer === seat,
     cardPoints: at(result.card_points, seat),
     declarationPoints: at(result.declaration_points, seat),
-    dealPoints: at(result.deal_points, seat),
+    // a history record of the match page may not carry them: the card points and the marriages (R5)
+    dealPoints: Array.isArray(result.deal_points) ? at(result.deal_points, seat) : at(result.card_points, seat) + at(result.declaration_points, seat),
     jungfrau: at(result.jungfrau, seat),
     score: at(result.score, seat),
     total: at(result.totals, seat),
   }));
 }
 
-/** Seats ordered by total, highest first (ties keep seat order). */
-export function standings(totals) {
-  return (totals || []).map((total, seat) => ({ seat, total })).sort((a, b) => b.total - a.total || a.seat - b.seat);
+/**
+ * Which columns a deal's result needs beyond cards, marriages, score and total: the deal points
+ * when some seat's score is not simply its points (a contract, V0.8; simplified scoring, V4.9), the
+ * Jungfrau bonus when the table plays it or someone got it (V6).
+ */
+export function summaryColumns(rows, rules = {}) {
+  return {
+    dealPoints: rows.some((r) => r.score !== r.dealPoints + r.jungfrau),
+    jungfrau: Boolean(rules && rules.jungfrau) || rows.some((r) => r.jungfrau),
+  };
+}
+
+/**
+ * The final standings, best first: the view's own places (1 the best, the one who left last,
+ * equal totals sharing a place); without them (a match not over) by total. Ties keep seat order.
+ */
+export function standings(totals, places = null) {
+  const list = (totals || []).map((total, seat) => ({ seat, total, place: Array.isArray(places) ? places[seat] ?? null : null }));
+  const rank = (x) => (x.place === null ? 0 : x.place);
+  return list.sort((a, b) => rank(a) - rank(b) || b.total - a.total || a.seat - b.seat);
 }
 
 /** A signed score for the sheet: "+60", "−70" (a true minus sign), "0". */
@@ -163,3 +175,6 @@ export function signed(n) {
   if (x < 0) return `−${Math.abs(x)}`;
   return '0';
 }
+
+/** A total with a true minus sign: "−60", "120". */
+export const total = (n) => ((Number(n) || 0) < 0 ? `−${-n}` : String(Number(n) || 0));
