@@ -20,7 +20,7 @@ from pydantic import (
 
 from backend.engine import Rules
 from backend.engine.deal import Phase
-from backend.engine.variants import VariantId
+from backend.engine.variants import TWO_HAND, VariantId
 from backend.rooms.bots import level_problem
 from backend.rooms.messages import OptionsOut
 
@@ -76,7 +76,9 @@ class RoomCreate(Strict):
     declaration_scoring: Literal["by_suit", "by_order"] = "by_suit"
     show_stock_bottom: bool = False
     open_scores: bool = False
-    deck_size: Literal[24, 32] = 24
+    deck_size: int | None = Field(
+        default=None, description="the pack: two-hand 1001 24 (the default) or 32 (V1); the others their own (GAMES)"
+    )
     stake_per_point: Decimal = Field(default=Decimal(0), ge=0, max_digits=18, decimal_places=6)
     currency: str = Field(default="chips", min_length=1, max_length=12)
     visibility: Literal["public", "private"] = "public"
@@ -84,10 +86,12 @@ class RoomCreate(Strict):
     opponent: Literal["human", "computer"] = "human"
     bot_level: BotLevel = "medium"
     spectators: bool = Field(default=True, description="others may watch (private tables: with a watch link)")
-    variant: Literal["mcleod", "rassel", "thousand3", "thousand4", "bidding"] | None = Field(
-        default=None, description="a game for three or four (RULES-VARIANTS.md V2–V7); none: two-hand 1001"
+    variant: VariantId | None = Field(
+        default=None,
+        description="twohand (the default, R1–R7 and V1) or a game for three or four (RULES-VARIANTS.md V2–V7): "
+        "room.options.variant, sent back as it came",
     )
-    seats: int | None = Field(default=None, ge=3, le=4, description="V7: 3 or 4; the other variants have one count")
+    seats: int | None = Field(default=None, ge=2, le=4, description="V7: 3 or 4; every other game has one count")
     scoring: Literal["original", "simplified"] = Field(default="original", description="V4.9 (V4 and V5 only)")
     jungfrau: bool = Field(default=False, description="V6: 100 (10 simplified) to a player who took no trick")
     computer_seats: int = Field(default=0, ge=0, le=3, description="V2–V7: seats the computer plays, at bot_level")
@@ -97,7 +101,7 @@ class RoomCreate(Strict):
         if self.computers and self.stake_per_point != 0:
             raise ValueError("games against the computer are played for no stake (stake_per_point must be 0)")
         rules = self.rules()  # the engine judges the combination (e.g. a target the game does not offer)
-        if self.variant is not None and self.computer_seats >= rules.n:
+        if not self.two_hand and self.computer_seats >= rules.n:
             raise ValueError("at least one seat is a person's")
         problem = level_problem(rules, self.bot_level) if self.computers else None
         if problem is not None:
@@ -107,13 +111,19 @@ class RoomCreate(Strict):
     @property
     def computers(self) -> int:
         """How many seats the computer plays."""
-        if self.variant is None:
-            return 1 if self.opponent == "computer" else 0
+        if self.two_hand:
+            return 1 if self.opponent == "computer" or self.computer_seats else 0
         return self.computer_seats
+
+    @property
+    def two_hand(self) -> bool:
+        return self.variant in (None, TWO_HAND.id)
 
     def rules(self) -> Rules:
         """The engine's rules for this table; ``ValueError`` if the engine refuses the combination."""
-        if self.variant is None:
+        if self.two_hand:
+            if self.seats not in (None, 2):
+                raise ValueError("two-hand 1001 is played by two")
             return Rules(
                 declaration_scoring=self.declaration_scoring,
                 show_stock_bottom=self.show_stock_bottom,
@@ -122,9 +132,13 @@ class RoomCreate(Strict):
                 deck_size=self.deck_size,
                 jungfrau=self.jungfrau,
             )
-        return Rules(
+        assert self.variant is not None  # not two-hand 1001
+        return Rules(  # two-hand 1001's own options at other values are refused by the engine (ruling V0.5b)
             variant=self.variant,
             seats=self.seats,
+            declaration_scoring=self.declaration_scoring,
+            show_stock_bottom=self.show_stock_bottom,
+            deck_size=self.deck_size,
             target=self.target if "target" in self.model_fields_set else None,
             scoring=self.scoring,
             jungfrau=self.jungfrau,

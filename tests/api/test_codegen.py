@@ -65,7 +65,7 @@ def test_the_module_carries_every_code_and_option() -> None:
     options = codegen.table_options()
     assert set(options) == set(RoomCreate.model_fields)
     assert options["target"]["values"] == [1001, 501, 301, 1000, 500, 300, 100]  # R5, V3.9a, V4.9a
-    assert options["variant"]["values"] == ["mcleod", "rassel", "thousand3", "thousand4", "bidding"]
+    assert options["variant"]["values"] == list(VARIANTS)  # room.options.variant, sent back as it came
     assert options["reconnect_grace_s"]["minimum"] == 5 and options["reconnect_grace_s"]["maximum"] == 3600
     assert options["bot_level"]["values"] == ["easy", "medium", "hard", "expert"]
     assert get_args(BotLevel) == LEVELS  # the API's levels are the bots' (RoomCreate and ComputersIn)

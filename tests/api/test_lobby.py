@@ -96,6 +96,10 @@ async def test_every_table_shows_its_whole_rules_in_one_shape(
     assert {key: room["options"][key] for key in RULES_FIELDS} == expected
     [listed] = [r for r in await people[1].get("/api/rooms") if r["id"] == room["id"]]  # the lobby's copy
     assert listed["options"] == room["options"]
+    # What room.options says is a body that makes the same game again (variant "twohand" included).
+    again = await people[0].post("/api/rooms", json={key: room["options"][key] for key in RULES_FIELDS})
+    assert {key: again["options"][key] for key in RULES_FIELDS} == expected
+    await people[0].post(f"/api/rooms/{again['id']}/leave")
     for player in people[1:]:
         await player.post(f"/api/invites/{room['invite_code']}/join")
     seat = Seat(people[0], room["id"], shared_server.ws_url)

@@ -96,12 +96,8 @@ export const TABLE_OPTIONS = Object.freeze({
     "default": false
   },
   "deck_size": {
-    "type": "integer",
-    "values": [
-      24,
-      32
-    ],
-    "default": 24
+    "default": null,
+    "type": "integer"
   },
   "stake_per_point": {
     "default": "0",
@@ -154,6 +150,7 @@ export const TABLE_OPTIONS = Object.freeze({
     "default": null,
     "type": "string",
     "values": [
+      "twohand",
       "mcleod",
       "rassel",
       "thousand3",
@@ -164,7 +161,7 @@ export const TABLE_OPTIONS = Object.freeze({
   "seats": {
     "default": null,
     "type": "integer",
-    "minimum": 3,
+    "minimum": 2,
     "maximum": 4
   },
   "scoring": {

@@ -296,6 +296,7 @@ export default {
   'reject.rate_limited': 'Bitte etwas langsamer.',
   'reject.already_seated': 'Du sitzt bereits an diesem Tisch.',
   'reject.room_full': 'Dieser Tisch ist voll.',
+  'reject.too_many_tables': 'Du hast schon so viele offene Tische wie möglich: Beginne oder verlasse erst einen.',
   'reject.room_closed': 'Dieser Tisch wurde geschlossen.',
   'reject.room_started': 'Die Partie an diesem Tisch hat schon begonnen.',
   'reject.not_creator': 'Das kann nur, wer diesen Tisch eröffnet hat.',

@@ -296,6 +296,7 @@ export default {
   'reject.rate_limited': 'Slow down a little, please.',
   'reject.already_seated': 'You are already seated at this table.',
   'reject.room_full': 'This table is full.',
+  'reject.too_many_tables': 'You have as many open tables as one may: start or leave one first.',
   'reject.room_closed': 'This table has been closed.',
   'reject.room_started': 'The match at this table has already started.',
   'reject.not_creator': 'Only the player who opened this table can do that.',

@@ -296,6 +296,7 @@ export default {
   'reject.rate_limited': 'Пожалуйста, помедленнее.',
   'reject.already_seated': 'Вы уже сидите за этим столом.',
   'reject.room_full': 'Этот стол уже занят.',
+  'reject.too_many_tables': 'У вас уже максимум открытых столов: сначала начните игру за одним из них или покиньте его.',
   'reject.room_closed': 'Этот стол закрыт.',
   'reject.room_started': 'Партия за этим столом уже началась.',
   'reject.not_creator': 'Это может сделать только тот, кто открыл этот стол.',

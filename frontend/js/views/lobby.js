@@ -26,7 +26,7 @@ const FORM_DEFAULTS = {
   level: defaultOf('bot_level'),
   target: defaultOf('target'),
   scoring: defaultOf('declaration_scoring'),
-  deck: defaultOf('deck_size'),
+  deck: String(gameInfo(TWO_HAND).decks[0]), // R1 24 cards, V1 32
   bottom: Boolean(OPT.show_stock_bottom.default),
   openScores: Boolean(OPT.open_scores.default),
   spectators: OPT.spectators ? Boolean(OPT.spectators.default) : true,
@@ -438,7 +438,7 @@ export function mount(root) {
 
     // Advanced options, folded away so that the form stays simple.
     const scoring = select('opt-scoring', s.scoring, values('declaration_scoring').map((v) => [v, label(`opt.scoring.${v}.long`, v)]));
-    const deck = select('opt-deck', s.deck, values('deck_size').map((v) => [v, label(`opt.deck.${v}`, v)]));
+    const deck = select('opt-deck', s.deck, gameInfo(TWO_HAND).decks.map(String).map((v) => [v, label(`opt.deck.${v}`, v)]));
     const [bottom, bottomField] = check('opt-bottom', 'opt-stock-bottom', s.bottom, t('opt.stock_bottom.long'));
     const [openScores, openScoresField] = check('opt-open-scores', 'opt-open-scores', s.openScores, t('opt.open_scores.long'));
     const [spectators, spectatorsField] = check('opt-spectators', 'opt-spectators', s.spectators, t('opt.spectators.long'));
