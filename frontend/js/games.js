@@ -14,8 +14,9 @@ const ALL = protocol.GAMES || {};
 /** Two-hand 1001: the family's first game (RoomCreate takes a missing `variant` for it). */
 export const TWO_HAND = 'twohand';
 
-/** The games RoomCreate takes as its `variant` (the others are asked for without one). */
-const AS_VARIANT = OPT.variant && Array.isArray(OPT.variant.values) ? OPT.variant.values : Object.keys(ALL).filter((id) => id !== TWO_HAND);
+/** The games the lobby asks for by their `variant` (V2–V7). Two-hand 1001's body names none, as it
+ *  always did (RoomCreate takes `variant: "twohand"` too, as room.options says it). */
+const AS_VARIANT = (OPT.variant && Array.isArray(OPT.variant.values) ? OPT.variant.values : Object.keys(ALL)).filter((id) => id !== TWO_HAND);
 
 /** The games this client offers, in the order of the rules (two-hand 1001, V2 … V7). */
 export const GAME_IDS = Object.keys(ALL).filter((id) => id === TWO_HAND || AS_VARIANT.includes(id));
