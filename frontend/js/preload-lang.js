@@ -1,5 +1,5 @@
-// A classic script, run as the head is parsed (no inline script: the Content-Security-Policy allows
-// only the site's own files). It fetches the dictionary of the page's language alongside the modules
+// A classic script, loaded async from the head so that it holds up nothing (no inline script: the
+// Content-Security-Policy allows only the site's own files). It fetches the dictionary of the page's language alongside the modules
 // instead of after them. The same choice as initialLang() in js/i18n.js: saved on this device, else
 // the browser's, else en.
 (() => {

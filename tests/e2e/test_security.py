@@ -107,7 +107,7 @@ def test_a_player_signs_the_other_devices_out_then_deletes_the_account(e2e_serve
         )
         laptop.page.goto("/#/history")
         laptop.page.reload()  # its first request is refused: the page forgets the player
-        laptop.page.wait_for_function("localStorage.getItem('1001.player') === null")
+        laptop.page.wait_for_function("() => localStorage.getItem('1001.player') === null")
         expect(laptop.page.get_by_test_id("player-chip")).to_be_hidden()
         laptop.page.goto("/#/")
         expect(laptop.page.get_by_test_id("name-input")).to_be_visible()  # asked for a name again
