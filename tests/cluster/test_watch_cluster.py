@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from backend.rooms.codes import CloseCode
-from tests.cluster.test_cluster import Cluster, _reconnect, play_on, table_across
+from tests.cluster.test_cluster import Cluster, _reconnect, play_on, running_cluster, table_across
 from tests.support.client import Player, Seat
-from tests.support.services import RedisServer, database
 from tests.support.tables import Watcher, assert_watched_no_hidden_card
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
@@ -21,20 +20,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 @pytest.fixture
 def group(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Cluster]:
-    redis = RedisServer(tmp_path)
-    redis.start()
-    try:
-        with database("postgres", tmp_path) as url:
-            cluster = Cluster(url, redis, tmp_path, processes=getattr(request, "param", 2))
-            for server in cluster.servers:
-                server.start()
-            try:
-                yield cluster
-            finally:
-                for server in cluster.servers:
-                    server.stop()
-    finally:
-        redis.stop()
+    with running_cluster(tmp_path, processes=getattr(request, "param", 2)) as cluster:
+        yield cluster
 
 
 def _states(watcher: Watcher) -> list[dict[str, object]]:

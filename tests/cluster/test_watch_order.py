@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +20,9 @@ from sqlalchemy import event, text
 from backend.db.store import Store
 from backend.rooms.codes import CloseCode
 from backend.rooms.sql_store import SqlRoomStore, rebuild
-from tests.cluster.test_cluster import Cluster, table_across
+from tests.cluster.test_cluster import Cluster, running_cluster, table_across
 from tests.support.client import Seat
-from tests.support.services import RedisServer, ServerProcess, database
+from tests.support.services import ServerProcess
 from tests.support.tables import Watcher
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
@@ -31,34 +30,16 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 RELAYED_WITHIN_S = 3.0  # a relayed change arrives in milliseconds; this only bounds a failure
 
 
-@contextmanager
-def _cluster(folder: Path, processes: int) -> Iterator[Cluster]:
-    redis = RedisServer(folder)
-    redis.start()
-    try:
-        with database("postgres", folder) as url:
-            cluster = Cluster(url, redis, folder, processes=processes)
-            for server in cluster.servers:
-                server.start()
-            try:
-                yield cluster
-            finally:
-                for server in cluster.servers:
-                    server.stop()
-    finally:
-        redis.stop()
-
-
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     """Two processes shared by the tests of this module that kill none (each has a table of its own)."""
-    with _cluster(tmp_path_factory.mktemp("pair"), 2) as cluster:
+    with running_cluster(tmp_path_factory.mktemp("pair"), 2) as cluster:
         yield cluster
 
 
 @pytest.fixture
 def trio(tmp_path: Path) -> Iterator[Cluster]:
-    with _cluster(tmp_path, 3) as cluster:
+    with running_cluster(tmp_path, 3) as cluster:
         yield cluster
 
 

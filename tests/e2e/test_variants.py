@@ -19,9 +19,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.client import Player
-from tests.support.client import Seat as SocketSeat
 from tests.support.services import ServerProcess, serving
+from tests.support.tables import table
 
 from .conftest import PHONE
 from .helpers import (
@@ -49,28 +48,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """The computer seats answer at once: a whole match on two cores stays short."""
     with serving("sqlite", tmp_path_factory.mktemp("e2e-variants"), BOT_DELAY_S="0") as process:
         yield process
-
-
-async def variant_table(server: ServerProcess, variant: str, seats: int, target: int, people: int) -> list[SocketSeat]:
-    """``people`` players at a new table of ``seats`` over the REST API and sockets, the rest computer
-    seats (easy); the match started."""
-    players = [await Player(server.url, name).register() for name in ("Anna", "Ben", "Cleo", "Dan")[:people]]
-    body: dict[str, Any] = {"variant": variant, "seats": seats, "target": target, "computer_seats": seats - people}
-    if seats - people:
-        body["bot_level"] = "easy"
-    room = await players[0].post("/api/rooms", json=body)
-    assert room["options"]["variant"] == variant and len(room["players"]) == seats
-    for player in players[1:]:
-        await player.post(f"/api/invites/{room['invite_code']}/join")
-    out = []
-    for player in players:
-        seat = SocketSeat(player, room["id"], server.ws_url)
-        await seat.connect()
-        out.append(seat)
-    for seat in out:  # the last join started the match: a seat connected before it hears of it
-        if seat.state is None or seat.state["view"] is None:
-            await seat.wait_for(lambda m: m["type"] == "state" and m["view"] is not None)
-    return out
 
 
 def new_variant_table(page: Page, variant: str, *, computers: int, seats: int | None = None, target: int = 301) -> None:
@@ -430,7 +407,7 @@ def _three_seat_match_given_up_in_its_second_deal(server: ServerProcess) -> dict
     person gives up in the second deal (ruling V0.10a): a finished match of two deals to replay."""
 
     async def play() -> dict[str, Any]:
-        [seat] = await variant_table(server, "mcleod", 3, 301, 1)
+        [seat] = await table(server, "mcleod", 3, 301, 1)
         rng = random.Random(5)
         try:
             while not seat.view["history"]:
