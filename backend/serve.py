@@ -5,18 +5,28 @@
 
 ``make run`` and the Docker image both start the app this way, so the WebSocket options below cannot
 drift apart. ``HOST``, ``PORT`` and ``MIGRATE`` (``1`` or ``0``) in the environment give the defaults
-that the command line overrides; ``FORWARDED_ALLOW_IPS`` is read by uvicorn itself (default
-``127.0.0.1``): the proxies whose ``X-Forwarded-For``/``-Proto`` headers are believed.
+that the command line overrides; ``FORWARDED_ALLOW_IPS`` (or ``--forwarded-allow-ips``, default
+``127.0.0.1``) names the proxies whose ``X-Forwarded-For``/``-Proto`` headers are believed. Addresses,
+networks and ``*`` go to uvicorn as they are; a host name (``caddy``, the proxy's service in
+docker-compose.yml, whose address is known only once its container runs) is resolved here, when the
+first request arrives and again whenever a request comes from an address not trusted yet
+(``ProxiesByName``), so a proxy recreated with a new address is believed again at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import ipaddress
+import logging
 import os
+import re
+import socket
 import subprocess
 import sys
+import time
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 from backend.settings import ROOT, get_settings
@@ -69,7 +79,10 @@ def parse_args(argv: Sequence[str] | None = None, env: Mapping[str, str] | None 
     parser.add_argument(
         "--forwarded-allow-ips",
         default=None,
-        help="comma-separated proxy addresses to trust, or '*' (default: env FORWARDED_ALLOW_IPS, else 127.0.0.1)",
+        help=(
+            "comma-separated proxies to trust: addresses, networks, host names (resolved here) or '*'"
+            " (default: env FORWARDED_ALLOW_IPS, else 127.0.0.1)"
+        ),
     )
     parser.add_argument(
         "--health-check",
@@ -92,6 +105,132 @@ def uvicorn_options(args: argparse.Namespace) -> dict[str, Any]:
         # at most this long for the remaining connections before it exits (docs/operating.md).
         "timeout_graceful_shutdown": get_settings().shutdown_timeout_s,
     }
+
+
+# ------------------------------------------------------------------ proxies named by host name
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Any]]
+Send = Callable[[Any], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+Resolver = Callable[[str], Awaitable[frozenset[str]]]
+
+HOST_NAME = re.compile(r"^(?=.*[A-Za-z_])[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$")
+log = logging.getLogger("backend.serve")
+
+
+def is_address(entry: str) -> bool:
+    """``*``, an IP address or a network: what uvicorn's ``forwarded_allow_ips`` compares by itself."""
+    if entry == "*":
+        return True
+    try:
+        if "/" in entry:
+            ipaddress.ip_network(entry, strict=False)
+        else:
+            ipaddress.ip_address(entry)
+    except ValueError:
+        return False
+    return True
+
+
+def proxy_entries(args: argparse.Namespace, env: Mapping[str, str]) -> list[str]:
+    """The trusted proxies: ``--forwarded-allow-ips``, else ``FORWARDED_ALLOW_IPS``, comma-separated."""
+    value = args.forwarded_allow_ips if args.forwarded_allow_ips is not None else env.get("FORWARDED_ALLOW_IPS")
+    return [entry.strip() for entry in (value or "").split(",") if entry.strip()]
+
+
+def proxy_names(entries: Sequence[str]) -> list[str]:
+    """The entries that are host names (uvicorn alone would compare them, as text, with the peer's IP)."""
+    return [entry for entry in entries if not is_address(entry) and HOST_NAME.match(entry)]
+
+
+async def resolve(name: str) -> frozenset[str]:
+    """Every address of ``name`` (IPv4 and IPv6, without a zone); empty if it does not resolve (yet)."""
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(name, None, type=socket.SOCK_STREAM)
+    except OSError:
+        return frozenset()
+    return frozenset(str(info[4][0]).split("%", 1)[0] for info in infos)
+
+
+class ProxiesByName:
+    """uvicorn's ``ProxyHeadersMiddleware`` for proxies given by host name (``FORWARDED_ALLOW_IPS=caddy``).
+
+    The names are resolved when a request arrives from an address not trusted yet: at once for an
+    address not seen since the last lookup, else at most once every ``refresh_s``. So the first request
+    resolves them (the proxy's container may start after the app's, whose own health checks looked the
+    name up in vain), and a proxy recreated with a new address is believed from its first request on.
+    A name that stops resolving keeps its last addresses. Any other client is served as it is, its
+    headers ignored."""
+
+    def __init__(
+        self, app: ASGIApp, entries: Sequence[str], *, refresh_s: float = 5.0, resolver: Resolver = resolve
+    ) -> None:
+        self.app = app
+        self.names = proxy_names(entries)
+        self.fixed = [entry for entry in entries if entry not in self.names]
+        self.resolved: dict[str, frozenset[str]] = {}
+        self.refresh_s = refresh_s
+        self.resolver = resolver
+        self.refreshed_at = -float("inf")
+        self.seen: set[str] = set()  # untrusted peers since the last lookup
+        self.lock = asyncio.Lock()
+        self.middleware = self._middleware()
+
+    def _middleware(self) -> Any:
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        addresses = sorted(set().union(*self.resolved.values())) if self.resolved else []
+        return ProxyHeadersMiddleware(self.app, [*self.fixed, *addresses])  # type: ignore[arg-type]
+
+    def trusts(self, host: str) -> bool:
+        return host in self.middleware.trusted_hosts
+
+    def stale(self, host: str) -> bool:
+        return host not in self.seen or time.monotonic() - self.refreshed_at >= self.refresh_s
+
+    async def refresh(self, host: str) -> None:
+        expired = time.monotonic() - self.refreshed_at >= self.refresh_s
+        changed = False
+        for name in self.names:
+            found = await self.resolver(name)
+            if found and found != self.resolved.get(name):
+                self.resolved[name] = found
+                changed = True
+                log.info("forwarded headers believed from %s (%s)", name, ", ".join(sorted(found)))
+            elif not found and name not in self.resolved:
+                log.info("proxy %s does not resolve yet", name)
+        if changed:
+            self.middleware = self._middleware()
+        # Each peer looked up for once until refresh_s has passed (a bounded set, whoever connects).
+        self.seen = {host} if expired or len(self.seen) >= 1024 else {*self.seen, host}
+        if expired:
+            self.refreshed_at = time.monotonic()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client") if scope["type"] in ("http", "websocket") else None
+        host = client[0] if client else None
+        if host and not self.trusts(host) and self.stale(host):
+            async with self.lock:
+                if not self.trusts(host) and self.stale(host):  # another request may have looked it up
+                    await self.refresh(host)
+        await self.middleware(scope, receive, send)
+
+
+def app_and_options(args: argparse.Namespace, env: Mapping[str, str]) -> tuple[Any, dict[str, Any]]:
+    """What ``uvicorn.run`` is given: the app (its import string, or a factory) and its options."""
+    options = uvicorn_options(args)
+    entries = proxy_entries(args, env)
+    if not (args.proxy_headers and proxy_names(entries)):
+        return APP, options
+
+    def factory() -> ProxiesByName:
+        from backend.api.app import create_app
+
+        return ProxiesByName(create_app(), entries)
+
+    # The names are resolved by ProxiesByName, which takes the place of uvicorn's own middleware.
+    return factory, {**options, "proxy_headers": False, "forwarded_allow_ips": None}
 
 
 def migrate_command() -> list[str]:
@@ -126,7 +265,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     import uvicorn
 
-    uvicorn.run(APP, **uvicorn_options(args))
+    app, options = app_and_options(args, os.environ)
+    uvicorn.run(app, **options)
 
 
 if __name__ == "__main__":

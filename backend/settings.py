@@ -63,6 +63,18 @@ class Settings(BaseSettings):
         default=86400.0, description="An open table nobody joined is closed after this many seconds"
     )
     housekeeping_interval_s: float = Field(default=60.0, description="How often expired tables are looked for")
+    # Limits on what anyone can ask (backend/api/limits.py, docs/operating.md "Limits")
+    rest_limits: bool = Field(default=True, description="Rate-limit every REST write per address and per player")
+    rate_limits: dict[str, dict[str, list[float]]] = Field(
+        default_factory=dict,
+        description='Override limit groups as JSON, e.g. {"rooms": {"player": [5, 60]}} (a count per seconds)',
+    )
+    max_open_tables: int = Field(
+        default=3, ge=1, description="Open tables (waiting for players) one player may have; one more is refused"
+    )
+    max_sockets_per_address: int = Field(
+        default=40, ge=1, description="WebSockets one client address may hold open on one process"
+    )
 
 
 @lru_cache

@@ -24,9 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 from bots import make_bot, wilson
 
 from backend.bots import observe
-from backend.bots.core import legal_plays
-from backend.engine import deal as engine
-from backend.engine.rules import Rules
+from backend.engine import Rules, apply_deal, new_deal
 
 
 def measure(player_level: str, model_level: str, deals: int, seed: int) -> dict[str, tuple[int, int, float]]:
@@ -36,17 +34,17 @@ def measure(player_level: str, model_level: str, deals: int, seed: int) -> dict[
     rng = random.Random(seed)
     counts = {"lead": [0, 0, 0.0], "follow": [0, 0, 0.0]}
     for number in range(deals):
-        state = engine.new_deal(rules, rng.randrange(1 << 60), number & 1)
-        while not state.over:
+        state = new_deal(rules, rng.randrange(1 << 60), number & 1)
+        while state.turn is not None:
             k = observe(state, state.turn)
             play = player.choose(k, rng)
-            choices = len(legal_plays(k))
+            choices = len(k.plays)
             if k.stock_count and choices > 1:
                 row = counts["follow" if k.trick else "lead"]
                 row[0] += model.choose(k, rng) == play
                 row[1] += 1
                 row[2] += 1 / choices
-            state, _ = engine.apply(state, state.turn, play)
+            state, _ = apply_deal(state, state.turn, play)
     return {role: (int(a), int(n), chance / n if n else 0.0) for role, (a, n, chance) in counts.items()}
 
 

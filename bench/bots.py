@@ -1,37 +1,36 @@
-"""Bot strength: whole matches between every pair of bot levels, with fixed seeds.
+"""Bot strength: whole matches and duplicate deals between bot levels, in every game, with fixed seeds.
 
     python bench/bots.py [--matches 40] [--workers 2] [--seed 1001] [--levels easy,medium,hard]
                          [--pairs medium:expert,hard:expert] [--deals 0] [--same-deals]
                          [--expert-clock wall|cpu]
                          [--target 1001] [--declaration-scoring by_suit] [--show-stock-bottom] [--deck-size 24]
-    python bench/bots.py --variant ID [--seats N] [--table-pairs easy:hard,medium:hard] [--matches 6]
+    python bench/bots.py --variant ID [--seats N] [--pairs easy:hard,medium:hard] [--matches 6]
                          [--target 301] [--scoring original] [--jungfrau]
 
-For every pairing of two levels, ``--matches`` matches to the table target (1001 by
-default) are played through the engine's match API (``new_match`` / ``match.apply``);
-the two levels swap seats from one match to the next. Each bot decides from
-``observe(deal, seat)`` — what its seat may see (R7) — with its own seeded
-``random.Random``, so a run is reproducible. Prints each pairing's win rate with a
-95% Wilson confidence interval, then decision-time statistics per level (every
-decision, including forced ones; also how many took more than 1 s of wall time).
-``--pairs a:b,…`` replaces the all-pairs schedule of ``--levels``. ``--deals N`` adds N
-duplicate deals per pairing (each deal played twice, seats swapped, match totals 0):
-the later level's mean deal score advantage with a 95% normal interval over the pairs, and
-the CPU time of every decision of those deals per level. ``--same-deals`` draws the
-duplicate deals from ``--seed`` alone (not from the pairing's names), so that variants
-are compared on the same deals.
+Without ``--variant`` the game is two-hand 1001 (RULES.md, its table options as flags); ``--variant ID``
+(``mcleod``, ``rassel``, ``thousand3``, ``thousand4``, ``bidding``; ``--seats 3|4`` for ``bidding``)
+plays a game of three or four (RULES-VARIANTS.md) instead.
 
-``--variant ID`` (``mcleod``, ``rassel``, ``thousand3``, ``thousand4``, ``bidding``; ``--seats 3|4`` for
-``bidding``) plays whole matches of that variant (RULES-VARIANTS.md) instead: for each pairing
-``weak:strong`` of ``--table-pairs``, one seat of the stronger level against the weaker level in
-every other seat, the stronger seat rotated through the seats from match to match. Every bot decides
-through the server's own path, ``choose_table_action(level, table_seat_view(match, seat), events)``
-with the events that seat received (``table_events_for_seat``). Prints the stronger level's win rate
-(chance is 1/seats) with a 95% Wilson interval, its mean final total minus the mean of the other
-seats', and decision times per level (wall and CPU: mean, p95, max) and per phase. ``--deals N``
-adds N duplicate deals per pairing: each deal played with the stronger level in one seat and again with
-the weaker level there (same cards, same other bots), the gain in that seat's deal score minus the mean
-of the others', with a 95% normal interval.
+For every pairing ``weak:strong`` — ``--pairs``, else every pair of ``--levels`` (the later level the
+stronger; with ``--variant`` the default is ``easy:hard,medium:hard``) — ``--matches`` matches to the
+table target are played through the engine's match API: one seat of the stronger level against the
+weaker level in every other seat, the stronger seat rotated from match to match (with two seats: the
+levels swap seats). Every bot decides through the server's own path: ``knowledge_from_view`` of its
+``view_for(match, seat)`` and the events that seat received (``events_for``), with its own seeded
+``random.Random``, so a run is reproducible (but where a deadline cuts a search short). Prints the
+stronger level's wins with a 95% Wilson interval (chance is 1/seats), its mean final total minus the
+mean of the other seats', and the time of every decision per level (and per phase where there are
+several), forced ones included: wall and CPU mean, p95, max, and how many took over 1 s of wall time.
+
+``--deals N`` adds N duplicate deals per pairing (match totals 0), with a 95% normal interval over them:
+with two seats each deal is played twice, the levels swapping seats — the stronger level's mean deal
+score advantage; with three or four it is played with the stronger level in seat ``seed % n`` and the
+weaker elsewhere, and again with the weaker level in that seat too (same cards, same other bots) — the
+gain in that seat's deal score minus the mean of the others'. Also the CPU time of every decision of
+those deals per level. ``--same-deals`` draws the duplicate deals from ``--seed`` alone (not from the
+pairing's names), so that levels are compared on the same deals.
+
+``expert`` and its variants for ablations (``make_bot``) play two-hand 1001 only.
 """
 
 from __future__ import annotations
@@ -45,6 +44,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -52,32 +52,37 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout, uninstalled
 
-from backend.bots import ExpertBot, bot_for, observe
-from backend.bots.table_players import choose_table_action
-from backend.engine.deal import apply as deal_apply
-from backend.engine.deal import deal_result, new_deal
-from backend.engine.match import apply as match_apply
-from backend.engine.match import new_match
-from backend.engine.rules import Rules
+from backend.bots import ExpertBot, bot_for, knowledge_from_view
+from backend.bots.levels import Bot
+from backend.bots.play import objective
+from backend.engine import (
+    VARIANTS,
+    DealState,
+    Event,
+    MatchState,
+    Rules,
+    apply,
+    deal_result,
+    events_for,
+    new_deal,
+    new_match,
+    view_for,
+)
 from backend.engine.shuffle import derive
-from backend.engine.table_deal import apply_table, new_table_deal, table_deal_result
-from backend.engine.table_events import TableEvent
-from backend.engine.table_match import apply_table_match, new_table_match
-from backend.engine.table_view import table_events_for_seat, table_seat_view
-from backend.engine.variants import VARIANTS, TableRules
 
 
-def make_bot(spec: str) -> Any:
-    """A level (``hard``) or an expert variant for ablations: ``expert-noinfer`` (uniform worlds),
-    ``expert-nomatch`` (maximize the deal score), ``expert-depthN`` (search at most N tricks deep;
-    0: playouts only), ``expert-worldsN``, ``expert-budgetS`` (seconds), combinable with ``+``
-    (``expert-noinfer+nomatch``)."""
-    if spec == "expert":
-        return _expert(spec)
-    if not spec.startswith("expert-"):
-        return bot_for(spec)
+def make_bot(spec: str, rules: Rules | None = None) -> Bot:
+    """The bot of a level for ``rules`` (default two-hand 1001), or an expert variant for ablations:
+    ``expert-noinfer`` (uniform worlds), ``expert-nomatch`` (maximize the deal score), ``expert-depthN``
+    (search at most N tricks deep; 0: playouts only), ``expert-worldsN``, ``expert-budgetS`` (seconds),
+    combinable with ``+`` (``expert-noinfer+nomatch``)."""
+    rules = rules or Rules()
+    if spec != "expert" and not spec.startswith("expert-"):
+        return bot_for(spec, rules)
+    bot_for("expert", rules)  # refuses a game without the level (two-hand 1001 only)
     options: dict[str, Any] = {}
-    for part in spec.removeprefix("expert-").split("+"):
+    parts = spec.removeprefix("expert-").split("+") if spec.startswith("expert-") else []
+    for part in parts:
         if part == "noinfer":
             options["infer"] = False
         elif part == "nomatch":
@@ -90,7 +95,9 @@ def make_bot(spec: str) -> Any:
             options["budget"] = float(part.removeprefix("budget"))
         else:
             raise ValueError(f"unknown expert variant {part!r}")
-    return _expert(spec, **options)
+    bot = ExpertBot(**(options | expert_options()))
+    bot.level = spec
+    return bot
 
 
 def expert_options() -> dict[str, Any]:
@@ -98,13 +105,6 @@ def expert_options() -> dict[str, Any]:
     default, as in the server) or ``cpu`` (this process's CPU time: one core's worth of thinking
     whatever the machine's load)."""
     return {"clock": time.process_time} if os.environ.get("BENCH_EXPERT_CLOCK", "wall") == "cpu" else {}
-
-
-def _expert(level: str, **options: Any) -> ExpertBot:
-    """An expert with ``options`` thinking on the clock of ``expert_options``."""
-    bot = ExpertBot(**(options | expert_options()))
-    bot.level = level
-    return bot
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -124,226 +124,158 @@ def _stats(samples: list[float]) -> str:
     return f"{1000 * statistics.mean(samples):.2f} | {1000 * p95:.2f} | {1000 * samples[-1]:.1f}"
 
 
-def play_match(job: tuple[str, str, int, int, dict]) -> dict:
-    """One match: ``levels[0]`` in seat 0. Returns the winner's level and decision times."""
-    level0, level1, match_seed, rng_seed, rules_dict = job
-    rules = Rules.from_dict(rules_dict)
-    levels = (level0, level1)
-    bots = (make_bot(level0), make_bot(level1))
-    rngs = (random.Random(f"{rng_seed}:0"), random.Random(f"{rng_seed}:1"))
-    times: dict[str, list[float]] = {level0: [], level1: []}
-    cpu: dict[str, list[float]] = {level0: [], level1: []}
-    match = new_match(rules, match_seed)
-    deals = 0
-    while not match.over:
-        deal = match.deal
-        seat = deal.turn
-        knowledge = observe(deal, seat, match.totals)
-        start, start_cpu = time.perf_counter(), time.process_time()
-        play = bots[seat].choose(knowledge, rngs[seat])
-        times[levels[seat]].append(time.perf_counter() - start)
-        cpu[levels[seat]].append(time.process_time() - start_cpu)
-        number = match.deal_number
-        match, _ = match_apply(match, seat, play)
-        if match.deal_number != number or match.over:
-            deals += 1
-    return {
-        "levels": levels,
-        "winner": levels[match.winner],
-        "totals": match.totals,
-        "deals": deals,
-        "times": times,
-        "cpu": cpu,
-    }
+def _interval(values: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% normal interval."""
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    return statistics.mean(values), half
 
 
-def play_deal_pair(job: tuple[str, str, int, dict]) -> dict:
-    """One deal played twice, ``b`` in either seat. Returns ``b``'s deal score minus ``a``'s per game."""
-    a, b, seed, rules_dict = job
-    rules = Rules.from_dict(rules_dict)
-    gains = []
-    cpu: dict[str, list[float]] = {}
-    for b_seat in (0, 1):
-        names = [a, a]
-        names[b_seat] = b
-        bots = [make_bot(name) for name in names]
-        rngs = (random.Random(f"{seed}:{b_seat}:0"), random.Random(f"{seed}:{b_seat}:1"))
-        state = new_deal(rules, seed, derive(seed, "dealer") & 1)
-        while not state.over:
-            seat = state.turn
-            start_cpu = time.process_time()
-            play = bots[seat].choose(observe(state, seat), rngs[seat])
-            cpu.setdefault(names[seat], []).append(time.process_time() - start_cpu)
-            state, _ = deal_apply(state, seat, play)
-        score = deal_result(state).score
-        gains.append(score[b_seat] - score[1 - b_seat])
-    return {"pairing": (a, b), "gains": gains, "cpu": cpu}
+class Table:
+    """Bots of the given levels in the seats, each deciding from what its seat was sent (the server's
+    path), with the time of every decision recorded per level and per ``level phase``."""
 
+    def __init__(self, rules: Rules, levels: Sequence[str], rngs: Sequence[random.Random]) -> None:
+        self.rules = rules
+        self.levels = list(levels)
+        self.bots = [make_bot(level, rules) for level in levels]
+        self.rngs = list(rngs)
+        self.received: list[list[Event]] = [[] for _ in levels]
+        self.times: dict[str, list[float]] = {}
+        self.cpu: dict[str, list[float]] = {}
 
-def play_table_match(job: tuple[str, str, int, int, int, dict]) -> dict:
-    """One variant match: ``strong`` in seat ``strong_seat``, ``weak`` in the others. Returns the winner's
-    seat, whether it was the strong one, the final totals and decision times per level and phase."""
-    strong, weak, strong_seat, match_seed, rng_seed, rules_dict = job
-    rules = TableRules.from_dict(rules_dict)
-    n = rules.n
-    levels = [weak] * n
-    levels[strong_seat] = strong
-    rngs = [random.Random(f"{rng_seed}:{seat}") for seat in range(n)]
-    received: list[list[TableEvent]] = [[] for _ in range(n)]
-    times: dict[str, list[float]] = {}
-    cpu: dict[str, list[float]] = {}
-    match = new_table_match(rules, match_seed)
-    while not match.over:
+    def step(self, match: MatchState) -> MatchState:
+        """The seat to move decides and its action is applied; every seat receives its events."""
         seat = match.deal.turn
         assert seat is not None
-        phase = match.deal.phase
-        view = table_seat_view(match, seat)
+        knowledge = knowledge_from_view(view_for(match, seat), self.received[seat])
         start, start_cpu = time.perf_counter(), time.process_time()
-        action = choose_table_action(levels[seat], view, received[seat], rngs[seat])
+        action = self.bots[seat].choose(knowledge, self.rngs[seat])
         wall, used = time.perf_counter() - start, time.process_time() - start_cpu
-        for key in (levels[seat], f"{levels[seat]} {phase}"):
-            times.setdefault(key, []).append(wall)
-            cpu.setdefault(key, []).append(used)
-        match, events = apply_table_match(match, seat, action)
-        for s in range(n):
+        level = self.levels[seat]
+        for key in (level, f"{level} {match.deal.phase}"):
+            self.times.setdefault(key, []).append(wall)
+            self.cpu.setdefault(key, []).append(used)
+        match, events = apply(match, seat, action)
+        for s, received in enumerate(self.received):
             if any(e.kind == "deal_started" for e in events):
-                received[s] = []  # the bots need the current deal's events only
+                received.clear()  # the bots need the current deal's events only
             else:
-                received[s].extend(table_events_for_seat(events, s))
-    totals = match.totals
-    others = [t for s, t in enumerate(totals) if s != strong_seat]
+                received.extend(events_for(events, s))
+        return match
+
+    def play_deal(self, base: MatchState, deal: DealState) -> tuple[int, ...]:
+        """Play ``deal`` to its end (at ``base``'s match totals); its score sheet."""
+        match = replace(base, deal=deal)
+        while not match.deal.over:
+            match = self.step(match)
+            if match.deal_number != base.deal_number:  # the match moved on: the deal is in its history
+                return match.history[-1].result.score
+        return deal_result(match.deal).score
+
+
+def play_match(job: tuple[str, str, int, int, int, dict[str, Any]]) -> dict[str, Any]:
+    """One match: ``strong`` in seat ``strong_seat``, ``weak`` in the others. Returns whether the strong
+    seat won, its final total minus the mean of the others', the number of deals and the decision times."""
+    weak, strong, strong_seat, match_seed, rng_seed, rules_dict = job
+    rules = Rules.from_dict(rules_dict)
+    levels = [weak] * rules.n
+    levels[strong_seat] = strong
+    table = Table(rules, levels, [random.Random(f"{rng_seed}:{seat}") for seat in range(rules.n)])
+    match = new_match(rules, match_seed)
+    while not match.over:
+        match = table.step(match)
     return {
         "pairing": (weak, strong),
         "strong_won": match.winner == strong_seat,
-        "margin": totals[strong_seat] - statistics.mean(others),
+        "margin": objective(list(match.totals), strong_seat),
         "deals": len(match.history),
-        "times": times,
-        "cpu": cpu,
+        "times": table.times,
+        "cpu": table.cpu,
     }
 
 
-def play_table_deal_pair(job: tuple[str, str, int, dict]) -> dict:
-    """One variant deal played twice from the same cards: once with ``strong`` in seat ``seed % n`` and
-    ``weak`` elsewhere, once with ``weak`` everywhere. Returns the gain of that seat's deal score minus
-    the mean of the others' (match totals 0)."""
+def play_duplicate(job: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
+    """One deal, played more than once from the same cards (see the module docstring): with two seats
+    the stronger level's score minus the weaker's, in either seat; with more, its seat's deal score
+    minus the mean of the others' with the stronger level there, then with the weaker."""
     weak, strong, seed, rules_dict = job
-    rules = TableRules.from_dict(rules_dict)
+    rules = Rules.from_dict(rules_dict)
     n = rules.n
-    seat_of_interest = seed % n
-    base = new_table_match(rules, seed)
+    dealer = derive(seed, "dealer") % n
+    base = new_match(rules, seed)
+    cpu: dict[str, list[float]] = {}
     values = []
-    for level in (strong, weak):
+    if n == 2:  # the levels swap seats (duplicate deals)
+        for strong_seat in (0, 1):
+            levels = [weak, weak]
+            levels[strong_seat] = strong
+            rngs = [random.Random(f"{seed}:{strong_seat}:{seat}") for seat in (0, 1)]
+            table = Table(rules, levels, rngs)
+            score = table.play_deal(base, new_deal(rules, seed, dealer))
+            values.append(objective(list(score), strong_seat))
+            for level in set(levels):
+                cpu.setdefault(level, []).extend(table.cpu.get(level, []))
+        return {"pairing": (weak, strong), "gain": statistics.mean(values), "cpu": cpu}
+    seat_of_interest = seed % n
+    for level in (strong, weak):  # the stronger level in that seat, then the weaker
         levels = [weak] * n
         levels[seat_of_interest] = level
-        state = new_table_deal(rules, seed, derive(seed, "dealer") % n)
-        received: list[list[TableEvent]] = [[] for _ in range(n)]
-        rngs = [random.Random(f"{seed}:{s}") for s in range(n)]
-        while not state.over:
-            seat = state.turn
-            assert seat is not None
-            view = table_seat_view(replace(base, deal=state), seat)
-            action = choose_table_action(levels[seat], view, received[seat], rngs[seat])
-            state, events = apply_table(state, seat, action)
-            for s in range(n):
-                received[s].extend(table_events_for_seat(events, s))
-        score = table_deal_result(state).score
-        values.append(score[seat_of_interest] - (sum(score) - score[seat_of_interest]) / (n - 1))
-    return {"pairing": (weak, strong), "gain": values[0] - values[1]}
+        table = Table(rules, levels, [random.Random(f"{seed}:{seat}") for seat in range(n)])
+        score = table.play_deal(base, new_deal(rules, seed, dealer))
+        values.append(objective(list(score), seat_of_interest))
+        for name in set(levels):
+            cpu.setdefault(name, []).extend(table.cpu.get(name, []))
+    return {"pairing": (weak, strong), "gain": values[0] - values[1], "cpu": cpu}
 
 
-def _variant_target(variant: str, target: int) -> int:
-    """The variant's offered target nearest to ``target`` (1001 → 1000 for rassel, ruling V3.9a)."""
-    return min(VARIANTS[variant].targets, key=lambda t: abs(t - target))
-
-
-def variant_main(args: argparse.Namespace) -> int:
-    rules = TableRules(
+def _rules(args: argparse.Namespace) -> Rules:
+    if not args.variant:
+        return Rules(
+            target=args.target,
+            declaration_scoring=args.declaration_scoring,
+            show_stock_bottom=args.show_stock_bottom,
+            deck_size=args.deck_size,
+        )
+    simplified = args.scoring == "simplified"
+    target = min(VARIANTS[args.variant].targets, key=lambda t: abs(t - args.target))  # 1001 → 1000 for rassel
+    return Rules(
         variant=args.variant,
         seats=args.seats,
-        target=None if args.scoring == "simplified" else _variant_target(args.variant, args.target),
+        target=None if simplified else target,
         scoring=args.scoring,
         jungfrau=args.jungfrau,
     )
-    pairings = [(p.split(":")[0], p.split(":")[1]) for p in args.table_pairs.split(",")]
-    jobs = []
-    for weak, strong in pairings:
-        for i in range(args.matches):
-            seed = derive(args.seed, f"table:{args.variant}:{rules.n}:{weak}:{strong}:{i}")
-            jobs.append((strong, weak, i % rules.n, seed, derive(seed, "rng"), rules.to_dict()))
-    print(
-        f"# {args.variant} ({rules.game.rule}), {rules.n} seats, target {rules.goal}, scoring {rules.scoring}, "
-        f"jungfrau {rules.jungfrau}: {len(jobs)} matches, {args.matches} per pairing, seed {args.seed}, "
-        f"{args.workers} worker(s), Python {platform.python_version()}",
-        flush=True,
-    )
-    deal_jobs = [
-        (weak, strong, derive(args.seed, f"table-duplicate:{args.variant}:{weak}:{strong}:{i}"), rules.to_dict())
-        for weak, strong in pairings
-        for i in range(args.deals)
-    ]
-    started = time.perf_counter()
-    if args.workers > 1:
-        with ProcessPoolExecutor(args.workers) as pool:
-            deal_results = list(pool.map(play_table_deal_pair, deal_jobs, chunksize=1))
-            results = list(pool.map(play_table_match, jobs, chunksize=1))
+
+
+def _seeds(args: argparse.Namespace, rules: Rules, weak: str, strong: str, i: int) -> tuple[int, int]:
+    """A match's seed (the names of the two-hand and the variant runs of earlier versions, so that their
+    published results replay) and a duplicate deal's."""
+    if rules.two_hand:
+        match = derive(args.seed, f"bots:{weak}:{strong}:{i}")
+        deal = derive(args.seed, f"duplicate:{i}" if args.same_deals else f"duplicate:{weak}:{strong}:{i}")
     else:
-        deal_results = [play_table_deal_pair(job) for job in deal_jobs]
-        results = [play_table_match(job) for job in jobs]
-    elapsed = time.perf_counter() - started
-    if deal_results:
-        print()
-        print("| pairing | duplicate deals | gain per deal | 95% CI |")
-        print("|---|---|---|---|")
-        for weak, strong in pairings:
-            gains = [r["gain"] for r in deal_results if r["pairing"] == (weak, strong)]
-            mean = statistics.mean(gains)
-            half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.inf
-            print(f"| {strong} for {weak} | {len(gains)} | {mean:+.1f} | {mean - half:+.1f} … {mean + half:+.1f} |")
-    if not results:
-        print()
-        print(f"elapsed_seconds={elapsed:.0f}")
-        return 0
-    print()
-    print("| pairing | stronger wins | win rate | 95% CI (Wilson) | chance | margin/match | deals/match |")
-    print("|---|---|---|---|---|---|---|")
-    for weak, strong in pairings:
-        games = [r for r in results if r["pairing"] == (weak, strong)]
-        wins = sum(1 for r in games if r["strong_won"])
-        lo, hi = wilson(wins, len(games))
-        margin = statistics.mean(r["margin"] for r in games)
-        deals = statistics.mean(r["deals"] for r in games)
-        print(
-            f"| 1 {strong} vs {rules.n - 1} {weak} | {wins}/{len(games)} | {wins / len(games):.0%} | "
-            f"{lo:.0%}–{hi:.0%} | {1 / rules.n:.0%} | {margin:+.0f} | {deals:.1f} |"
+        match = derive(args.seed, f"table:{rules.variant}:{rules.n}:{weak}:{strong}:{i}")
+        deal = derive(
+            args.seed,
+            f"table-duplicate:{i}" if args.same_deals else f"table-duplicate:{rules.variant}:{weak}:{strong}:{i}",
         )
-    print()
-    print(
-        "| level (phase) | decisions | wall mean ms | wall p95 ms | wall max ms | CPU mean ms | CPU p95 ms "
-        "| CPU max ms |"
-    )
-    print("|---|---|---|---|---|---|---|---|")
-    keys = sorted({key for r in results for key in r["times"]})
-    for key in keys:
-        wall = sorted(t for r in results for t in r["times"].get(key, []))
-        used = sorted(t for r in results for t in r["cpu"].get(key, []))
-        print(f"| {key} | {len(wall)} | {_stats(wall)} | {_stats(used)} |")
-    print()
-    print(f"elapsed_seconds={elapsed:.0f}")
-    return 0
+    return match, deal
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--matches", type=int, default=40, help="matches per pairing (default 40)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (default 2)")
     parser.add_argument("--seed", type=int, default=1001, help="base seed of the match seeds")
     parser.add_argument("--levels", default="easy,medium,hard", help="comma-separated levels to pair")
-    parser.add_argument("--pairs", default="", help="weaker:stronger pairings, comma-separated (instead of --levels)")
+    parser.add_argument(
+        "--pairs", "--table-pairs", default="", help="weaker:stronger pairings, comma-separated (instead of --levels)"
+    )
     parser.add_argument("--deals", type=int, default=0, help="duplicate deals per pairing (default 0)")
     parser.add_argument(
         "--same-deals",
         action="store_true",
-        help="duplicate deals independent of the pairing's names (compare variants on the same deals)",
+        help="duplicate deals independent of the pairing's names (compare levels on the same deals)",
     )
     parser.add_argument(
         "--expert-clock", choices=("wall", "cpu"), default="wall", help="the clock of expert's deadline (default wall)"
@@ -352,68 +284,67 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--declaration-scoring", default="by_suit", choices=("by_suit", "by_order"))
     parser.add_argument("--show-stock-bottom", action="store_true")
     parser.add_argument("--deck-size", type=int, default=24, choices=(24, 32), help="32: variant V1")
-    parser.add_argument("--variant", choices=tuple(VARIANTS), help="play matches of a variant V2–V7 instead")
-    parser.add_argument("--seats", type=int, default=None, help="with --variant bidding: 3 or 4 seats")
     parser.add_argument(
-        "--table-pairs", default="easy:hard,medium:hard", help="with --variant: weak:strong pairings, comma-separated"
+        "--variant", choices=tuple(v for v in VARIANTS if v != "twohand"), help="a game of three or four (V2–V7)"
     )
+    parser.add_argument("--seats", type=int, default=None, help="with --variant bidding: 3 or 4 seats")
     parser.add_argument("--scoring", default="original", choices=("original", "simplified"), help="V4/V5 scoring")
     parser.add_argument("--jungfrau", action="store_true", help="the V6 option")
     args = parser.parse_args(argv)
-    if args.variant:
-        return variant_main(args)
     os.environ["BENCH_EXPERT_CLOCK"] = args.expert_clock  # read by make_bot, in the workers too
 
-    rules = Rules(
-        target=args.target,
-        declaration_scoring=args.declaration_scoring,
-        show_stock_bottom=args.show_stock_bottom,
-        deck_size=args.deck_size,
-    )
-    if args.pairs:
-        pairings = [(p.split(":")[0], p.split(":")[1]) for p in args.pairs.split(",")]
+    rules = _rules(args)
+    n = rules.n
+    if args.pairs or args.variant:
+        pairs = args.pairs or "easy:hard,medium:hard"
+        pairings = [(p.split(":")[0], p.split(":")[1]) for p in pairs.split(",")]
         levels = list(dict.fromkeys(level for pair in pairings for level in pair))
     else:
         levels = args.levels.split(",")
         pairings = list(itertools.combinations(levels, 2))
     for level in levels:
-        make_bot(level)
-    jobs = []
-    for a, b in pairings:
-        for i in range(args.matches):
-            seed = derive(args.seed, f"bots:{a}:{b}:{i}")
-            first, second = (a, b) if i % 2 == 0 else (b, a)  # swap seats every match
-            jobs.append((first, second, seed, derive(seed, "rng"), rules.to_dict()))
+        make_bot(level, rules)
+    jobs, deal_jobs = [], []
+    for weak, strong in pairings:
+        for i in range(max(args.matches, args.deals)):
+            match_seed, deal_seed = _seeds(args, rules, weak, strong, i)
+            if i < args.matches:
+                # the stronger seat rotated (two seats: the levels swap), from seat 1 with two as ever before
+                strong_seat = (i + 1) % 2 if n == 2 else i % n
+                jobs.append((weak, strong, strong_seat, match_seed, derive(match_seed, "rng"), rules.to_dict()))
+            if i < args.deals:
+                deal_jobs.append((weak, strong, deal_seed, rules.to_dict()))
 
+    options = f"target {rules.goal}"
+    if rules.two_hand:
+        options += f", {rules.declaration_scoring}, stock bottom {rules.show_stock_bottom}, {rules.deck_size} cards"
+    else:
+        options += f", scoring {rules.scoring}, jungfrau {rules.jungfrau}"
     print(
-        f"# {len(jobs)} matches to {args.target}, {args.matches} per pairing, seed {args.seed}, "
-        f"{args.workers} worker(s), expert clock {args.expert_clock}, Python {platform.python_version()}",
+        f"# {rules.variant} ({rules.game.rule}), {n} seats, {options}: {len(jobs)} matches, {args.matches} per "
+        f"pairing, {args.deals} duplicate deals per pairing, seed {args.seed}, {args.workers} worker(s), "
+        f"expert clock {args.expert_clock}, Python {platform.python_version()}",
         flush=True,
     )
     started = time.perf_counter()
-    deal_jobs = [
-        (a, b, derive(args.seed, f"duplicate:{i}" if args.same_deals else f"duplicate:{a}:{b}:{i}"), rules.to_dict())
-        for a, b in pairings
-        for i in range(args.deals)
-    ]
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
-            deal_results = list(pool.map(play_deal_pair, deal_jobs, chunksize=1))
+            deal_results = list(pool.map(play_duplicate, deal_jobs, chunksize=1))
             results = list(pool.map(play_match, jobs, chunksize=1))
     else:
-        deal_results = [play_deal_pair(job) for job in deal_jobs]
+        deal_results = [play_duplicate(job) for job in deal_jobs]
         results = [play_match(job) for job in jobs]
     elapsed = time.perf_counter() - started
 
     if deal_results:
+        measure = "points per deal" if n == 2 else "gain per deal"
         print()
-        print("| pairing | duplicate deals | points per deal | 95% CI |")
+        print(f"| pairing | duplicate deals | {measure} | 95% CI |")
         print("|---|---|---|---|")
-        for a, b in pairings:
-            pairs = [statistics.mean(r["gains"]) for r in deal_results if r["pairing"] == (a, b)]
-            mean = statistics.mean(pairs)
-            half = 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs)) if len(pairs) > 1 else math.inf
-            print(f"| {b} vs {a} | {len(pairs)} | {mean:+.1f} | {mean - half:+.1f} … {mean + half:+.1f} |")
+        for weak, strong in pairings:
+            mean, half = _interval([r["gain"] for r in deal_results if r["pairing"] == (weak, strong)])
+            label = f"{strong} vs {weak}" if n == 2 else f"{strong} for {weak}"  # in one seat, for the weaker
+            print(f"| {label} | {args.deals} | {mean:+.1f} | {mean - half:+.1f} … {mean + half:+.1f} |")
         print()
         print("| level (duplicate deals) | decisions | CPU mean ms | CPU p95 ms | CPU max ms |")
         print("|---|---|---|---|---|")
@@ -421,37 +352,36 @@ def main(argv: list[str] | None = None) -> int:
             used = sorted(t for r in deal_results for t in r["cpu"].get(level, []))
             if used:
                 print(f"| {level} | {len(used)} | {_stats(used)} |")
-    if not results:
+    if results:
         print()
-        print(f"elapsed_seconds={elapsed:.0f}")
-        return 0
-
-    print()
-    print("| pairing | wins | win rate | 95% CI (Wilson) | deals/match |")
-    print("|---|---|---|---|---|")
-    for a, b in pairings:
-        games = [r for r in results if set(r["levels"]) == {a, b}]
-        stronger = b  # levels are listed weakest first; report the later one's wins
-        wins = sum(1 for r in games if r["winner"] == stronger)
-        lo, hi = wilson(wins, len(games))
-        deals = statistics.mean(r["deals"] for r in games)
+        print("| pairing | stronger wins | win rate | 95% CI (Wilson) | chance | margin/match | deals/match |")
+        print("|---|---|---|---|---|---|---|")
+        for weak, strong in pairings:
+            games = [r for r in results if r["pairing"] == (weak, strong)]
+            wins = sum(1 for r in games if r["strong_won"])
+            lo, hi = wilson(wins, len(games))
+            margin = statistics.mean(r["margin"] for r in games)
+            deals = statistics.mean(r["deals"] for r in games)
+            print(
+                f"| 1 {strong} vs {n - 1} {weak} | {wins}/{len(games)} | {wins / len(games):.0%} | "
+                f"{lo:.0%}–{hi:.0%} | {1 / n:.0%} | {margin:+.0f} | {deals:.1f} |"
+            )
+        print()
         print(
-            f"| {stronger} vs {a} | {wins}/{len(games)} | {wins / len(games):.0%} | {lo:.0%}–{hi:.0%} | {deals:.1f} |"
+            "| level (phase) | decisions | wall mean ms | wall p95 ms | wall max ms | CPU mean ms | CPU p95 ms "
+            "| CPU max ms | wall > 1 s |"
         )
-
-    print()
-    print(
-        "| level | decisions | wall mean ms | wall p95 ms | wall max ms | CPU mean ms | CPU p95 ms | CPU max ms "
-        "| wall > 1 s |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|")
-    for level in levels:
-        wall = sorted(t for r in results for t in r["times"].get(level, []))
-        used = sorted(t for r in results for t in r["cpu"].get(level, []))
-        if not wall:
-            continue
-        slow = sum(1 for t in wall if t > 1.0)
-        print(f"| {level} | {len(wall)} | {_stats(wall)} | {_stats(used)} | {slow} |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        keys = sorted({key for r in results for key in r["times"]})
+        for key in keys:
+            level = key.split(" ")[0]
+            phases = {k for k in keys if k.startswith(f"{level} ")}
+            if " " in key and len(phases) == 1:
+                continue  # one phase only (two-hand 1001, V4, V5): the level's row says it all
+            wall = sorted(t for r in results for t in r["times"].get(key, []))
+            used = sorted(t for r in results for t in r["cpu"].get(key, []))
+            slow = sum(1 for t in wall if t > 1.0)
+            print(f"| {key} | {len(wall)} | {_stats(wall)} | {_stats(used)} | {slow} |")
     print()
     print(f"elapsed_seconds={elapsed:.0f}")
     return 0

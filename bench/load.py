@@ -46,6 +46,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout, uninstalled
 
 import httpx  # noqa: E402
 
+from backend.api.codes import PROTOCOL  # noqa: E402
 from tests.support.services import RedisServer, ServerProcess, database, free_port  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -355,7 +356,7 @@ async def client_run(
 
     async def open_conn(room: dict[str, Any], seat: int) -> Conn:
         base = room.get("ws_urls", [ws_url, ws_url])[seat]  # --processes: the seats on different processes
-        url = f"{base}/ws/rooms/{room['room_id']}?token={room['tokens'][seat]}"
+        url = f"{base}/ws/rooms/{room['room_id']}?token={room['tokens'][seat]}&protocol={PROTOCOL}"
         async with gate:
             for attempt in range(5):
                 try:
@@ -377,7 +378,10 @@ async def client_run(
     async def open_watcher(room: dict[str, Any]) -> None:
         async with gate:
             socket = await connect(
-                f"{ws_url}/ws/rooms/{room['room_id']}/watch", compression=None, max_size=2**20, open_timeout=30
+                f"{ws_url}/ws/rooms/{room['room_id']}/watch?protocol={PROTOCOL}",
+                compression=None,
+                max_size=2**20,
+                open_timeout=30,
             )
         watchers.append(socket)
         readers.append(asyncio.create_task(watch_read(socket, stats)))

@@ -9,7 +9,7 @@ Two yardsticks, never levels a player can choose (they read the true deal):
 
 * ``exact`` — perfect information and (nearly) perfect play: alpha-beta with a
   transposition table over the rest of the deal with the true opponent hand and stock
-  order (``backend.bots.deep.DealSearch``), the endgame solver once the stock is empty.
+  order (``backend.bots.twohand.deep.DealSearch``), the endgame solver once the stock is empty.
   A phase-1 decision deepens trick by trick until it is exact or ``--cap`` seconds of CPU
   time have passed (the tables are kept for the whole deal, so only the first decisions of a deal
   are ever capped); the run reports the share of phase-1 decisions that were exact.
@@ -47,20 +47,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from bots import expert_options, make_bot, wilson
 
-from backend.bots import HardBot, observe
-from backend.bots.core import cards_list
-from backend.bots.deep import DealSearch, Timeout
-from backend.bots.expert import ExpertBot
-from backend.bots.knowledge import SeatKnowledge
-from backend.bots.policy import DECLARE
-from backend.bots.solver import INF, Position
-from backend.engine import deal as engine
+from backend.bots import SeatKnowledge, bot_for, observe
+from backend.bots.twohand.deep import DealSearch, Timeout
+from backend.bots.twohand.expert import ExpertBot
+from backend.bots.twohand.policy import DECLARE, cards_list
+from backend.bots.twohand.sim import values_of
+from backend.bots.twohand.solver import INF, Position
+from backend.bots.worlds import World
+from backend.engine import DealState, Play, Rules, apply, apply_deal, deal_actions, deal_result, new_deal, new_match
 from backend.engine.cards import cards_in
-from backend.engine.deal import DealState, Play
 from backend.engine.kernel import declarable
-from backend.engine.match import apply as match_apply
-from backend.engine.match import new_match
-from backend.engine.rules import Rules
 from backend.engine.shuffle import derive
 
 
@@ -77,7 +73,8 @@ class ExactOracle:
         self.exact = 0
 
     def choose(self, state: DealState, k: SeatKnowledge, rng: random.Random) -> Play:
-        legal = engine.legal_actions(state, state.turn)
+        assert state.turn is not None
+        legal = [play for play in deal_actions(state, state.turn) if isinstance(play, Play)]
         if len(legal) == 1:
             return legal[0]
         key = (*state.initial_stock, *state.initial_hands, state.rules.by_suit)
@@ -143,21 +140,26 @@ class ExactOracle:
         return Play(move & 31, bool(move & DECLARE))
 
 
-class SameBudgetOracle(HardBot):
-    """``hard``'s Monte Carlo, but every world is the true one."""
+class SameBudgetOracle:
+    """``hard``'s Monte Carlo, but every world is the true one: its playouts (the medium policy for both
+    seats, ``twohand.sim``) are deterministic, so every one of its worlds would give every play the same
+    value, and one playout of each play in the true world picks what hard's budget of them would pick
+    (the first best in the same order on ties). Phase 2 and forced plays: hard itself (the exact solver)."""
 
     name = "same_budget"
 
     def __init__(self) -> None:
-        super().__init__()
-        self.truth: tuple[int, list[int]] = (0, [])
-
-    def sample_world(self, k: SeatKnowledge, rng: random.Random) -> tuple[int, list[int]]:
-        return self.truth[0], list(self.truth[1])
+        self.hard = bot_for("hard", Rules())
 
     def choose_state(self, state: DealState, k: SeatKnowledge, rng: random.Random) -> Play:
-        self.truth = (state.hands[1 - state.turn], list(state.stock))
-        return super().choose(k, rng)
+        if len(k.plays) == 1 or not k.stock_count:
+            play = self.hard.choose(k, rng)
+            assert isinstance(play, Play)
+            return play
+        truth = World(hands=state.hands, talon=0, discards=0, stock=list(state.stock))
+        moves = [p.card | (DECLARE if p.declare else 0) for p in k.plays]
+        values = values_of(k)(truth, moves)
+        return k.plays[max(range(len(moves)), key=values.__getitem__)]
 
 
 class HandOracle(ExpertBot):
@@ -199,7 +201,7 @@ def _oracle(name: str, cap: float) -> Any:
     return HandOracle() if name == "hand" else SameBudgetOracle()
 
 
-def _decide(player: Any, state: DealState, seat: int, totals: tuple[int, int], rng: random.Random) -> Play:
+def _decide(player: Any, state: DealState, seat: int, totals: tuple[int, ...], rng: random.Random) -> Play:
     k = observe(state, seat, totals)
     if isinstance(player, ExactOracle):
         return player.choose(state, k, rng)
@@ -217,19 +219,19 @@ def play_deal_pair(job: tuple[str, str, float, int, dict[str, Any]]) -> dict[str
     oracle = _oracle(oracle_name, cap)
     times: list[float] = []
     for bot_seat in (0, 1):
-        players = [None, None]
-        players[bot_seat] = make_bot(level)
+        players: list[Any] = [None, None]
+        players[bot_seat] = make_bot(level, rules)
         players[1 - bot_seat] = oracle
         rng = random.Random(derive(seed, f"rng:{bot_seat}"))
-        state = engine.new_deal(rules, seed, derive(seed, "dealer") & 1)
-        while not state.over:
+        state = new_deal(rules, seed, derive(seed, "dealer") & 1)
+        while state.turn is not None:
             seat = state.turn
             start = time.perf_counter()
             play = _decide(players[seat], state, seat, (0, 0), rng)
             if seat == bot_seat:
                 times.append(time.perf_counter() - start)
-            state, _ = engine.apply(state, seat, play)
-        score = engine.deal_result(state).score
+            state, _ = apply_deal(state, seat, play)
+        score = deal_result(state).score
         gains.append(score[1 - bot_seat] - score[bot_seat])
     exact = (oracle.exact, oracle.decisions) if isinstance(oracle, ExactOracle) else (0, 0)
     return {"gains": gains, "exact": exact, "times": times}
@@ -239,7 +241,7 @@ def play_match(job: tuple[str, str, float, int, int, dict[str, Any]]) -> dict[st
     level, oracle_name, cap, seed, bot_seat, rules_dict = job
     rules = Rules.from_dict(rules_dict)
     players: list[Any] = [None, None]
-    players[bot_seat] = make_bot(level)
+    players[bot_seat] = make_bot(level, rules)
     oracle = _oracle(oracle_name, cap)
     players[1 - bot_seat] = oracle
     rng = random.Random(derive(seed, "rng"))
@@ -248,9 +250,10 @@ def play_match(job: tuple[str, str, float, int, int, dict[str, Any]]) -> dict[st
     while not match.over:
         state = match.deal
         seat = state.turn
+        assert seat is not None
         play = _decide(players[seat], state, seat, match.totals, rng)
         number = match.deal_number
-        match, _ = match_apply(match, seat, play)
+        match, _ = apply(match, seat, play)
         if match.deal_number != number or match.over:
             deals += 1
     exact = (oracle.exact, oracle.decisions) if isinstance(oracle, ExactOracle) else (0, 0)
@@ -281,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     levels = args.levels.split(",")
     for level in levels:
-        make_bot(level)
+        make_bot(level, rules)
     print(
         f"# oracle {args.oracle}, {args.deals} duplicate deals and {args.matches} matches per level, "
         f"seed {args.seed}, cap {args.cap}s, {args.workers} worker(s), expert clock {args.expert_clock}, "

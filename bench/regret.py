@@ -27,10 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 from bots import make_bot
 
 from backend.bots import MediumBot, observe
-from backend.bots.deep import DealSearch
-from backend.bots.expert import root_scores
-from backend.engine import deal as engine
-from backend.engine.rules import Rules
+from backend.bots.twohand.deep import DealSearch
+from backend.bots.twohand.expert import root_scores
+from backend.engine import Play, Rules, apply_deal, new_deal
 
 
 def _interval(values: list[float]) -> str:
@@ -55,11 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     regrets: dict[str, list[float]] = {name: [] for name in names}
     started = time.perf_counter()
     for i in range(args.positions):
-        state = engine.new_deal(rules, rng.randrange(1 << 60), rng.randrange(2))
+        state = new_deal(rules, rng.randrange(1 << 60), rng.randrange(2))
         plies = args.trick * 2 + rng.randrange(2)
         while len(state.tricks) * 2 + len(state.trick) < plies:
-            state, _ = engine.apply(state, state.turn, medium.choose(observe(state, state.turn), rng))
+            assert state.turn is not None
+            state, _ = apply_deal(state, state.turn, medium.choose(observe(state, state.turn), rng))
         seat = state.turn
+        assert seat is not None
         knowledge = observe(state, seat)
         search = DealSearch(rules.by_suit)
         search.set_stock(state.stock)
@@ -67,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         best = max(true.values())
         for name, bot in bots.items():
             play = bot.choose(knowledge, random.Random(i))
+            assert isinstance(play, Play)
             regrets[name].append(true[play.card | (32 if play.declare else 0)] - best)
     print(f"# trick {args.trick}, {args.positions} positions, seed {args.seed}, expert clock {args.expert_clock}")
     print()

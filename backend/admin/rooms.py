@@ -20,13 +20,13 @@ from sqlalchemy import select
 
 from backend.db.models import Room
 from backend.db.store import RoomRecord, Store
+from backend.engine import Action, Event, SeatView
 from backend.rooms import commands as cmd
 from backend.rooms.actor import RoomActor
 from backend.rooms.adapters import SystemClock
 from backend.rooms.cluster import Forwarded, RedisCluster
 from backend.rooms.decide import Limits
 from backend.rooms.effects import Refusal
-from backend.rooms.game import GameAction, GameEvent, GameView
 from backend.rooms.model import RoomState
 from backend.rooms.ports import Connection
 from backend.rooms.sql_store import SqlRoomStore, rebuild
@@ -115,7 +115,7 @@ class _NoSockets:
 
 
 class _NoBots:
-    async def decide(self, level: str, view: GameView, events: Sequence[GameEvent]) -> GameAction:
+    async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
         raise RuntimeError("the admin command does not play for the computer")
 
     def shutdown(self) -> None:

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.openapi.docs import get_swagger_ui_html
 
 from backend.db.store import Store
 from backend.ops import logs, shutdown
@@ -23,6 +24,8 @@ from backend.rooms.watch import Spectators, WatchLimits
 from backend.settings import Settings, get_settings
 
 from . import routes, ws
+from .headers import SecurityHeaders
+from .limits import Limiter, MemoryCounters, RedisCounters, limits_from
 from .logging import install_secret_filter
 from .static import StaticClient
 
@@ -42,6 +45,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # identical ones and serves the rooms whose lease it holds (docs/scaling.md).
         cluster = None if settings.redis_url is None else RedisCluster(settings.redis_url)
         app.state.cluster = cluster
+        if settings.rest_limits:  # counted in Redis when processes share the rooms, else here
+            counters = MemoryCounters() if cluster is None else RedisCounters(cluster.redis)
+            app.state.limiter = Limiter(counters, limits_from(settings.rate_limits))
         app.state.rooms = Rooms(
             store,
             SqlRoomStore(store, crash_after_commits=settings.crash_after_commits),
@@ -87,13 +93,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         description="Two friends play the German card game 1001 (Tausendundeins). See docs/protocol.md.",
         lifespan=lifespan,
+        redoc_url=None,  # /docs is the reference; ReDoc would need fonts and workers from elsewhere
     )
     app.state.settings = settings
+    app.state.limiter = None
+    app.state.sockets_by_address = ws.SocketsByAddress(settings.max_sockets_per_address)
     app.include_router(routes.router)
     app.include_router(ws.router)
     if settings.metrics:
         app.include_router(ops_web.router)  # /metrics: off unless METRICS=1 (docs/operating.md)
     app.add_middleware(shutdown.DrainGate)
+    docs = get_swagger_ui_html(  # as FastAPI renders /docs, for the hash of its inline script
+        openapi_url=app.openapi_url or "/openapi.json",
+        title=f"{app.title} - Swagger UI",
+        oauth2_redirect_url=app.swagger_ui_oauth2_redirect_url,
+        init_oauth=app.swagger_ui_init_oauth,
+        swagger_ui_parameters=app.swagger_ui_parameters,
+    )
+    app.add_middleware(SecurityHeaders, docs_path=app.docs_url, docs_html=bytes(docs.body).decode())
     if settings.frontend_dir.is_dir():
         client = StaticClient(settings.frontend_dir, reload=settings.frontend_reload)  # backend/api/static.py
         app.mount("/", client, name="frontend")

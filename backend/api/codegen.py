@@ -2,9 +2,10 @@
 
 ``python -m backend.api.codegen`` writes ``frontend/js/generated/protocol.js``: every refusal code
 (``REFUSAL_CODES``), the WebSocket close codes (``CloseCode``), the table options the lobby
-offers (from ``RoomCreate``'s JSON schema) and the games of the family with what each offers
-(``GAMES``, from the engine's variants) and the expert computer's thinking time per card
-(``EXPERT_THINKING_S``). ``--check`` exits 1 when the file is out of date.
+offers (from ``RoomCreate``'s JSON schema), the games of the family with what each offers
+(``GAMES``, from the engine's variants), the socket protocol's version (``PROTOCOL``) and the expert
+computer's thinking time per card (``EXPERT_THINKING_S``). ``--check`` exits 1 when the file is out
+of date.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from backend.api.codes import REFUSAL_CODES, CloseCode
+from backend.api.codes import PROTOCOL, REFUSAL_CODES, CloseCode
 from backend.api.schemas import RoomCreate
-from backend.bots.expert import THINKING_S
-from backend.engine.variants import SIMPLIFIED_TARGET, VARIANTS, TableRules
+from backend.bots.twohand.expert import THINKING_S
+from backend.engine import VARIANTS, Rules
+from backend.engine.variants import SIMPLIFIED_TARGET
 from backend.rooms.bots import computer_levels
 
 TARGET = Path(__file__).resolve().parents[2] / "frontend" / "js" / "generated" / "protocol.js"
@@ -50,16 +52,21 @@ def table_options() -> dict[str, dict[str, Any]]:
 
 
 def games() -> dict[str, dict[str, Any]]:
-    """Per variant (V2–V7): its rule section, seat counts, targets (the first is the default), whether
-    it has simplified scoring (played to ``simplified_target``, ruling V4.9a) and the computer's levels."""
+    """Per game of the family (two-hand 1001 and V2–V7): its rule section, seat counts, packs (cards),
+    targets (the first is the default), whether it has simplified scoring (played to
+    ``simplified_target``, ruling V4.9a), an auction, a talon or a stock, and the computer's levels."""
     return {
         variant_id: {
             "rule": game.rule,
             "seats": list(game.seat_counts),
+            "decks": sorted({layout.deck_size for layout in game.layouts}),
             "targets": list(game.targets),
             "simplified": game.simplified_allowed,
             "simplified_target": SIMPLIFIED_TARGET,
-            "levels": list(computer_levels(TableRules(variant_id))),
+            "auction": game.has_auction,
+            "talon": any(layout.talon_size for layout in game.layouts),
+            "stock": game.has_stock,
+            "levels": list(computer_levels(Rules(variant_id))),
         }
         for variant_id, game in VARIANTS.items()
     }
@@ -76,7 +83,8 @@ def render() -> str:
             _const("REFUSAL_CODES", list(REFUSAL_CODES), "Every code a `rejected` message or an error may carry."),
             _const("CLOSE_CODES", {code.name: code.value for code in CloseCode}, "Why the server closes a socket."),
             _const("TABLE_OPTIONS", table_options(), "What `POST /api/rooms` accepts (RoomCreate)."),
-            _const("GAMES", games(), "The games for three and four (V2–V7) and what each offers."),
+            _const("GAMES", games(), "The games of the family (two-hand 1001, V2–V7) and what each offers."),
+            _const("PROTOCOL", PROTOCOL, "The socket protocol's version: sent as ?protocol= when a socket opens."),
             _const("EXPERT_THINKING_S", THINKING_S, "Seconds the expert computer thinks about a card at most."),
         )
     )

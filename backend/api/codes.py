@@ -13,6 +13,11 @@ from backend.db.codes import DeviceLinkCode
 from backend.engine.errors import IllegalCode
 from backend.rooms.codes import CloseCode, RoomCode
 
+# The socket protocol's version. A client names it when it opens a socket (``?protocol=2``); a socket
+# that names another (or none: a page from before protocol 2) is closed with ``OUTDATED_CLIENT``, and
+# the client reloads the page for the server's current one (docs/protocol.md, "Versions").
+PROTOCOL = 2
+
 
 class TransportCode(StrEnum):
     BAD_MESSAGE = "bad_message"  # not JSON, an unknown type, a field of the wrong shape
@@ -29,4 +34,4 @@ REFUSAL_CODES: tuple[str, ...] = tuple(
     code.value for enum in (IllegalCode, RoomCode, TransportCode, DeviceLinkCode) for code in enum
 )
 
-__all__ = ["REFUSAL_CODES", "CloseCode", "DeviceLinkCode", "RefusalCode", "TransportCode"]
+__all__ = ["PROTOCOL", "REFUSAL_CODES", "CloseCode", "DeviceLinkCode", "RefusalCode", "TransportCode"]

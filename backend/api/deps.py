@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, cast
+import math
+from typing import Annotated, Any, cast
 
 from fastapi import Depends, HTTPException, Request
 
@@ -12,6 +13,7 @@ from backend.db.store import Store
 from backend.rooms.service import Rooms
 
 from .codes import TransportCode
+from .limits import Group, Limiter
 
 
 def api_error(status: int, code: str, message: str) -> HTTPException:
@@ -46,11 +48,36 @@ async def optional_player(request: Request, store: Annotated[Store, Depends(get_
     return await player_for_token(store, token)
 
 
-async def current_player(request: Request, store: Annotated[Store, Depends(get_store)]) -> Player:
-    player = await optional_player(request, store)
+async def current_player(player: Annotated[Player | None, Depends(optional_player)]) -> Player:
     if player is None:
         raise api_error(401, TransportCode.UNAUTHORIZED, "a valid player token is needed")
     return player
+
+
+def client_address(request: Request) -> str | None:
+    """The client's address; behind the proxy the forwarded one (uvicorn trusts it from the proxy only)."""
+    return request.client.host if request.client else None
+
+
+def limited(group: Group) -> Any:
+    """A route dependency: the request counts against ``group``'s limits, per address and per player
+    (the token's, if it has one), or is answered ``429 rate_limited`` with ``Retry-After``."""
+
+    async def check(request: Request, player: Annotated[Player | None, Depends(optional_player)]) -> None:
+        limiter: Limiter | None = request.app.state.limiter
+        if limiter is None:
+            return
+        wait = await limiter.check(group, client_address(request), player.id if player else None)
+        if wait is not None:
+            seconds = math.ceil(wait)
+            message = f"too many requests; try again in {seconds} s"
+            raise HTTPException(
+                status_code=429,
+                detail={"code": TransportCode.RATE_LIMITED, "message": message},
+                headers={"Retry-After": str(seconds)},
+            )
+
+    return Depends(check)
 
 
 CurrentPlayer = Annotated[Player, Depends(current_player)]

@@ -5,6 +5,7 @@ The browser opens its socket with a one-time ticket, but non-browser clients may
 ``?token=``; uvicorn's access log and error log print request paths with their query, so both
 are scrubbed here, whatever the client sent. An invite code is a secret too (it lets anybody
 take the free seat of a private table): it is scrubbed from ``/api/invites/{code}`` paths, and
+so is a private table's watch code (``/ws/rooms/{id}/watch?code=…``, a replay's ``?code=``), and
 ``Bearer`` credentials from anything that quotes a header.
 """
 
@@ -15,7 +16,7 @@ import re
 
 REDACTED = "[redacted]"
 _SECRETS = (
-    re.compile(r"((?:token|ticket|invite_code|invite)=)[^&\s\"']+", re.IGNORECASE),
+    re.compile(r"((?:token|ticket|invite_code|invite|code)=)[^&\s\"']+", re.IGNORECASE),
     re.compile(r"(/invites?/)[^/\s\"'?#]+", re.IGNORECASE),
     re.compile(r"(Bearer\s+)[^\s\"',]+", re.IGNORECASE),
     re.compile(r"((?:\"|')(?:token|ticket|invite_code)(?:\"|')\s*:\s*(?:\"|'))[^\"']+", re.IGNORECASE),

@@ -14,12 +14,11 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from backend.db.codes import DeviceLinkCode
 from backend.db.models import Deal, Match, Player, Settlement, utcnow
 from backend.db.store import RoomRecord, Store, action_record, decimal_text
-from backend.engine.variants import TableRules
+from backend.engine import Rules
 from backend.rooms.codes import RoomCode
-from backend.rooms.game import GameRules, seat_count
 from backend.rooms.messages import RoomOut
 from backend.rooms.model import RoomState
-from backend.rooms.observer import room_out
+from backend.rooms.observer import options_out, room_out
 from backend.rooms.options import TableOptions, computer_seats
 from backend.rooms.replay import deal_frames, match_deals, match_replay
 from backend.rooms.service import RoomRefused, Rooms
@@ -28,7 +27,7 @@ from backend.rooms.watch import watch_code_fits
 from backend.settings import Settings
 
 from .codes import TransportCode
-from .deps import CurrentPlayer, OptionalPlayer, RoomsDep, StoreDep, api_error
+from .deps import CurrentPlayer, OptionalPlayer, RoomsDep, StoreDep, api_error, limited, token_from
 from .qr import qr_svg
 from .schemas import (
     ComputersIn,
@@ -45,6 +44,7 @@ from .schemas import (
     PlayerOut,
     RoomCreate,
     RoomPatch,
+    SignedOut,
     SocketTicket,
     WatchLink,
 )
@@ -105,7 +105,9 @@ async def health(store: StoreDep, rooms: RoomsDep) -> Health:
 # ------------------------------------------------------------------ players
 
 
-@router.post("/players", status_code=201, response_model=PlayerCreated, tags=["players"])
+@router.post(
+    "/players", status_code=201, response_model=PlayerCreated, tags=["players"], dependencies=[limited("signup")]
+)
 async def create_player(body: PlayerCreate, store: StoreDep) -> PlayerCreated:
     player, token = await asyncio.to_thread(store.create_player, body.name)
     return PlayerCreated(id=player.id, name=player.name, token=token)
@@ -116,13 +118,42 @@ async def me(player: CurrentPlayer) -> PlayerOut:
     return PlayerOut(id=player.id, name=player.name)
 
 
-@router.post("/socket-ticket", status_code=201, response_model=SocketTicket, tags=["players"])
+@router.post(
+    "/socket-ticket", status_code=201, response_model=SocketTicket, tags=["players"], dependencies=[limited("tickets")]
+)
 async def socket_ticket(player: CurrentPlayer, store: StoreDep) -> SocketTicket:
     """A one-time ticket that opens one WebSocket within 30 s: ``/ws/rooms/{id}?ticket=…``.
 
     Browsers cannot set headers on a WebSocket; the ticket keeps the long-lived token out of URLs."""
     ticket = await asyncio.to_thread(store.issue_ticket, player.id, TICKET_TTL)
     return SocketTicket(ticket=ticket, expires_in=int(TICKET_TTL.total_seconds()))
+
+
+@router.post("/me/sign-out-others", response_model=SignedOut, tags=["players"], dependencies=[limited("account")])
+async def sign_out_others(request: Request, player: CurrentPlayer, store: StoreDep) -> SignedOut:
+    """Every device but this one is signed out: their tokens, unused sign-in links and socket tickets
+    stop working (a socket already open stays so until it closes)."""
+    token = token_from(request.headers.get("authorization"), request.cookies.get("token"))
+    assert token is not None  # CurrentPlayer found a player by it
+    return SignedOut(devices=await asyncio.to_thread(store.sign_out_others, player.id, token))
+
+
+@router.delete("/me", status_code=204, tags=["players"], dependencies=[limited("account")])
+async def delete_account(player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> Response:
+    """The account is deleted: the player's open tables are closed, every token revoked, and the name
+    in finished matches becomes "Deleted player"; the stakes ledger keeps the rows, which are the
+    other players' record too. Refused (``409 room_started``) while a match of the player is being
+    played: resign it first."""
+    records = await asyncio.to_thread(store.rooms_of_player, player.id)
+    if any(record.room.status == "playing" for record in records):
+        raise api_error(409, RoomCode.ROOM_STARTED, "a match of yours is being played: resign it first")
+    for record in records:
+        try:
+            await rooms.leave(record.room.id, player.id)
+        except RoomRefused as error:
+            raise _refused(error) from error
+    await asyncio.to_thread(store.delete_player, player.id)
+    return Response(status_code=204)
 
 
 # ------------------------------------------------------------------ another device
@@ -137,7 +168,13 @@ def _origin(request: Request) -> str:
     return str(request.base_url).rstrip("/")
 
 
-@router.post("/device-links", status_code=201, response_model=DeviceLinkCreated, tags=["players"])
+@router.post(
+    "/device-links",
+    status_code=201,
+    response_model=DeviceLinkCreated,
+    tags=["players"],
+    dependencies=[limited("device_links")],
+)
 async def create_device_link(request: Request, player: CurrentPlayer, store: StoreDep, now: Now) -> DeviceLinkCreated:
     """A one-time link that signs this player in on another device: ``<origin>/#/signin/<code>``.
 
@@ -149,7 +186,7 @@ async def create_device_link(request: Request, player: CurrentPlayer, store: Sto
     return DeviceLinkCreated(code=code, expires_at=expires, qr_svg=qr_svg(link, "1001"))
 
 
-@router.post("/device-links/redeem", response_model=PlayerCreated, tags=["players"])
+@router.post("/device-links/redeem", response_model=PlayerCreated, tags=["players"], dependencies=[limited("redeem")])
 async def redeem_device_link(body: DeviceLinkRedeem, store: StoreDep, now: Now) -> PlayerCreated:
     """Sign in as the player who made the link: the same id and name, a token for this device."""
     outcome = await asyncio.to_thread(store.redeem_device_link, body.code, now)
@@ -191,8 +228,10 @@ async def _visible_record(store: StoreDep, room_id: str, player: Player | None) 
     return record
 
 
-@router.post("/rooms", status_code=201, response_model=RoomOut, tags=["rooms"])
-async def create_room(body: RoomCreate, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
+@router.post("/rooms", status_code=201, response_model=RoomOut, tags=["rooms"], dependencies=[limited("rooms")])
+async def create_room(
+    request: Request, body: RoomCreate, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
+) -> RoomOut:
     rules = body.rules()
     options = TableOptions(
         rules=rules,
@@ -201,12 +240,14 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, store: StoreDep, 
         reconnect_grace_s=body.reconnect_grace_s,
         bot_level=body.bot_level if body.computers else None,
         spectators=body.spectators,
-        computer_seats=computer_seats(seat_count(rules), body.computers),
+        computer_seats=computer_seats(rules.n, body.computers),
     )
     # Nobody else can join a table whose other seats are all the computer's.
     visibility = "private" if body.computers == options.seats - 1 else body.visibility
     try:
-        state, room_id = await rooms.create_room(player, options, visibility)
+        state, room_id = await rooms.create_room(
+            player, options, visibility, max_open=request.app.state.settings.max_open_tables
+        )
     except RoomRefused as error:
         raise _refused(error) from error
     return await _current(rooms, store, room_id, state, player)
@@ -244,7 +285,7 @@ async def _join(rooms: Rooms, store: Store, room_id: str, player: Player) -> Roo
     return await _current(rooms, store, room_id, state, player)
 
 
-@router.post("/rooms/{room_id}/join", response_model=RoomOut, tags=["rooms"])
+@router.post("/rooms/{room_id}/join", response_model=RoomOut, tags=["rooms"], dependencies=[limited("join")])
 async def join_room(room_id: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
     record = await _visible_record(store, room_id, player)
     return await _join(rooms, store, record.room.id, player)
@@ -257,7 +298,7 @@ async def _by_invite(store: StoreDep, code: str) -> RoomRecord:
     return record
 
 
-@router.post("/rooms/{room_id}/computers", response_model=RoomOut, tags=["rooms"])
+@router.post("/rooms/{room_id}/computers", response_model=RoomOut, tags=["rooms"], dependencies=[limited("tables")])
 async def seat_computers(
     room_id: str, body: ComputersIn, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
 ) -> RoomOut:
@@ -271,12 +312,14 @@ async def seat_computers(
     return await _current(rooms, store, room_id, state, player)
 
 
-@router.patch("/rooms/{room_id}", response_model=RoomOut, tags=["rooms"])
+@router.patch("/rooms/{room_id}", response_model=RoomOut, tags=["rooms"], dependencies=[limited("tables")])
 async def change_room(
     room_id: str, body: RoomPatch, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
 ) -> RoomOut:
-    """A seated player turns watching on or off (spectators watching are sent away, close 4413)."""
-    await _visible_record(store, room_id, player)
+    """A seated player turns watching on or off (spectators watching are sent away, close 4413).
+    Anyone else is answered ``403 not_seated``, at a private table too, as ``watch-link`` is."""
+    if len(room_id) > 40:
+        raise api_error(404, RoomCode.ROOM_NOT_FOUND, "unknown room")
     try:
         state = await rooms.set_spectators(room_id, player.id, body.spectators)
     except RoomRefused as error:
@@ -284,7 +327,9 @@ async def change_room(
     return await _current(rooms, store, room_id, state, player)
 
 
-@router.post("/rooms/{room_id}/watch-link", response_model=WatchLink, tags=["rooms"])
+@router.post(
+    "/rooms/{room_id}/watch-link", response_model=WatchLink, tags=["rooms"], dependencies=[limited("watch_links")]
+)
 async def watch_link(room_id: str, player: CurrentPlayer, rooms: RoomsDep) -> WatchLink:
     """For a table's players: the code that lets others watch it (needed for private tables)."""
     if len(room_id) > 40:
@@ -300,13 +345,13 @@ async def get_invite(code: str, player: CurrentPlayer, store: StoreDep, rooms: R
     return await _summary(rooms, await _by_invite(store, code), player)
 
 
-@router.post("/invites/{code}/join", response_model=RoomOut, tags=["rooms"])
+@router.post("/invites/{code}/join", response_model=RoomOut, tags=["rooms"], dependencies=[limited("join")])
 async def join_by_invite(code: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
     record = await _by_invite(store, code)
     return await _join(rooms, store, record.room.id, player)
 
 
-@router.post("/rooms/{room_id}/leave", status_code=204, tags=["rooms"])
+@router.post("/rooms/{room_id}/leave", status_code=204, tags=["rooms"], dependencies=[limited("tables")])
 async def leave_room(room_id: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> Response:
     record = await _visible_record(store, room_id, player)
     try:
@@ -381,7 +426,7 @@ def _match_json(
         "id": match.id,
         "room_id": match.room_id,
         "status": match.status,
-        "options": match.options,
+        "options": options_out(TableOptions.from_json(match.options)).model_dump(),
         "started_at": match.started_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         "players": _seated_players(match, players),
@@ -431,25 +476,23 @@ async def one_match(match_id: str, player: CurrentPlayer, store: StoreDep) -> di
     settlements = (await asyncio.to_thread(store.settlements_for, [match.id])).get(match.id, [])
     deals = await asyncio.to_thread(store.deals_of, match.id)
     detail = _match_json(match, player.id, players, settlements)
-    table = isinstance(TableOptions.from_json(match.options).rules, TableRules)
-    detail["deals"] = [
-        {"number": d.number, "dealer": d.dealer, "seed": d.seed, **_deal_result(d, table)} for d in deals
-    ]
+    detail["deals"] = [{"number": d.number, "dealer": d.dealer, "seed": d.seed, **_deal_result(d)} for d in deals]
     return detail
 
 
-def _deal_result(deal: Deal, table: bool) -> dict[str, Any]:
-    """A stored deal's result; a V2–V7 deal's (``table``) also says who declared what (V0.6–V0.8)."""
-    result: dict[str, Any] = {
+def _deal_result(deal: Deal) -> dict[str, Any]:
+    """A stored deal's result, and its auction (V0.6–V0.8; none in two-hand 1001, V4 and V5)."""
+    return {
         "card_points": deal.card_points,
         "declarations": deal.declarations,
         "declaration_points": deal.declaration_points,
         "score": deal.score,
         "totals": deal.totals,
+        "declarer": deal.declarer,
+        "contract": deal.contract,
+        "made": deal.made,
+        "thrown_in": deal.thrown_in,
     }
-    if table:
-        result |= {"declarer": deal.declarer, "contract": deal.contract, "made": deal.made, "thrown_in": deal.thrown_in}
-    return result
 
 
 async def _may_replay(store: Store, match: Match, player: Player | None, code: str | None) -> bool:
@@ -482,7 +525,7 @@ async def _replay_source(store: Store, match_id: str, player: Player | None, cod
         "rules": rules,
         "seed": int(match.seed),
         "actions": [action_record(row) for row in rows],
-        "results": {d.number: _deal_result(d, isinstance(rules, TableRules)) for d in deals},
+        "results": {d.number: _deal_result(d) for d in deals},
     }
 
 
@@ -491,8 +534,8 @@ WatchCode = Annotated[str | None, Query(max_length=40, description="a private ta
 
 
 # Both replay routes leave out the optional fields a replay does not set (``response_model_exclude_unset``):
-# a two-hand deal's result has no auction, and a V2–V7 action names only its own kind (the replay CLI
-# refuses ``"bid": null`` beside ``"play"``).
+# an action names only its own kind (the replay CLI refuses ``"bid": null`` beside ``"play"``), and a
+# document has the stock, the talon and the totals only where its game has them.
 @router.get(
     "/matches/{match_id}/replay", response_model=MatchReplay, response_model_exclude_unset=True, tags=["history"]
 )
@@ -514,7 +557,7 @@ async def deal_replay(
 ) -> dict[str, Any]:
     """One deal of a finished match stepped through the engine: the position after every action."""
     source = await _replay_source(store, match_id, player, code)
-    rules: GameRules = source["rules"]
+    rules: Rules = source["rules"]
     deals = match_deals(rules, source["seed"], source["actions"])
     deal = next((d for d in deals if d.number == number), None)
     if deal is None:
@@ -523,8 +566,8 @@ async def deal_replay(
         "match_id": source["match_id"],
         "number": number,
         "deals": len(deals),  # the viewer links to the other deals without the players' match page
-        "seats": seat_count(rules),
-        "variant": rules.variant if isinstance(rules, TableRules) else None,
+        "seats": rules.n,
+        "variant": rules.variant,
         "dealer": deal.start.dealer,
         "players": source["players"],
         "result": source["results"].get(number),

@@ -19,9 +19,10 @@ from pydantic import (
 )
 
 from backend.engine import Rules
-from backend.engine.table_deal import Phase
-from backend.engine.variants import Scoring, TableRules, VariantId
+from backend.engine.deal import Phase
+from backend.engine.variants import TWO_HAND, VariantId
 from backend.rooms.bots import level_problem
+from backend.rooms.messages import OptionsOut
 
 MAX_CHAT = 200
 MAX_VERSION = 2**53  # what a JavaScript client can count exactly
@@ -61,6 +62,10 @@ class PlayerCreated(PlayerOut):
     token: str = Field(description="The player's secret: shown once, send it as `Authorization: Bearer …`")
 
 
+class SignedOut(BaseModel):
+    devices: int = Field(description="How many other devices were signed out")
+
+
 # The computer's levels (backend.bots.LEVELS; which of them play a game: rooms.bots.computer_levels).
 BotLevel = Literal["easy", "medium", "hard", "expert"]
 
@@ -71,7 +76,9 @@ class RoomCreate(Strict):
     declaration_scoring: Literal["by_suit", "by_order"] = "by_suit"
     show_stock_bottom: bool = False
     open_scores: bool = False
-    deck_size: Literal[24, 32] = 24
+    deck_size: int | None = Field(
+        default=None, description="the pack: two-hand 1001 24 (the default) or 32 (V1); the others their own (GAMES)"
+    )
     stake_per_point: Decimal = Field(default=Decimal(0), ge=0, max_digits=18, decimal_places=6)
     currency: str = Field(default="chips", min_length=1, max_length=12)
     visibility: Literal["public", "private"] = "public"
@@ -79,10 +86,12 @@ class RoomCreate(Strict):
     opponent: Literal["human", "computer"] = "human"
     bot_level: BotLevel = "medium"
     spectators: bool = Field(default=True, description="others may watch (private tables: with a watch link)")
-    variant: Literal["mcleod", "rassel", "thousand3", "thousand4", "bidding"] | None = Field(
-        default=None, description="a game for three or four (RULES-VARIANTS.md V2–V7); none: two-hand 1001"
+    variant: VariantId | None = Field(
+        default=None,
+        description="twohand (the default, R1–R7 and V1) or a game for three or four (RULES-VARIANTS.md V2–V7): "
+        "room.options.variant, sent back as it came",
     )
-    seats: int | None = Field(default=None, ge=3, le=4, description="V7: 3 or 4; the other variants have one count")
+    seats: int | None = Field(default=None, ge=2, le=4, description="V7: 3 or 4; every other game has one count")
     scoring: Literal["original", "simplified"] = Field(default="original", description="V4.9 (V4 and V5 only)")
     jungfrau: bool = Field(default=False, description="V6: 100 (10 simplified) to a player who took no trick")
     computer_seats: int = Field(default=0, ge=0, le=3, description="V2–V7: seats the computer plays, at bot_level")
@@ -92,7 +101,7 @@ class RoomCreate(Strict):
         if self.computers and self.stake_per_point != 0:
             raise ValueError("games against the computer are played for no stake (stake_per_point must be 0)")
         rules = self.rules()  # the engine judges the combination (e.g. a target the game does not offer)
-        if isinstance(rules, TableRules) and self.computer_seats >= rules.n:
+        if not self.two_hand and self.computer_seats >= rules.n:
             raise ValueError("at least one seat is a person's")
         problem = level_problem(rules, self.bot_level) if self.computers else None
         if problem is not None:
@@ -102,13 +111,19 @@ class RoomCreate(Strict):
     @property
     def computers(self) -> int:
         """How many seats the computer plays."""
-        if self.variant is None:
-            return 1 if self.opponent == "computer" else 0
+        if self.two_hand:
+            return 1 if self.opponent == "computer" or self.computer_seats else 0
         return self.computer_seats
 
-    def rules(self) -> Rules | TableRules:
+    @property
+    def two_hand(self) -> bool:
+        return self.variant in (None, TWO_HAND.id)
+
+    def rules(self) -> Rules:
         """The engine's rules for this table; ``ValueError`` if the engine refuses the combination."""
-        if self.variant is None:
+        if self.two_hand:
+            if self.seats not in (None, 2):
+                raise ValueError("two-hand 1001 is played by two")
             return Rules(
                 declaration_scoring=self.declaration_scoring,
                 show_stock_bottom=self.show_stock_bottom,
@@ -117,9 +132,13 @@ class RoomCreate(Strict):
                 deck_size=self.deck_size,
                 jungfrau=self.jungfrau,
             )
-        return TableRules(
+        assert self.variant is not None  # not two-hand 1001
+        return Rules(  # two-hand 1001's own options at other values are refused by the engine (ruling V0.5b)
             variant=self.variant,
             seats=self.seats,
+            declaration_scoring=self.declaration_scoring,
+            show_stock_bottom=self.show_stock_bottom,
+            deck_size=self.deck_size,
             target=self.target if "target" in self.model_fields_set else None,
             scoring=self.scoring,
             jungfrau=self.jungfrau,
@@ -226,7 +245,7 @@ class MatchOut(BaseModel):
     id: str
     room_id: str
     status: Literal["playing", "finished"]
-    options: dict[str, Any]
+    options: OptionsOut = Field(description="the match's options, in the shape of room.options")
     started_at: str
     finished_at: str | None
     players: list[SeatedMatchPlayer]
@@ -247,20 +266,24 @@ class DealDeclaration(BaseModel):
     points: int
 
 
-class DealOut(BaseModel):
-    number: int
-    dealer: int
-    seed: str
+class ReplayResult(BaseModel):
+    """A finished deal's stored result (the match page, the replays)."""
+
     card_points: list[int]
     declarations: list[DealDeclaration]
     declaration_points: list[int]
     score: list[int]
     totals: list[int]
-    # A V2–V7 deal with an auction (absent for two-hand 1001): V0.6–V0.8, ruling V0.6a.
-    declarer: int | None = None
-    contract: int | None = None
-    made: bool | None = None
-    thrown_in: bool = False
+    declarer: int | None = Field(description="V0.6: the auction's winner; null without an auction")
+    contract: int | None
+    made: bool | None = Field(description="V0.8; null without a contract")
+    thrown_in: bool = Field(description="ruling V0.6a: every player passed")
+
+
+class DealOut(ReplayResult):
+    number: int
+    dealer: int
+    seed: str
 
 
 class MatchDetail(MatchOut):
@@ -270,45 +293,9 @@ class MatchDetail(MatchOut):
 # ---------------------------------------------------------------- replays (backend/rooms/replay.py)
 
 
-class ReplayPlay(BaseModel):
-    seat: int
-    play: str
-    declare: bool
-
-
-class ReplayDealt(BaseModel):
-    dealer: int
-    hands: list[list[str]]
-    stock: list[str] = Field(description="top card first")
-
-
-class ReplayDocument(BaseModel):
-    """One deal in the input format of ``python -m backend.cli.replay`` (docs/engine-cli.md)."""
-
-    rules: dict[str, Any]
-    deal: ReplayDealt
-    actions: list[ReplayPlay]
-
-
-# The replay routes answer with ``response_model_exclude_unset``: an optional field below that the
-# builder (backend/rooms/replay.py) leaves out is left out of the answer, not sent as null — the
-# replay CLI refuses a V2–V7 action with more than one of play, bid, pass and discard.
-
-
-class TableReplayRules(BaseModel):
-    """``TableRules.to_dict()``: a V2–V7 table's rules, as ``TableRules.from_dict`` reads them back."""
-
-    variant: VariantId
-    seats: int
-    target: int
-    scoring: Scoring
-    jungfrau: bool
-    open_scores: bool
-
-
-class TableReplayAction(BaseModel):
-    """One V2–V7 action of the replay CLI: exactly one of ``play`` (with ``declare``), ``bid``,
-    ``pass`` (always true) and ``discard`` (two cards) is present."""
+class ReplayAction(BaseModel):
+    """One action of the replay CLI: exactly one of ``play`` (with ``declare``), ``bid``, ``pass``
+    (always true) and ``discard`` (two cards) is present."""
 
     seat: int
     play: str | None = None
@@ -320,37 +307,30 @@ class TableReplayAction(BaseModel):
     model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
 
 
-class TableReplayDealt(BaseModel):
+class ReplayDealt(BaseModel):
     dealer: int
     hands: list[list[str]] = Field(description="one hand per seat, as dealt")
+    stock: list[str] | None = Field(default=None, description="two-hand 1001: the stock, top card first (R2)")
     talon: list[str] | None = Field(default=None, description="the talon as dealt (V0.7); absent without one")
 
 
-class TableReplayDocument(BaseModel):
-    """One V2–V7 deal in the input format of ``python -m backend.cli.replay`` (docs/engine-cli.md)."""
+class ReplayDocument(BaseModel):
+    """One deal in the input format of ``python -m backend.cli.replay`` (docs/engine-cli.md)."""
 
-    rules: TableReplayRules
-    deal: TableReplayDealt
-    totals: list[int] = Field(description="the match totals before the deal (V7.7)")
-    actions: list[TableReplayAction]
+    rules: dict[str, Any] = Field(description="the table's rules as the CLI reads them (Rules.to_dict)")
+    deal: ReplayDealt
+    totals: list[int] | None = Field(default=None, description="the match totals before the deal (V7.7); not two-hand")
+    actions: list[ReplayAction]
 
 
-class ReplayResult(BaseModel):
-    card_points: list[int]
-    declarations: list[DealDeclaration]
-    declaration_points: list[int]
-    score: list[int]
-    totals: list[int]
-    # A V2–V7 deal (absent for two-hand 1001): V0.6–V0.8, ruling V0.6a.
-    declarer: int | None = None
-    contract: int | None = None
-    made: bool | None = None
-    thrown_in: bool | None = None
+# The replay routes answer with ``response_model_exclude_unset``: an optional field above that the
+# builder (backend/rooms/replay.py) leaves out is left out of the answer, not sent as null — the
+# replay CLI refuses an action with more than one of play, bid, pass and discard.
 
 
 class ReplayDeal(BaseModel):
     number: int
-    replay: ReplayDocument | TableReplayDocument
+    replay: ReplayDocument
     result: ReplayResult | None = Field(description="the stored result; null for a deal a resignation cut short")
 
 
@@ -361,9 +341,15 @@ class MatchReplay(BaseModel):
 
 
 class FrameAction(BaseModel):
+    """The action a frame shows: ``card`` and ``declare`` for a play, ``amount`` for a bid, ``cards``
+    for a discard (absent otherwise)."""
+
     seat: int
-    card: str
-    declare: bool
+    kind: Literal["play", "bid", "pass", "discard"]
+    card: str | None = None
+    declare: bool | None = None
+    amount: int | None = None
+    cards: list[str] | None = None
 
 
 class FrameCard(BaseModel):
@@ -382,39 +368,6 @@ class FrameTrickWon(BaseModel):
     points: int
 
 
-class ReplayFrame(BaseModel):
-    """The whole position after ``step`` actions of a deal (both hands: the match is over, R7)."""
-
-    step: int
-    action: FrameAction | None
-    hands: list[list[str]]
-    trick: list[FrameCard]
-    last_trick: FrameTrick | None
-    trick_won: FrameTrickWon | None
-    tricks_played: int
-    stock_count: int
-    drawn: list[FrameCard]
-    trump: str | None
-    declared: DealDeclaration | None
-    declarations: list[DealDeclaration]
-    card_points: list[int]
-    turn: int | None
-    deal_over: bool
-    score: list[int] | None
-
-
-class TableFrameAction(BaseModel):
-    """The action a V2–V7 frame shows: ``card`` and ``declare`` for a play, ``amount`` for a bid,
-    ``cards`` for a discard (absent otherwise)."""
-
-    seat: int
-    kind: Literal["play", "bid", "pass", "discard"]
-    card: str | None = None
-    declare: bool | None = None
-    amount: int | None = None
-    cards: list[str] | None = None
-
-
 class FrameCall(BaseModel):
     """One turn of the auction (V0.6): ``bid`` points, or null for a pass."""
 
@@ -422,13 +375,15 @@ class FrameCall(BaseModel):
     bid: int | None
 
 
-class TableReplayFrame(BaseModel):
-    """The whole position of a V2–V7 deal after ``step`` actions (every hand: the match is over, R7)."""
+class ReplayFrame(BaseModel):
+    """The whole position of a deal after ``step`` actions (every hand: the match is over, R7)."""
 
     step: int
-    action: TableFrameAction | None
-    phase: Phase = Field(description="the engine's phase (TableDealState.phase)")
+    action: FrameAction | None
+    phase: Phase = Field(description="the engine's phase (DealState.phase)")
     hands: list[list[str]]
+    stock_count: int = Field(description="two-hand 1001: the cards left in the stock (R4 phase 1 while above 0)")
+    drawn: list[FrameCard] = Field(description="the cards this step drew from the stock (R4), the winner's first")
     talon: list[str] = Field(description="the talon as dealt (V0.7); [] without one")
     talon_taken: bool
     discards: list[str] = Field(description="the two cards the declarer laid away (V0.7); [] before")
@@ -456,12 +411,12 @@ class DealReplay(BaseModel):
     match_id: str
     number: int
     deals: int = Field(description="how many deals the match replays (an unfinished last one too): 0 … deals - 1")
-    seats: int = Field(description="2 for two-hand 1001, 3 or 4 for V2–V7")
-    variant: str | None = Field(description="the V2–V7 game (TableRules.variant); null for two-hand 1001")
+    seats: int
+    variant: VariantId = Field(description="the game (Rules.variant): twohand, or one of V2–V7")
     dealer: int
     players: list[SeatedMatchPlayer]
     result: ReplayResult | None
-    frames: list[ReplayFrame] | list[TableReplayFrame]
+    frames: list[ReplayFrame]
 
 
 class Page(BaseModel):

@@ -11,8 +11,9 @@ import contextlib
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -25,7 +26,7 @@ from backend.rooms.messages import RejectedMessage
 from backend.rooms.service import RoomRefused, Rooms
 from backend.settings import Settings
 
-from .codes import CloseCode, TransportCode
+from .codes import PROTOCOL, CloseCode, TransportCode
 from .deps import player_for_token
 from .schemas import (
     BidIntent,
@@ -56,6 +57,7 @@ class SocketOutbox:
         self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._writer = asyncio.create_task(self._drain())
         self.closed = False
+        self.sent = 0  # messages queued for the client so far
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -63,6 +65,7 @@ class SocketOutbox:
         if self._queue.qsize() >= OUTBOX_LIMIT:
             self.close(CloseCode.POLICY, "too slow")
             return
+        self.sent += 1
         self._queue.put_nowait(("send", text))
 
     def close(self, code: int, reason: str = "") -> None:
@@ -117,12 +120,21 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
-async def _accept(websocket: WebSocket, settings: Settings) -> bool:
-    """Refuse a browser page of another site before the handshake completes; else accept."""
+async def _accept(websocket: WebSocket, settings: Settings, *, page: bool) -> bool:
+    """Refuse a browser page of another site before the handshake completes; else accept, and close a
+    socket that speaks another protocol version at once, telling its page to reload.
+
+    A page (a player's socket opened with a one-time ticket, or a spectator's) must name the protocol:
+    one that names none was loaded before protocol 2. A non-browser client authenticated by its token
+    may leave it out and speaks the current one."""
     if not origin_allowed(websocket, settings):
         await websocket.close(CloseCode.POLICY, "origin not allowed")
         return False
     await websocket.accept()
+    version = websocket.query_params.get("protocol")
+    if version != str(PROTOCOL) and (version is not None or page):
+        await websocket.close(CloseCode.OUTDATED_CLIENT, f"this page is out of date (protocol {PROTOCOL}): reload it")
+        return False
     return True
 
 
@@ -140,12 +152,58 @@ async def _authenticate(websocket: WebSocket) -> Player | None:
     return await player_for_token(store, token)
 
 
+class SocketsByAddress:
+    """The sockets each client address holds open on this process, at most ``cap`` each: one
+    address cannot take every connection a process can serve."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._open: Counter[str] = Counter()
+
+    @contextlib.asynccontextmanager
+    async def admitted(self, websocket: WebSocket) -> AsyncIterator[bool]:
+        address = websocket.client.host if websocket.client else ""
+        if self._open[address] >= self.cap:
+            await websocket.accept()  # so that the client can read why
+            await websocket.close(CloseCode.TOO_MANY_SOCKETS, "too many sockets from this address")
+            yield False
+            return
+        self._open[address] += 1
+        try:
+            yield True
+        finally:
+            self._open[address] -= 1
+            if not self._open[address]:
+                del self._open[address]
+
+
+def _sockets_by_address(websocket: WebSocket) -> SocketsByAddress:
+    return cast(SocketsByAddress, websocket.app.state.sockets_by_address)
+
+
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str) -> None:
+    async with _sockets_by_address(websocket).admitted(websocket) as admitted:
+        if admitted:
+            await _play(websocket, room_id)
+
+
+@router.websocket("/ws/rooms/{room_id}/watch")
+async def watch_socket(websocket: WebSocket, room_id: str) -> None:
+    """A spectator: no account and no token; public tables by id, private ones with ``?code=``.
+
+    It is sent ``watch_state`` messages (public information only) and may send nothing that acts:
+    every intent is answered ``rejected`` with ``spectator_cannot_act``."""
+    async with _sockets_by_address(websocket).admitted(websocket) as admitted:
+        if admitted:
+            await _watch(websocket, room_id)
+
+
+async def _play(websocket: WebSocket, room_id: str) -> None:
     app = websocket.app
     settings: Settings = app.state.settings
     rooms: Rooms = app.state.rooms
-    if not await _accept(websocket, settings):
+    if not await _accept(websocket, settings, page="ticket" in websocket.query_params):
         return
     player = await _authenticate(websocket)
     if player is None:
@@ -163,9 +221,14 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     try:
         try:
             await rooms.connect(room_id, player.id, outbox)
-        except RoomRefused:
-            outbox.close(CloseCode.TRY_AGAIN, "the table is busy for a moment; reconnect")
-            return
+        except RoomRefused as refused:
+            # No server took the table in time. But a socket that has been sent its state is served
+            # (the owner that sent it counts the player present, and its sweep makes up the connect):
+            # it is never closed now with 1013, its hello unanswered; its intents get `unavailable`
+            # until then, which the client resends.
+            if refused.code != RoomCode.UNAVAILABLE or not outbox.sent:
+                outbox.close(CloseCode.TRY_AGAIN, "the table is busy for a moment; reconnect")
+                return
         async for text, limited in _frames(websocket, settings, outbox):
             if text is None:
                 version = await rooms.version(room_id)
@@ -189,15 +252,10 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await outbox.finish()
 
 
-@router.websocket("/ws/rooms/{room_id}/watch")
-async def watch_socket(websocket: WebSocket, room_id: str) -> None:
-    """A spectator: no account and no token; public tables by id, private ones with ``?code=``.
-
-    It is sent ``watch_state`` messages (public information only) and may send nothing that acts:
-    every intent is answered ``rejected`` with ``spectator_cannot_act``."""
+async def _watch(websocket: WebSocket, room_id: str) -> None:
     settings: Settings = websocket.app.state.settings
     rooms: Rooms = websocket.app.state.rooms
-    if not await _accept(websocket, settings):
+    if not await _accept(websocket, settings, page=True):
         return
     if len(room_id) > 40:
         await websocket.close(CloseCode.UNKNOWN_ROOM, "unknown room")

@@ -1,19 +1,25 @@
-"""Computer opponents for two-hand 1001.
+"""Computer players for every game of the family (two-hand 1001, V1, V2–V7), deciding only from what
+their seat may see (R7, V0.11). See docs/bots.md.
 
-The server needs three calls::
+The server needs one call, in its bot worker::
 
-    from backend.bots import choose, knowledge_from_view
+    from backend.bots import choose_for_view
 
-    knowledge = knowledge_from_view(seat_view, events_seen_by_that_seat)  # engine.view's SeatView, events
-    play = choose("hard", knowledge, random.Random(seed))  # -> engine Play(card, declare)
+    action = choose_for_view("hard", view, events, random.Random(seed))
+    # view: engine.view_for(match, seat); events: engine.events_for(...) of the current deal at least
+    # -> Play(card, declare) | Bid(amount) | Pass() | Discard(a, b), legal for the view
 
-``knowledge_from_view`` reads only what the seat was sent (R7); simulations use
-``observe(deal_state, seat)``, which builds the same knowledge from the public parts
-of a state. Bots are pure and synchronous. See docs/bots.md.
+``knowledge_from_view`` reads only what the seat was sent; simulations use ``observe(state, seat)``,
+which builds the same knowledge from the public parts of a state. The levels (``levels``) are pure
+and synchronous: ``choose(level, knowledge, rng)``. Modules: ``knowledge`` (what a seat knows),
+``worlds`` (guessing the hidden cards), ``bidding`` and ``play`` (heuristics and playouts for the
+games of three and four), ``twohand`` (two-hand 1001's heuristics, its endgame solver and the
+``expert``'s search).
 """
 
 from .knowledge import IncompleteHistory, SeatKnowledge, knowledge_from_view, observe
-from .players import LEVELS, Bot, EasyBot, ExpertBot, HardBot, MediumBot, bot_for, choose
+from .levels import LEVELS, Bot, EasyBot, HardBot, MediumBot, bot_for, choose, choose_for_view, levels_for
+from .twohand.expert import ExpertBot
 
 __all__ = [
     "LEVELS",
@@ -26,6 +32,8 @@ __all__ = [
     "SeatKnowledge",
     "bot_for",
     "choose",
+    "choose_for_view",
     "knowledge_from_view",
+    "levels_for",
     "observe",
 ]

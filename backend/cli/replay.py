@@ -25,35 +25,25 @@ import json
 import sys
 from typing import Any, TextIO
 
-from backend.engine.cards import CARD_NAMES, SUITS, cards_in, deck_mask, names
-from backend.engine.deal import (
+from backend.engine import (
+    Action,
+    Bid,
     DealState,
+    Discard,
+    IllegalAction,
+    Pass,
     Play,
-    apply,
+    Rules,
+    apply_deal,
     deal_from_hands,
     deal_result,
     declarable_suits,
+    legal_bids,
     legal_mask,
     new_deal,
 )
-from backend.engine.errors import IllegalAction
+from backend.engine.cards import CARD_NAMES, SUITS, cards_in, names
 from backend.engine.kernel import NO_TRUMP
-from backend.engine.rules import Rules
-from backend.engine.table_deal import (
-    Bid,
-    Discard,
-    Pass,
-    TableAction,
-    TableDealState,
-    apply_table,
-    declarable_table_suits,
-    legal_bids,
-    new_table_deal,
-    play_mask,
-    table_deal_from_hands,
-    table_deal_result,
-)
-from backend.engine.variants import TableRules
 
 EXIT_OK = 0
 EXIT_MALFORMED = 2
@@ -103,9 +93,24 @@ def _cards(value: Any, where: str, pack: int, deck_size: int) -> list[int]:
     return [_card(v, f"{where}[{i}]", pack, deck_size) for i, v in enumerate(value)]
 
 
-def parse(doc: Any) -> tuple[DealState, list[tuple[int, Play]]]:
+# The fields of a document and of an action, in the two shapes the contract has: two-hand 1001's
+# (no ``rules.variant``) and a game of three or four's (docs/engine-cli.md).
+_DOCUMENT = {
+    True: ({"actions"}, {"rules", "deal", "seed", "dealer"}),
+    False: ({"actions", "rules"}, {"deal", "seed", "dealer", "totals"}),
+}
+_DEALT = {True: ({"dealer", "hands", "stock"}, set()), False: ({"dealer", "hands"}, {"talon"})}
+_ACTION = {True: ({"seat", "play"}, {"declare"}), False: ({"seat"}, {"play", "declare", "bid", "pass", "discard"})}
+
+
+def _is_two_hand(doc: Any) -> bool:
+    return not (isinstance(doc, dict) and isinstance(doc.get("rules"), dict) and "variant" in doc["rules"])
+
+
+def parse(doc: Any) -> tuple[DealState, list[tuple[int, Action]]]:
     """Check a replay document; return the starting deal and the actions. Raises ``Malformed``."""
-    doc = _object(doc, "the input", {"actions"}, {"rules", "deal", "seed", "dealer"})
+    two_hand = _is_two_hand(doc)
+    doc = _object(doc, "the input", *_DOCUMENT[two_hand])
     rules_data = doc.get("rules", {})
     if not isinstance(rules_data, dict):
         raise Malformed("rules must be an object")
@@ -113,159 +118,93 @@ def parse(doc: Any) -> tuple[DealState, list[tuple[int, Play]]]:
         rules = Rules.from_dict(rules_data)
     except (TypeError, ValueError) as exc:
         raise Malformed(f"rules: {exc}") from None
-    pack = deck_mask(rules.ranks_per_suit)
-
-    if ("deal" in doc) == ("seed" in doc):
-        raise Malformed("give either 'deal' or 'seed', not both or neither")
-    if "seed" in doc:
-        seed = doc["seed"]
-        if type(seed) is not int or seed < 0:
-            raise Malformed(f"seed must be a non-negative integer, not {json.dumps(seed)}")
-        state = new_deal(rules, seed, _seat(doc.get("dealer", 0), "dealer"))
-    else:
-        if "dealer" in doc:
-            raise Malformed("a top-level 'dealer' goes with 'seed'; with 'deal' give deal.dealer")
-        deal = _object(doc["deal"], "deal", {"dealer", "hands", "stock"}, set())
-        dealer = _seat(deal["dealer"], "deal.dealer")
-        hands = deal["hands"]
-        if not isinstance(hands, list) or len(hands) != 2:
-            raise Malformed("deal.hands must be a list of two hands")
-        cards = [_cards(hands[seat], f"deal.hands[{seat}]", pack, rules.deck_size) for seat in (0, 1)]
-        stock = _cards(deal["stock"], "deal.stock", pack, rules.deck_size)
-        try:
-            state = deal_from_hands(rules, dealer, cards, stock)
-        except ValueError as exc:
-            raise Malformed(f"deal: {exc}") from None
-
-    actions = doc["actions"]
-    if not isinstance(actions, list):
-        raise Malformed("actions must be a list")
-    plays: list[tuple[int, Play]] = []
-    for i, action in enumerate(actions):
-        where = f"actions[{i}]"
-        action = _object(action, where, {"seat", "play"}, {"declare"})
-        seat = _seat(action["seat"], f"{where}.seat")
-        card_id = _card(action["play"], f"{where}.play", pack, rules.deck_size)
-        declare = action.get("declare", False)
-        if not isinstance(declare, bool):
-            raise Malformed(f"{where}.declare must be true or false, not {json.dumps(declare)}")
-        plays.append((seat, Play(card_id, declare)))
-    return state, plays
-
-
-def summary(state: DealState) -> dict[str, Any]:
-    """The state after the actions, as the CLI prints it."""
-    over = state.turn is None
-    return {
-        "ok": True,
-        "turn": state.turn,
-        "legal": [CARD_NAMES[c] for c in cards_in(legal_mask(state))],
-        "declarable": [] if state.turn is None else [SUITS[s] for s in declarable_suits(state, state.turn)],
-        "trump": None if state.trump == NO_TRUMP else SUITS[state.trump],
-        "hands": [names(state.hands[0]), names(state.hands[1])],
-        "stock": [CARD_NAMES[c] for c in state.stock],
-        "tricks": [
-            {"leader": t.leader, "cards": [CARD_NAMES[c] for c in t.cards], "winner": t.winner} for t in state.tricks
-        ],
-        "declarations": [{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in state.declarations],
-        "card_points": list(state.card_points),
-        "deal_over": over,
-        "score": list(deal_result(state).score) if over else None,
-    }
-
-
-def parse_table(doc: Any) -> tuple[TableDealState, list[tuple[int, TableAction]]]:
-    """``parse`` for a V2–V7 document (``rules.variant`` set). Raises ``Malformed``."""
-    doc = _object(doc, "the input", {"actions", "rules"}, {"deal", "seed", "dealer", "totals"})
-    try:
-        rules = TableRules.from_dict(doc["rules"])
-    except (TypeError, ValueError) as exc:
-        raise Malformed(f"rules: {exc}") from None
-    n, layout = rules.n, rules.layout
-    pack, size = layout.pack, layout.pack.bit_count()
+    n, pack, size = rules.n, rules.pack, rules.layout.deck_size
     totals = doc.get("totals")
     if totals is not None and (
         not isinstance(totals, list) or len(totals) != n or any(type(t) is not int for t in totals)
     ):
         raise Malformed(f"totals must be a list of {n} integers")
+
     if ("deal" in doc) == ("seed" in doc):
         raise Malformed("give either 'deal' or 'seed', not both or neither")
     if "seed" in doc:
         seed = doc["seed"]
         if type(seed) is not int or seed < 0:
             raise Malformed(f"seed must be a non-negative integer, not {json.dumps(seed)}")
-        state = new_table_deal(rules, seed, _seat(doc.get("dealer", 0), "dealer", n), totals)
+        state = new_deal(rules, seed, _seat(doc.get("dealer", 0), "dealer", n), totals)
     else:
         if "dealer" in doc:
             raise Malformed("a top-level 'dealer' goes with 'seed'; with 'deal' give deal.dealer")
-        deal = _object(doc["deal"], "deal", {"dealer", "hands"}, {"talon"})
+        deal = _object(doc["deal"], "deal", *_DEALT[two_hand])
         dealer = _seat(deal["dealer"], "deal.dealer", n)
         hands = deal["hands"]
         if not isinstance(hands, list) or len(hands) != n:
-            raise Malformed(f"deal.hands must be a list of {n} hands")
+            raise Malformed(f"deal.hands must be a list of {'two' if n == 2 else n} hands")
         cards = [_cards(hands[seat], f"deal.hands[{seat}]", pack, size) for seat in range(n)]
+        stock = _cards(deal.get("stock", []), "deal.stock", pack, size)
         talon = _cards(deal.get("talon", []), "deal.talon", pack, size)
         try:
-            state = table_deal_from_hands(rules, dealer, cards, talon, totals=totals)
+            state = deal_from_hands(rules, dealer, cards, stock=stock, talon=talon, totals=totals)
         except ValueError as exc:
             raise Malformed(f"deal: {exc}") from None
 
     actions = doc["actions"]
     if not isinstance(actions, list):
         raise Malformed("actions must be a list")
-    parsed: list[tuple[int, TableAction]] = []
-    for i, action in enumerate(actions):
-        where = f"actions[{i}]"
-        action = _object(action, where, {"seat"}, {"play", "declare", "bid", "pass", "discard"})
-        seat = _seat(action["seat"], f"{where}.seat", n)
-        kinds = sorted({"play", "bid", "pass", "discard"} & action.keys())
-        if len(kinds) != 1:
-            raise Malformed(f"{where} needs exactly one of 'play', 'bid', 'pass', 'discard'")
-        if "declare" in action and kinds != ["play"]:
-            raise Malformed(f"{where}.declare goes with 'play'")
-        if kinds == ["play"]:
-            declare = action.get("declare", False)
-            if not isinstance(declare, bool):
-                raise Malformed(f"{where}.declare must be true or false, not {json.dumps(declare)}")
-            parsed.append((seat, Play(_card(action["play"], f"{where}.play", pack, size), declare)))
-        elif kinds == ["bid"]:
-            amount = action["bid"]
-            if type(amount) is not int:
-                raise Malformed(f"{where}.bid must be an integer, not {json.dumps(amount)}")
-            parsed.append((seat, Bid(amount)))
-        elif kinds == ["pass"]:
-            if action["pass"] is not True:
-                raise Malformed(f"{where}.pass must be true")
-            parsed.append((seat, Pass()))
-        else:
-            two = action["discard"]
-            if not isinstance(two, list) or len(two) != 2:
-                raise Malformed(f"{where}.discard must be a list of two card names")
-            a, b = _cards(two, f"{where}.discard", pack, size)
-            parsed.append((seat, Discard(a, b)))
-    return state, parsed
+    return state, [_action(action, f"actions[{i}]", two_hand, n, pack, size) for i, action in enumerate(actions)]
 
 
-def table_summary(state: TableDealState) -> dict[str, Any]:
-    """The state of a V2–V7 deal after the actions, as the CLI prints it."""
-    game, n = state.rules.game, state.n
-    turn = state.turn
-    out: dict[str, Any] = {
-        "ok": True,
-        "variant": state.rules.variant,
-        "seats": n,
-        "phase": state.phase,
-        "turn": turn,
-        "bids": [] if turn is None else list(legal_bids(state, turn)),
-        "legal": [CARD_NAMES[c] for c in cards_in(play_mask(state))],
-        "declarable": [] if turn is None else [SUITS[s] for s in declarable_table_suits(state, turn)],
-        "trump": None if state.trump == NO_TRUMP else SUITS[state.trump],
-        "hands": [names(h) for h in state.hands],
-    }
-    if state.rules.layout.talon_size:  # V2, V7: the talon as dealt, and what the declarer laid away
+def _action(value: Any, where: str, two_hand: bool, n: int, pack: int, size: int) -> tuple[int, Action]:
+    action = _object(value, where, *_ACTION[two_hand])
+    seat = _seat(action["seat"], f"{where}.seat", n)
+    kinds = sorted({"play", "bid", "pass", "discard"} & action.keys())
+    if len(kinds) != 1:
+        raise Malformed(f"{where} needs exactly one of 'play', 'bid', 'pass', 'discard'")
+    if "declare" in action and kinds != ["play"]:
+        raise Malformed(f"{where}.declare goes with 'play'")
+    if kinds == ["play"]:
+        declare = action.get("declare", False)
+        if not isinstance(declare, bool):
+            raise Malformed(f"{where}.declare must be true or false, not {json.dumps(declare)}")
+        return seat, Play(_card(action["play"], f"{where}.play", pack, size), declare)
+    if kinds == ["bid"]:
+        amount = action["bid"]
+        if type(amount) is not int:
+            raise Malformed(f"{where}.bid must be an integer, not {json.dumps(amount)}")
+        return seat, Bid(amount)
+    if kinds == ["pass"]:
+        if action["pass"] is not True:
+            raise Malformed(f"{where}.pass must be true")
+        return seat, Pass()
+    two = action["discard"]
+    if not isinstance(two, list) or len(two) != 2:
+        raise Malformed(f"{where}.discard must be a list of two card names")
+    a, b = _cards(two, f"{where}.discard", pack, size)
+    return seat, Discard(a, b)
+
+
+def summary(state: DealState) -> dict[str, Any]:
+    """The state after the actions, as the CLI prints it: two-hand 1001's shape (with its stock and
+    score), or a game of three or four's (its variant, phase and bids, the talon and the auction where
+    it has them, and its result) — docs/engine-cli.md."""
+    rules, turn = state.rules, state.turn
+    two_hand = rules.two_hand
+    out: dict[str, Any] = {"ok": True}
+    if not two_hand:
+        out |= {"variant": rules.variant, "seats": state.n, "phase": state.phase}
+    out["turn"] = turn
+    if not two_hand:
+        out["bids"] = [] if turn is None else list(legal_bids(state, turn))
+    out["legal"] = [CARD_NAMES[c] for c in cards_in(legal_mask(state))]
+    out["declarable"] = [] if turn is None else [SUITS[s] for s in declarable_suits(state, turn)]
+    out["trump"] = None if state.trump == NO_TRUMP else SUITS[state.trump]
+    out["hands"] = [names(h) for h in state.hands]
+    if state.initial_stock:
+        out["stock"] = [CARD_NAMES[c] for c in state.stock]
+    if rules.layout.talon_size:  # V2, V7: the talon as dealt, and what the declarer laid away
         out["talon"] = [CARD_NAMES[c] for c in state.talon]
         out["discards"] = names(state.discards)
-    if game.has_auction:
+    if rules.game.has_auction:
         out["auction"] = {
             "calls": [
                 {"seat": c.seat, "bid": c.bid} if c.bid is not None else {"seat": c.seat, "pass": True}
@@ -278,51 +217,42 @@ def table_summary(state: TableDealState) -> dict[str, Any]:
         {"leader": t.leader, "cards": [CARD_NAMES[c] for c in t.cards], "winner": t.winner} for t in state.tricks
     ]
     out["declarations"] = [{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in state.declarations]
-    out["card_points"] = [state.seat_card_points(s) for s in range(n)]
+    out["card_points"] = [state.seat_card_points(s) for s in range(state.n)]
     out["deal_over"] = state.over
+    result = deal_result(state) if state.over else None
+    if two_hand:
+        out["score"] = None if result is None else list(result.score)
+        return out
     out["result"] = None
-    if state.over:
-        r = table_deal_result(state)
+    if result is not None:
         out["result"] = {
-            "thrown_in": r.thrown_in,
-            "declarer": r.declarer,
-            "contract": r.contract,
-            "made": r.made,
+            "thrown_in": result.thrown_in,
+            "declarer": result.declarer,
+            "contract": result.contract,
+            "made": result.made,
             "seats": [
                 {
                     "seat": s,
-                    "tricks": r.tricks_won[s],
-                    "card_points": r.card_points[s],
-                    "declaration_points": r.declaration_points[s],
-                    "deal_points": r.deal_points[s],
-                    "rounded": r.rounded[s],
-                    "jungfrau": r.jungfrau[s],
-                    "score": r.score[s],
+                    "tricks": result.tricks_won[s],
+                    "card_points": result.card_points[s],
+                    "declaration_points": result.declaration_points[s],
+                    "deal_points": result.deal_points[s],
+                    "rounded": result.rounded[s],
+                    "jungfrau": result.jungfrau[s],
+                    "score": result.score[s],
                 }
-                for s in range(n)
+                for s in range(state.n)
             ],
         }
     return out
 
 
-def _is_table(doc: Any) -> bool:
-    return isinstance(doc, dict) and isinstance(doc.get("rules"), dict) and "variant" in doc["rules"]
-
-
 def run(doc: Any) -> tuple[int, dict[str, Any]]:
     """Replay a parsed JSON document: ``(exit status, object to print)``. Raises ``Malformed``."""
-    if _is_table(doc):
-        table, actions = parse_table(doc)
-        for index, (seat, action) in enumerate(actions):
-            try:
-                table, _ = apply_table(table, seat, action)
-            except IllegalAction as exc:
-                return EXIT_ILLEGAL, {"ok": False, "index": index, "code": exc.code, "message": exc.message}
-        return EXIT_OK, table_summary(table)
-    state, plays = parse(doc)
-    for index, (seat, play) in enumerate(plays):
+    state, actions = parse(doc)
+    for index, (seat, action) in enumerate(actions):
         try:
-            state, _ = apply(state, seat, play)
+            state, _ = apply_deal(state, seat, action)
         except IllegalAction as exc:
             return EXIT_ILLEGAL, {"ok": False, "index": index, "code": exc.code, "message": exc.message}
     return EXIT_OK, summary(state)

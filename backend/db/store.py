@@ -68,6 +68,7 @@ from .writes import (
     RematchStartWrite,
     RoomWrite,
     SeatTaken,
+    TooManyTables,
     VersionConflict,
 )
 
@@ -93,6 +94,9 @@ _MATCH_PLACE = (
 def _changed(result: Result[Any]) -> int:
     """Rows an UPDATE or DELETE changed (``execute`` is typed as returning any ``Result``)."""
     return cast(CursorResult[Any], result).rowcount
+
+
+DELETED_NAME = "Deleted player"  # what finished matches show for a player who deleted the account
 
 
 def hash_token(token: str) -> str:
@@ -215,8 +219,12 @@ class Store:
 
     # ------------------------------------------------------------ rooms
 
-    def create_room(self, creator_id: str, options: dict[str, Any], visibility: str, seats: int = 2) -> Room:
-        """A new table of ``seats`` seats, its creator at seat 0."""
+    def create_room(
+        self, creator_id: str, options: dict[str, Any], visibility: str, seats: int = 2, max_open: int | None = None
+    ) -> Room:
+        """A new table of ``seats`` seats, its creator at seat 0; ``TooManyTables`` if the creator has
+        ``max_open`` open tables already (counted under a lock on the creator's row, so that requests
+        at the same moment cannot both slip under the limit)."""
         now = utcnow()
         room_id = new_id("r")
         room = Room(
@@ -233,16 +241,30 @@ class Store:
             updated_at=now,
         )
         with self._transaction() as session:
+            if max_open is not None:
+                session.execute(select(Player.id).where(Player.id == creator_id).with_for_update())
+                open_tables = session.scalar(
+                    select(func.count())
+                    .select_from(RoomSeat)
+                    .join(Room, Room.id == RoomSeat.room_id)
+                    .where(RoomSeat.player_id == creator_id, RoomSeat.seat == 0, Room.status == "open")
+                )
+                if (open_tables or 0) >= max_open:
+                    raise TooManyTables(creator_id)
             session.add(room)
         return room
 
     def records(self, rooms: list[Room]) -> list[RoomRecord]:
         """Rooms with their seated players and deadlines, in two queries."""
+        with self._sessions() as session:
+            return self._records(session, rooms)
+
+    @staticmethod
+    def _records(session: Session, rooms: list[Room]) -> list[RoomRecord]:
         ids = [room.id for room in rooms]
         player_ids = [pid for room in rooms for pid in room.seat_ids if pid]
-        with self._sessions() as session:
-            players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(player_ids))).all()}
-            deadlines = session.scalars(select(RoomDeadline).where(RoomDeadline.room_id.in_(ids))).all()
+        players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(player_ids))).all()}
+        deadlines = session.scalars(select(RoomDeadline).where(RoomDeadline.room_id.in_(ids))).all()
         by_room: defaultdict[str, list[RoomDeadline]] = defaultdict(list)
         for deadline in deadlines:
             by_room[deadline.room_id].append(deadline)
@@ -474,6 +496,39 @@ class Store:
             session.add(DeviceToken(token_hash=hash_token(token), player_id=player.id, created_at=now))
             return player, token
 
+    # ------------------------------------------------------------ signing out, leaving
+
+    def sign_out_others(self, player_id: str, token: str) -> int:
+        """Revoke every secret of the player but ``token``: the other devices' tokens, the first
+        device's (if ``token`` is not it), unused device links and socket tickets. How many devices
+        were signed out."""
+        kept = hash_token(token)
+        with self._transaction() as session:
+            player = session.get(Player, player_id, with_for_update=True)
+            if player is None:
+                return 0
+            # The kept token becomes the player's first one and every device token goes: if it was one
+            # of them, the first device's token goes in its place, so the count is the same either way.
+            signed_out = _changed(session.execute(delete(DeviceToken).where(DeviceToken.player_id == player_id)))
+            player.token_hash = kept
+            session.execute(delete(DeviceLink).where(DeviceLink.player_id == player_id, DeviceLink.used_at.is_(None)))
+            session.execute(delete(SocketTicket).where(SocketTicket.player_id == player_id))
+            return signed_out
+
+    def delete_player(self, player_id: str) -> None:
+        """The account is gone: every secret revoked and the name replaced by ``DELETED_NAME``. The
+        row stays, so that finished matches, their deals and the stakes owed keep their other players'
+        side (a settlement is the other player's record too)."""
+        with self._transaction() as session:
+            session.execute(delete(DeviceToken).where(DeviceToken.player_id == player_id))
+            session.execute(delete(DeviceLink).where(DeviceLink.player_id == player_id))
+            session.execute(delete(SocketTicket).where(SocketTicket.player_id == player_id))
+            session.execute(
+                update(Player)
+                .where(Player.id == player_id)
+                .values(name=DELETED_NAME, token_hash=hash_token(secrets.token_urlsafe(32)))
+            )
+
     # ------------------------------------------------------------ the action log
 
     def commit_actions(self, writes: list[ActionWrite]) -> list[Exception | None]:
@@ -592,17 +647,31 @@ class Store:
             connection.execute(delete(RoomDeadline).where(RoomDeadline.room_id == write.room_id))
 
     def load_room(self, room_id: str) -> StoredMatch | None:
-        """A room with its current match and that match's whole action log, for a rebuild."""
-        record = self.room_record(room_id)
-        if record is None:
-            return None
-        stored = StoredMatch(record=record, match=None)
-        if record.room.match_id:
-            with self._sessions() as session:
-                stored.match = session.get(Match, record.room.match_id)
-                query = select(Action).where(Action.match_id == record.room.match_id).order_by(Action.seq)
+        """A room with its current match and that match's whole action log, for a rebuild or a
+        spectator's greeting: everything read in one snapshot, so that the log is exactly the one
+        of the row's version (a move committed meanwhile is in neither).
+
+        On PostgreSQL the reads share one REPEATABLE READ transaction (READ COMMITTED, the default,
+        takes a new snapshot per statement). The log is also read only up to the row's version:
+        each action is stored in the transaction that advances the row, so that alone makes the
+        two agree on any database."""
+        with self._sessions() as session:
+            if self.engine.dialect.name == "postgresql":
+                snapshot = {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
+                session.connection(execution_options=snapshot)
+            room = session.get(Room, room_id)
+            if room is None:
+                return None
+            stored = StoredMatch(record=self._records(session, [room])[0], match=None)
+            if room.match_id:
+                stored.match = session.get(Match, room.match_id)
+                query = (
+                    select(Action)
+                    .where(Action.match_id == room.match_id, Action.room_version <= room.version)
+                    .order_by(Action.seq)
+                )
                 stored.actions = list(session.scalars(query).all())
-                chat = select(ChatLine).where(ChatLine.match_id == record.room.match_id).order_by(ChatLine.id)
+                chat = select(ChatLine).where(ChatLine.match_id == room.match_id).order_by(ChatLine.id)
                 stored.chat = list(session.scalars(chat).all())
         return stored
 

@@ -186,3 +186,7 @@ class StoreUnavailable(Exception):
 
 class SeatTaken(Exception):
     """The seat was taken (or the table closed) by another request first."""
+
+
+class TooManyTables(Exception):
+    """The player has as many open tables as one may (``MAX_OPEN_TABLES``): no new one was made."""

@@ -1,66 +1,81 @@
-"""The rules of two-hand 1001 (RULES.md R1–R7, variant V1) as pure functions. No I/O.
+"""The rules of the 1001 family as pure functions, no I/O: two-hand 1001 (RULES.md R1–R7, V1) and
+the games for three and four (RULES-VARIANTS.md V2–V7, option V6) as ``Variant`` records of one game.
 
-* ``deal``: one deal — ``new_deal``, ``legal_mask`` / ``legal_actions``, ``check``, ``apply``, ``deal_result``;
-* ``match``: a match of deals — ``new_match``, ``match.apply``, ``replay_match``, ``stake_owed``;
-* ``kernel``: the rules of card play on bitmasks (trick winner, follow obligations, declarations),
-  shared with the bots;
-* ``events``: the typed events an action causes; ``view``: what a seat may see of it all (R7).
+A match, the way the rooms, the bots and the tools use it::
 
-The 1001 family for 3 and 4 seats (RULES-VARIANTS.md V2–V7, option V6) is the same shape:
-``variants`` (``TableRules``, one ``Variant`` record per game), ``table_deal`` (one state machine:
-auction, discard, play), ``table_match``, ``table_events`` and ``table_view`` (V0.11).
+    match = new_game(Rules.from_dict(options), seed)     # or Rules("mcleod", target=301)
+    legal_actions(match, seat)                           # Play / Bid / Pass / Discard the rules allow
+    match, events = apply(match, seat, action)           # IllegalAction(code) if refused; Resign too
+    view_for(match, seat)                                # what a seat (None: a spectator) may see
+    events_for(events, seat)                             # the events as that observer may be told them
+    payments(match, stake)                               # what the losers owe once it is over
+
+Modules: ``variants`` (the games and ``Rules``), ``deal`` (one deal: auction, discard, play with an
+optional stock; scoring), ``match`` (deals to the target, places, payments), ``kernel`` (the rules of
+card play on bitmasks, shared with the bots), ``events`` and ``view`` (the one observer).
 """
 
 from .cards import card, name, names
 from .deal import (
+    Action,
+    Bid,
+    Call,
     DealResult,
     DealState,
     Declaration,
+    Discard,
+    Pass,
     Play,
     Trick,
-    apply,
-    check,
     deal_from_hands,
     deal_result,
     declarable_suits,
-    legal_actions,
+    legal_bids,
     legal_mask,
     new_deal,
+    refusal_code,
 )
+from .deal import apply as apply_deal
+from .deal import check as check_deal
+from .deal import legal_actions as deal_actions
 from .errors import ILLEGAL_CODES, IllegalAction, IllegalCode
-from .events import CardDrawn, CardPlayed, DealEvent, DealOver, DealStarted, Declared, Event, MatchOver, TrickWon
-from .match import MatchState, Resign, new_match, stake_owed
-from .match import replay as replay_match
-from .rules import Rules
-from .shuffle import new_seed
-from .table_deal import (
-    Bid,
-    Discard,
-    Pass,
-    TableAction,
-    TableDealResult,
-    TableDealState,
-    apply_table,
-    check_table,
-    legal_table_actions,
-    new_table_deal,
-    table_deal_from_hands,
-    table_deal_result,
-    table_refusal_code,
+from .events import (
+    AuctionWon,
+    BidMade,
+    CardDrawn,
+    CardPlayed,
+    DealEvent,
+    DealOver,
+    DealStarted,
+    Declared,
+    Discarded,
+    Event,
+    MatchOver,
+    Passed,
+    TalonTaken,
+    ThrownIn,
+    TrickWon,
 )
-from .table_events import TableEvent
-from .table_match import (
-    TableMatchState,
-    apply_table_match,
-    new_table_match,
+from .match import (
+    DealRecord,
+    MatchAction,
+    MatchState,
+    Payment,
+    Resign,
+    apply,
+    deal_seed,
+    first_dealer,
+    new_match,
+    payments,
     places,
-    replay_table_match,
-    settlement,
+    stake_owed,
 )
-from .table_view import TableSeatView, table_events_for_seat, table_seat_view
-from .variants import VARIANTS, TableRules, Variant, rules_from_dict
+from .match import replay as replay_match
+from .shuffle import new_seed
+from .variants import VARIANTS, Rules, Variant
 from .view import (
     BlockedPlay,
+    CallView,
     DealRecordView,
     DealView,
     DeclarationView,
@@ -68,24 +83,33 @@ from .view import (
     LegalPlay,
     SeatView,
     TrickView,
-    blocked_plays,
-    deal_view,
-    events_for_seat,
-    events_for_spectator,
-    legal_plays,
-    seat_view,
-    spectator_view,
+    events_for,
+    view_for,
 )
+
+new_game = new_match
+
+
+def legal_actions(match: MatchState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (empty once the match is over or when it is not its turn)."""
+    return [] if match.over else deal_actions(match.deal, seat)
+
 
 __all__ = [
     "ILLEGAL_CODES",
     "VARIANTS",
+    "Action",
+    "AuctionWon",
     "Bid",
+    "BidMade",
     "BlockedPlay",
+    "Call",
+    "CallView",
     "CardDrawn",
     "CardPlayed",
     "DealEvent",
     "DealOver",
+    "DealRecord",
     "DealRecordView",
     "DealResult",
     "DealStarted",
@@ -95,64 +119,52 @@ __all__ = [
     "DeclarationView",
     "Declared",
     "Discard",
+    "Discarded",
     "Event",
     "IllegalAction",
     "IllegalCode",
     "LastTrickView",
     "LegalPlay",
+    "MatchAction",
     "MatchOver",
     "MatchState",
     "Pass",
+    "Passed",
+    "Payment",
     "Play",
     "Resign",
     "Rules",
     "SeatView",
-    "TableAction",
-    "TableDealResult",
-    "TableDealState",
-    "TableEvent",
-    "TableMatchState",
-    "TableRules",
-    "TableSeatView",
+    "TalonTaken",
+    "ThrownIn",
     "Trick",
     "TrickView",
     "TrickWon",
     "Variant",
     "apply",
-    "apply_table",
-    "apply_table_match",
-    "blocked_plays",
+    "apply_deal",
     "card",
-    "check",
-    "check_table",
+    "check_deal",
+    "deal_actions",
     "deal_from_hands",
     "deal_result",
-    "deal_view",
+    "deal_seed",
     "declarable_suits",
-    "events_for_seat",
-    "events_for_spectator",
+    "events_for",
+    "first_dealer",
     "legal_actions",
+    "legal_bids",
     "legal_mask",
-    "legal_plays",
-    "legal_table_actions",
     "name",
     "names",
     "new_deal",
+    "new_game",
     "new_match",
     "new_seed",
-    "new_table_deal",
-    "new_table_match",
+    "payments",
     "places",
+    "refusal_code",
     "replay_match",
-    "replay_table_match",
-    "rules_from_dict",
-    "seat_view",
-    "settlement",
-    "spectator_view",
     "stake_owed",
-    "table_deal_from_hands",
-    "table_deal_result",
-    "table_events_for_seat",
-    "table_refusal_code",
-    "table_seat_view",
+    "view_for",
 ]

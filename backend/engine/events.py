@@ -1,12 +1,15 @@
-"""The engine's events: what an action caused, as frozen records (R3–R6).
+"""The engine's events, one family for every game: what an action caused, as frozen records.
 
-Each event is a frozen, slotted dataclass whose ``kind`` names it; serialized (e.g. by pydantic)
-its fields are exactly the JSON the browser client reads. Cards and suits are written as in R1
-(``"QH"``, ``"H"``); pairs are tuples, which serialize as JSON arrays. An event is never
-changed once emitted: ``view.events_for_seat`` hands a seat redacted *copies*.
+Each event is a frozen, slotted dataclass whose ``kind`` names it; serialized (e.g. by pydantic) its
+fields are exactly the JSON the browser client reads. Cards and suits are written as in R1
+(``"QH"``, ``"H"``); sequences are tuples, which serialize as JSON arrays. An event is never changed
+once emitted: ``view.events_for`` hands an observer redacted *copies*.
 
-``deal.apply`` emits ``CardPlayed``, ``Declared``, ``TrickWon`` and ``CardDrawn``;
-``match.apply`` adds ``DealOver``, ``DealStarted`` and ``MatchOver``.
+``deal.apply`` emits ``BidMade``, ``Passed``, ``AuctionWon``, ``TalonTaken``, ``Discarded``,
+``ThrownIn`` (V0.6, V0.7), ``CardPlayed``, ``Declared``, ``TrickWon`` and, while a stock lasts,
+``CardDrawn`` (R4 phase 1); ``match.apply`` adds ``DealOver``, ``DealStarted`` and ``MatchOver``.
+Three carry cards only one seat may see: the drawn card (R7), the talon and the discards (ruling
+V0.7a).
 """
 
 from __future__ import annotations
@@ -15,15 +18,21 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "AuctionWon",
+    "BidMade",
     "CardDrawn",
     "CardPlayed",
     "DealEvent",
     "DealOver",
     "DealStarted",
     "Declared",
+    "Discarded",
     "EndReason",
     "Event",
     "MatchOver",
+    "Passed",
+    "TalonTaken",
+    "ThrownIn",
     "TrickWon",
 ]
 
@@ -31,8 +40,59 @@ EndReason = Literal["target", "resign", "absence"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BidMade:
+    """V0.6: ``seat`` bid ``amount``."""
+
+    kind: Literal["bid"] = "bid"
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Passed:
+    """V0.6: ``seat`` passed (a pass is final)."""
+
+    kind: Literal["pass"] = "pass"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AuctionWon:
+    """V0.6: the auction ended; ``seat`` is the declarer and ``contract`` its last bid."""
+
+    kind: Literal["auction_won"] = "auction_won"
+    seat: int
+    contract: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TalonTaken:
+    """V0.7: the declarer ``seat`` took the talon; ``cards`` only in what the declarer is told (V0.7a)."""
+
+    kind: Literal["talon_taken"] = "talon_taken"
+    seat: int
+    cards: tuple[str, ...] | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Discarded:
+    """V0.7: the declarer ``seat`` discarded two cards face down; ``cards`` only for the declarer."""
+
+    kind: Literal["discarded"] = "discarded"
+    seat: int
+    cards: tuple[str, str] | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ThrownIn:
+    """Ruling V0.6a: every player passed; nobody scores and the next dealer deals."""
+
+    kind: Literal["thrown_in"] = "thrown_in"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardPlayed:
-    """``seat`` played ``card``; ``declare`` is the suit it declared with that lead (R3), else None."""
+    """``seat`` played ``card``; ``declare`` is the suit it declared with that lead (R3, V0.5), else None."""
 
     kind: Literal["card_played"] = "card_played"
     seat: int
@@ -42,7 +102,7 @@ class CardPlayed:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Declared:
-    """R3: ``seat`` declared ``suit`` (now trump) for ``points``; emitted right after its ``CardPlayed``."""
+    """R3, V0.5: ``seat`` declared ``suit`` (now trump) for ``points``; right after its ``CardPlayed``."""
 
     kind: Literal["declaration"] = "declaration"
     seat: int
@@ -52,18 +112,18 @@ class Declared:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TrickWon:
-    """R4: ``seat`` took the trick that ``leader`` led; ``cards`` are (lead, follow)."""
+    """R4, V0.4: ``seat`` took the trick ``leader`` led; ``cards`` in the order played, lead first."""
 
     kind: Literal["trick_won"] = "trick_won"
     seat: int
     leader: int
-    cards: tuple[str, str]
+    cards: tuple[str, ...]
     points: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardDrawn:
-    """R4 phase 1: ``seat`` drew ``card`` from the stock; None in what the other seat is told (R7)."""
+    """R4 phase 1: ``seat`` drew ``card`` from the stock; None in what any other observer is told (R7)."""
 
     kind: Literal["card_drawn"] = "card_drawn"
     seat: int
@@ -72,20 +132,28 @@ class CardDrawn:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DealOver:
-    """R5: deal ``number`` is scored; ``totals`` are the match totals after it, ``seed`` its seed (R2, R7)."""
+    """Deal ``number`` is scored (R5, V0.8, the game's scoring); per seat, ``totals`` after it, and
+    its ``seed``, which may be shown now (R7). ``declarer``, ``contract`` and ``made`` are None
+    without an auction, ``thrown_in`` true when every player passed (ruling V0.6a)."""
 
     kind: Literal["deal_over"] = "deal_over"
-    card_points: tuple[int, int]
-    declaration_points: tuple[int, int]
-    score: tuple[int, int]
     number: int
-    totals: tuple[int, int]
+    thrown_in: bool
+    declarer: int | None
+    contract: int | None
+    made: bool | None
+    card_points: tuple[int, ...]
+    declaration_points: tuple[int, ...]
+    deal_points: tuple[int, ...]
+    jungfrau: tuple[int, ...]
+    score: tuple[int, ...]
+    totals: tuple[int, ...]
     seed: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DealStarted:
-    """R2: deal ``number`` (0-based) is dealt by ``dealer``."""
+    """R2, V0.1: deal ``number`` (0-based) is dealt by ``dealer``."""
 
     kind: Literal["deal_started"] = "deal_started"
     number: int
@@ -94,13 +162,18 @@ class DealStarted:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchOver:
-    """R5, R6.2: the match is won by ``winner`` (``reason`` target, resign or absence) at ``totals``."""
+    """The match is over at ``totals``: won on the target by ``winner`` (R5, ruling V0.9), or
+    abandoned by ``loser`` (``reason`` resign or absence, R6.2 / V0.10a) — then ``winner`` is the
+    seat first alone after it (the other seat of two), or None when two share first place."""
 
     kind: Literal["match_over"] = "match_over"
-    winner: int
+    winner: int | None
+    loser: int | None
     reason: EndReason
-    totals: tuple[int, int]
+    totals: tuple[int, ...]
 
 
-DealEvent = CardPlayed | Declared | TrickWon | CardDrawn
-Event = CardPlayed | Declared | TrickWon | CardDrawn | DealOver | DealStarted | MatchOver
+DealEvent = (
+    BidMade | Passed | AuctionWon | TalonTaken | Discarded | ThrownIn | CardPlayed | Declared | TrickWon | CardDrawn
+)
+Event = DealEvent | DealOver | DealStarted | MatchOver

@@ -1,15 +1,19 @@
-"""R7 — the one observer: what a seat may see, as typed, frozen records.
+"""R7 and V0.11 — the one observer: what a seat or a spectator may see, as typed, frozen records.
 
-Every byte the server sends about a game is built here: ``seat_view`` for the state and
-``events_for_seat`` for the events of an action. The opponent's hand and the stock are
-only ever counts (plus the faced bottom card where R2 shows one); a deal's seed is
-revealed only once that deal is over.
+Every byte the server sends about a game is built here: ``view_for`` for the state and ``events_for``
+for the events of an action, for a seat or for a spectator (``seat=None``, who sees what every seat
+sees in common). A seat sees its own hand; the number of cards in every other hand and in the stock
+(plus the faced bottom card where R2 shows one); the trick in progress and the last one; every bid
+and pass, the declarer and the contract; the trump and every declaration; its own card points
+(everyone's with ``open_scores``) and the match totals. The talon is shown only to the declarer once
+taken, the discards only to the declarer (ruling V0.7a), a drawn card only to the seat that drew it
+(R7); a deal's seed only once that deal is over.
 
-The records are frozen, slotted dataclasses of ints, strings, booleans, None and tuples:
-serialized (e.g. ``pydantic.TypeAdapter(SeatView).dump_python(view, mode="json")``) they
-give the JSON the browser client reads, field for field. They pickle, so a bot in another
-process can be handed exactly what its seat saw. Parts that never change (a card's
-``LegalPlay``, a declaration, a finished deal) are built once and shared.
+The records are frozen, slotted dataclasses of ints, strings, booleans, None and tuples: serialized
+(e.g. ``pydantic.TypeAdapter(SeatView).dump_python(view, mode="json")``) they give the JSON the
+browser client reads, field for field. They pickle, so a bot in another process can be handed
+exactly what its seat saw. Parts that never change (a card's ``LegalPlay``, a declaration, a
+finished deal) are built once and shared.
 """
 
 from __future__ import annotations
@@ -19,31 +23,27 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .cards import CARD_NAMES, KING, QUEEN, SUITS, cards_in
-from .deal import DealState, Declaration, Play, legal_mask, refusal_code
+from .deal import DealState, Declaration, Phase, Play, declarable_suits, legal_bids, legal_mask, refusal_code
 from .errors import IllegalCode
-from .events import CardDrawn, EndReason, Event
-from .kernel import NO_TRUMP, declarable
-from .match import DealRecord, MatchState
-from .rules import Rules
+from .events import CardDrawn, Discarded, EndReason, Event, TalonTaken
+from .kernel import NO_TRUMP
+from .match import DealRecord, MatchState, places
+from .variants import Rules
 
 __all__ = [
     "BlockedPlay",
+    "CallView",
     "DealRecordView",
     "DealView",
     "DeclarationView",
     "LastTrickView",
     "LegalPlay",
     "SeatView",
-    "SpectatorDealView",
-    "SpectatorView",
     "TrickView",
-    "blocked_plays",
     "deal_view",
-    "events_for_seat",
-    "events_for_spectator",
-    "legal_plays",
-    "seat_view",
-    "spectator_view",
+    "events_for",
+    "plays_for",
+    "view_for",
 ]
 
 
@@ -71,6 +71,14 @@ class DeclarationView:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CallView:
+    """One turn of the auction: ``bid`` points, or None for a pass (V0.6)."""
+
+    seat: int
+    bid: int | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TrickView:
     """The trick in progress: its leader and the cards played to it so far, lead first."""
 
@@ -80,32 +88,41 @@ class TrickView:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LastTrickView:
-    """The last completed trick: (lead, follow) and who took it."""
+    """The last completed trick, lead first, and who took it."""
 
     leader: int
-    cards: tuple[str, str]
+    cards: tuple[str, ...]
     winner: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DealView:
-    """The current deal as one seat sees it (R7)."""
+    """The current deal as one seat (or a spectator: ``hand`` and ``my_card_points`` None) sees it."""
 
+    variant: str
+    phase: Phase  # auction, discard, play, over, thrown_in
     dealer: int
     forehand: int
     turn: int | None
-    phase: int
-    hand: tuple[str, ...]
-    opponent_cards: int
-    stock_count: int
+    hand: tuple[str, ...] | None
+    hand_counts: tuple[int, ...]
+    stock_count: int  # R4: phase 1 while it is above 0 (two-hand 1001; 0 in the others)
     stock_bottom: str | None  # R2 `show_stock_bottom`
+    talon_count: int  # cards still in the talon (0 once the declarer took it)
+    talon: tuple[str, ...] | None  # the talon as dealt: only to the declarer, once taken (V0.7a)
+    discards: tuple[str, ...] | None  # only to the declarer (V0.11)
+    calls: tuple[CallView, ...]
+    high_bid: int | None
+    declarer: int | None
+    contract: int | None
     trump: str | None
     declarations: tuple[DeclarationView, ...]
     trick: TrickView
     last_trick: LastTrickView | None
     tricks_played: int
-    my_card_points: int
-    card_points: tuple[int, int] | None  # both seats' only under `open_scores` (R7)
+    tricks_won: tuple[int, ...]  # per seat, this deal (public, like each trick)
+    my_card_points: int | None  # own tricks (+ the discards for the declarer, V0.7)
+    card_points: tuple[int, ...] | None  # every seat's trick points, only with `open_scores` (R7)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,70 +132,45 @@ class DealRecordView:
     number: int
     dealer: int
     seed: str
-    card_points: tuple[int, int]
+    thrown_in: bool
+    declarer: int | None
+    contract: int | None
+    made: bool | None
+    card_points: tuple[int, ...]
     declarations: tuple[DeclarationView, ...]
-    declaration_points: tuple[int, int]
-    score: tuple[int, int]
-    totals: tuple[int, int]
+    declaration_points: tuple[int, ...]
+    deal_points: tuple[int, ...]
+    jungfrau: tuple[int, ...]
+    score: tuple[int, ...]
+    totals: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatView:
-    """Everything one seat may see of a match (R7), and nothing else."""
+    """Everything one seat (``seat`` None: a spectator) may see of a match, and nothing else."""
 
-    seat: int
+    seat: int | None
     rules: Rules
     target: int
-    totals: tuple[int, int]
+    totals: tuple[int, ...]
     deal_number: int
     deal: DealView
-    legal: tuple[LegalPlay, ...]  # empty unless this seat is to move
-    blocked: tuple[BlockedPlay, ...]  # the rest of the hand, with why (empty unless this seat is to move)
+    bids: tuple[int, ...]  # the bids this seat may make now (auction, its turn)
+    may_pass: bool  # its turn in the auction
+    must_discard: bool  # the declarer, holding the talon, is to discard two (V0.7)
+    legal: tuple[LegalPlay, ...]  # the cards it may play now (play phase, its turn)
+    blocked: tuple[BlockedPlay, ...]  # the rest of its hand then, each with the code a play of it gets
     history: tuple[DealRecordView, ...]
     winner: int | None
+    loser: int | None
     end_reason: EndReason | None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SpectatorDealView:
-    """The current deal as somebody without a seat sees it: public information only (R7).
-
-    No hand and no stock, only their sizes; the faced bottom card where R2 shows one.
-    """
-
-    dealer: int
-    forehand: int
-    turn: int | None
-    phase: int
-    hand_counts: tuple[int, int]
-    stock_count: int
-    stock_bottom: str | None
-    trump: str | None
-    declarations: tuple[DeclarationView, ...]
-    trick: TrickView
-    last_trick: LastTrickView | None
-    tricks_played: int
-    card_points: tuple[int, int] | None  # only under `open_scores` (R7)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SpectatorView:
-    """Everything a spectator may see of a match: what both seats may see, and nothing else."""
-
-    spectator: bool = True
-    rules: Rules
-    target: int
-    totals: tuple[int, int]
-    deal_number: int
-    deal: SpectatorDealView
-    history: tuple[DealRecordView, ...]
-    winner: int | None
-    end_reason: EndReason | None
+    places: tuple[int, ...] | None  # once the match is over: every seat's place, 1 the best
 
 
 _PLAIN = tuple(LegalPlay(card=CARD_NAMES[c]) for c in range(32))
-_UNNAMED_DRAW = (CardDrawn(seat=0, card=None), CardDrawn(seat=1, card=None))  # R7: what the other seat is told
-_NO_TRICK = (TrickView(leader=0, cards=()), TrickView(leader=1, cards=()))
+_UNNAMED_DRAW = (CardDrawn(seat=0, card=None), CardDrawn(seat=1, card=None))  # R7: what the others are told
+_NO_TRICK = tuple(TrickView(leader=seat, cards=()) for seat in range(4))
+_NO_CALLS: tuple[CallView, ...] = ()
 
 
 @lru_cache(maxsize=256)
@@ -188,34 +180,22 @@ def _declaration(d: Declaration) -> DeclarationView:
 
 @lru_cache(maxsize=4096)
 def _record(r: DealRecord) -> DealRecordView:
+    res = r.result
     return DealRecordView(
         number=r.number,
         dealer=r.dealer,
         seed=str(r.seed),  # a finished deal's seed may be shown (R7)
-        card_points=r.card_points,
+        thrown_in=res.thrown_in,
+        declarer=res.declarer,
+        contract=res.contract,
+        made=res.made,
+        card_points=res.card_points,
         declarations=tuple(_declaration(d) for d in r.declarations),
-        declaration_points=r.declaration_points,
-        score=r.score,
+        declaration_points=res.declaration_points,
+        deal_points=res.deal_points,
+        jungfrau=res.jungfrau,
+        score=res.score,
         totals=r.totals,
-    )
-
-
-def legal_plays(state: DealState, seat: int) -> tuple[LegalPlay, ...]:
-    """The cards ``seat`` may play now, in card order (empty unless it is to move).
-
-    A K or Q led from a marriage it may declare (R3: on lead, holding K and Q of a suit
-    not yet declared this deal) carries the points that declaration would score.
-    """
-    if state.turn != seat:
-        return ()
-    mask = legal_mask(state)
-    suits = () if state.trick else declarable(mask, state.declared_suits)
-    if not suits:
-        return tuple(_PLAIN[c] for c in cards_in(mask))
-    rules, nth = state.rules, len(state.declarations)
-    points = {8 * s + r: rules.declaration_points(s, nth) for s in suits for r in (KING, QUEEN)}
-    return tuple(
-        _PLAIN[c] if c not in points else LegalPlay(card=CARD_NAMES[c], declare=points[c]) for c in cards_in(mask)
     )
 
 
@@ -224,113 +204,116 @@ def _blocked(card: int, code: IllegalCode) -> BlockedPlay:
     return BlockedPlay(card=CARD_NAMES[card], code=code)
 
 
-def blocked_plays(state: DealState, seat: int) -> tuple[BlockedPlay, ...]:
-    """The cards of ``seat``'s hand it may not play now, in card order, each with the code the
-    engine refuses it with (``refusal_code``: the rules' one copy). Empty unless it is to move,
-    so ``legal_plays`` and ``blocked_plays`` together are the whole hand.
-    """
-    if state.turn != seat:
-        return ()
-    refused = state.hands[seat] & ~legal_mask(state)
+def _names(mask: int) -> tuple[str, ...]:
+    return tuple(CARD_NAMES[c] for c in cards_in(mask))
+
+
+def plays_for(state: DealState, seat: int) -> tuple[tuple[LegalPlay, ...], tuple[BlockedPlay, ...]]:
+    """The cards ``seat`` may play now, in card order, a K or Q it may lead as a declaration with the
+    points it would score; and the rest of its hand, each with the engine's refusal code. Empty
+    unless it is this seat's turn to play."""
+    mask = legal_mask(state) if state.turn == seat else 0
+    if not mask:
+        return (), ()
+    suits = declarable_suits(state, seat)
+    if suits:
+        rules, nth = state.rules, len(state.declarations)
+        points = {8 * s + r: rules.declaration_points(s, nth) for s in suits for r in (KING, QUEEN)}
+        legal = tuple(
+            LegalPlay(card=CARD_NAMES[c], declare=points[c]) if c in points else _PLAIN[c] for c in cards_in(mask)
+        )
+    else:
+        legal = tuple(_PLAIN[c] for c in cards_in(mask))
+    refused = state.hands[seat] & ~mask
     if not refused:
-        return ()
+        return legal, ()
     blocked = []
     for c in cards_in(refused):
         code = refusal_code(state, seat, Play(c))
         assert code is not None  # a card outside the legal mask is refused
         blocked.append(_blocked(c, code))
-    return tuple(blocked)
+    return legal, tuple(blocked)
 
 
-def deal_view(state: DealState, seat: int) -> DealView:
-    """The deal as ``seat`` sees it (R7)."""
+def deal_view(state: DealState, seat: int | None) -> DealView:
+    """The deal as ``seat`` sees it (R7, V0.11); ``None``: a spectator."""
+    declarer = state.declarer
+    mine = seat is not None and seat == declarer
     last = state.tricks[-1] if state.tricks else None
     bottom = state.stock_bottom
     trick = state.trick
     return DealView(
+        variant=state.rules.variant,
+        phase=state.phase,
         dealer=state.dealer,
         forehand=state.forehand,
         turn=state.turn,
-        phase=state.phase,
-        hand=tuple(CARD_NAMES[c] for c in cards_in(state.hands[seat])),
-        opponent_cards=state.hands[1 - seat].bit_count(),
+        hand=None if seat is None else _names(state.hands[seat]),
+        hand_counts=tuple(h.bit_count() for h in state.hands),
         stock_count=len(state.stock),
         stock_bottom=None if bottom is None else CARD_NAMES[bottom],
+        talon_count=0 if state.talon_taken else len(state.talon),
+        talon=_names_of(state.talon) if mine and state.talon_taken else None,
+        discards=_names(state.discards) if mine and state.discards else None,
+        calls=tuple(CallView(seat=c.seat, bid=c.bid) for c in state.calls) if state.calls else _NO_CALLS,
+        high_bid=state.high_bid if state.calls else None,
+        declarer=declarer,
+        contract=state.contract,
         trump=None if state.trump == NO_TRUMP else SUITS[state.trump],
         declarations=tuple(_declaration(d) for d in state.declarations),
-        trick=TrickView(leader=state.leader, cards=tuple(CARD_NAMES[c] for c in trick))
-        if trick
-        else _NO_TRICK[state.leader],
+        trick=TrickView(leader=state.leader, cards=_names_of(trick)) if trick else _NO_TRICK[state.leader],
         last_trick=None
         if last is None
-        else LastTrickView(
-            leader=last.leader, cards=(CARD_NAMES[last.cards[0]], CARD_NAMES[last.cards[1]]), winner=last.winner
-        ),
+        else LastTrickView(leader=last.leader, cards=_names_of(last.cards), winner=last.winner),
         tricks_played=len(state.tricks),
-        my_card_points=state.card_points[seat],
+        tricks_won=state.tricks_won,
+        my_card_points=None if seat is None else state.seat_card_points(seat),
         card_points=state.card_points if state.rules.open_scores else None,
     )
 
 
-def seat_view(match: MatchState, seat: int) -> SeatView:
-    """Everything ``seat`` may see of a match (R7), and nothing else."""
+def _names_of(cards: Sequence[int]) -> tuple[str, ...]:
+    return tuple(CARD_NAMES[c] for c in cards)
+
+
+def view_for(match: MatchState, seat: int | None) -> SeatView:
+    """Everything ``seat`` may see of a match (R7, V0.11), and nothing else; ``None`` for a spectator."""
+    deal = match.deal
+    live = not match.over and seat is not None and deal.turn == seat
+    legal, blocked = plays_for(deal, seat) if live and seat is not None else ((), ())
+    phase = deal.phase
     return SeatView(
         seat=seat,
         rules=match.rules,
-        target=match.rules.target,
+        target=match.rules.goal,
         totals=match.totals,
         deal_number=match.deal_number,
-        deal=deal_view(match.deal, seat),
-        legal=() if match.over else legal_plays(match.deal, seat),
-        blocked=() if match.over else blocked_plays(match.deal, seat),
+        deal=deal_view(deal, seat),
+        bids=legal_bids(deal, seat) if live and seat is not None and phase == "auction" else (),
+        may_pass=live and phase == "auction",
+        must_discard=live and phase == "discard",
+        legal=legal,
+        blocked=blocked,
         history=tuple(_record(r) for r in match.history),
         winner=match.winner,
+        loser=match.loser,
         end_reason=match.end_reason,
+        places=places(match.totals, match.winner, match.loser) if match.over else None,
     )
 
 
-def events_for_seat(events: Sequence[Event], seat: int) -> tuple[Event, ...]:
-    """The events of one action as ``seat`` may see them: the opponent's drawn card is unnamed (R7).
-
-    The events themselves are not changed: an opponent's ``CardDrawn`` is replaced by one with
-    ``card=None`` (equal to ``dataclasses.replace(event, card=None)``, built once).
-    """
-    return tuple(
-        _UNNAMED_DRAW[event.seat] if type(event) is CardDrawn and event.seat != seat else event for event in events
-    )
-
-
-def spectator_view(match: MatchState) -> SpectatorView:
-    """A match as a spectator may see it (R7): built from the same records as ``seat_view``, with
-    both hands and the stock as counts only."""
-    deal = match.deal
-    seen = deal_view(deal, 0)
-    return SpectatorView(
-        rules=match.rules,
-        target=match.rules.target,
-        totals=match.totals,
-        deal_number=match.deal_number,
-        deal=SpectatorDealView(
-            dealer=seen.dealer,
-            forehand=seen.forehand,
-            turn=seen.turn,
-            phase=seen.phase,
-            hand_counts=(deal.hands[0].bit_count(), deal.hands[1].bit_count()),
-            stock_count=seen.stock_count,
-            stock_bottom=seen.stock_bottom,
-            trump=seen.trump,
-            declarations=seen.declarations,
-            trick=seen.trick,
-            last_trick=seen.last_trick,
-            tricks_played=seen.tricks_played,
-            card_points=seen.card_points,
-        ),
-        history=tuple(_record(r) for r in match.history),
-        winner=match.winner,
-        end_reason=match.end_reason,
-    )
-
-
-def events_for_spectator(events: Sequence[Event]) -> tuple[Event, ...]:
-    """The events of one action as a spectator may see them: every drawn card is unnamed (R7)."""
-    return tuple(_UNNAMED_DRAW[event.seat] if type(event) is CardDrawn else event for event in events)
+def events_for(events: Sequence[Event], seat: int | None) -> tuple[Event, ...]:
+    """The events of one action as ``seat`` may see them (``None``: a spectator): a drawn card is named
+    only to the seat that drew it (R7), the talon and the discards only to the declarer (ruling V0.7a,
+    V0.11). The events themselves are not changed: the others get copies without the cards."""
+    out: list[Event] = []
+    for event in events:
+        if isinstance(event, CardDrawn) and event.seat != seat:
+            out.append(_UNNAMED_DRAW[event.seat])
+        elif isinstance(event, TalonTaken) and event.seat != seat:
+            out.append(TalonTaken(seat=event.seat, cards=None))
+        elif isinstance(event, Discarded) and event.seat != seat:
+            out.append(Discarded(seat=event.seat, cards=None))
+        else:
+            out.append(event)
+    return tuple(out)

@@ -47,6 +47,9 @@ TAKEOVERS = Counter(
 HANDED_OVER = Counter(
     "thousand_rooms_handed_over", "Room leases released on a graceful restart (cluster)", registry=REGISTRY
 )
+REST_LIMITED = Counter(
+    "thousand_rest_limited", "REST writes answered 429 (backend/api/limits.py), by group", ["group"], registry=REGISTRY
+)
 REDIS_ERRORS = Counter("thousand_redis_errors", "Redis calls that failed", ["op"], registry=REGISTRY)
 DB_ERRORS = Counter("thousand_db_errors", "Database writes that failed (not version conflicts)", registry=REGISTRY)
 ROOMS_EXPIRED = Counter("thousand_rooms_expired", "Open tables closed because nobody joined", registry=REGISTRY)

@@ -18,9 +18,11 @@ from datetime import datetime
 from pydantic import BaseModel
 
 from backend.db.writes import ActionWrite, SeatTaken, StoreUnavailable, VersionConflict
+from backend.engine import events_for, view_for
 from backend.ops import metrics
 
 from . import commands as cmd
+from .bots import fallback_action
 from .codes import CloseCode, RoomCode
 from .decide import Limits, decide, follow_ups
 from .effects import (
@@ -37,7 +39,6 @@ from .effects import (
     SendState,
     WakeAt,
 )
-from .game import events_for, first_legal, view_for
 from .model import RoomEvent, RoomState
 from .observer import chat_log_message, chat_message, presence_message, rejected_message, state_message
 from .ports import BotRunner, Bus, Clock, RoomStore
@@ -45,6 +46,9 @@ from .watch import Spectators
 
 log = logging.getLogger(__name__)
 RETIRED = Refusal(RoomCode.UNAVAILABLE, "this server is restarting and has handed the table over; try again")
+# A command that waited for a copy of the room that went stale meanwhile: nothing was done or sent,
+# so the service carries it out again on the room rebuilt.
+STALE_COPY = Refusal(RoomCode.STALE_VERSION, "the table moved on; try again")
 
 
 class RoomActor:
@@ -88,7 +92,7 @@ class RoomActor:
             if self.retired:
                 return RETIRED
             if self.stale:
-                return Refusal(RoomCode.STALE_VERSION, "the table moved on; try again")
+                return STALE_COPY
             new, effects = decide(self.state, command, self._clock.now(), self._limits)
             return await self._carry_out(new, effects)
 
@@ -99,10 +103,13 @@ class RoomActor:
 
     def announce(self) -> None:
         """After a takeover: the dead owner may have committed a change it never published, so
-        every connected player gets the full current state."""
+        every connected player gets the full current state, and every spectator (anywhere) the
+        current state too, with no events (one that has this version already is sent nothing)."""
         for holder in self.state.seats:
             if holder is not None and holder.bot_level is None and holder.player_id in self.state.present:
                 self._run(SendState(holder.player_id))
+        if self._spectators is not None:
+            self._spectators.publish(self.state, ())
 
     async def retire(self) -> None:
         """A graceful restart: wait for the command in hand (its commit in flight), then take no
@@ -269,13 +276,11 @@ class RoomActor:
         view = view_for(state.match, ask.seat)
         started = time.perf_counter()
         try:
-            action = await self._bots.decide(
-                holder.bot_level, view, events_for(state.match, list(state.deal_events), ask.seat)
-            )
+            action = await self._bots.decide(holder.bot_level, view, events_for(state.deal_events, ask.seat))
             metrics.BOT_SECONDS.labels(holder.bot_level).observe(time.perf_counter() - started)
         except Exception:
             log.exception("the %s bot failed in room %s; it makes its first legal move", holder.bot_level, self.id)
-            action = first_legal(state.match, ask.seat)
+            action = fallback_action(state.match, ask.seat)
         self._bot_task = None
         try:
             await self.handle(cmd.command_for(holder.player_id, ask.version, action))

@@ -3,8 +3,7 @@
 Bots decide in a separate process (a ``ProcessPoolExecutor``): a ``hard`` bot thinking for a
 few hundred milliseconds holds a CPU, and in a worker process it cannot hold up the event
 loop that serves every other room. A bot gets exactly what its seat may see — the engine
-observer's view (``SeatView``, or ``TableSeatView`` for V2–V7) and the seat's redacted events of
-the deal — never the true state (R7, V0.11).
+observer's ``SeatView`` and the seat's redacted events of the deal — never the true state (R7, V0.11).
 """
 
 from __future__ import annotations
@@ -15,31 +14,31 @@ import random
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from backend.bots import LEVELS, choose, knowledge_from_view
-from backend.bots.table_players import TABLE_LEVELS, choose_table_action
-from backend.engine.variants import TableRules
-from backend.engine.view import SeatView
-
-from .game import GameAction, GameEvent, GameRules, GameView
+from backend.bots import choose_for_view, levels_for
+from backend.engine import Action, Event, MatchState, Pass, Rules, SeatView, legal_actions
 
 
-def computer_levels(rules: GameRules) -> tuple[str, ...]:
-    """The levels the computer plays a game at: every level for two-hand 1001, no ``expert`` for V2–V7."""
-    return TABLE_LEVELS if isinstance(rules, TableRules) else LEVELS
+def computer_levels(rules: Rules) -> tuple[str, ...]:
+    """The levels the computer plays a game at (``bots.levels_for``)."""
+    return levels_for(rules)
 
 
-def level_problem(rules: GameRules, level: str) -> str | None:
+def level_problem(rules: Rules, level: str) -> str | None:
     """Why the computer cannot play this game at ``level`` (None: it can)."""
     levels = computer_levels(rules)
     return None if level in levels else f"the computer plays this game at {', '.join(levels)}, not {level}"
 
 
-def decide(level: str, view: GameView, events: Sequence[GameEvent], seed: int) -> GameAction:
+def fallback_action(match: MatchState, seat: int) -> Action:
+    """A move the rules allow ``seat`` now, for a computer whose own choice failed: a pass in an
+    auction (never a contract nobody chose), else the first legal action."""
+    moves = legal_actions(match, seat)
+    return Pass() if Pass() in moves else moves[0]
+
+
+def decide(level: str, view: SeatView, events: Sequence[Event], seed: int) -> Action:
     """Runs in a worker process: the computer's action for the seat of ``view``."""
-    rng = random.Random(seed)
-    if isinstance(view, SeatView):
-        return choose(level, knowledge_from_view(view, events), rng)  # type: ignore[arg-type]  # two-hand events
-    return choose_table_action(level, view, events, rng)  # type: ignore[arg-type]  # a V2–V7 game's events
+    return choose_for_view(level, view, events, random.Random(seed))
 
 
 class ProcessBotRunner:
@@ -47,7 +46,7 @@ class ProcessBotRunner:
         self._workers = workers
         self._pool: ProcessPoolExecutor | None = None
 
-    async def decide(self, level: str, view: GameView, events: Sequence[GameEvent]) -> GameAction:
+    async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
         if self._pool is None:
             # "spawn": a forked copy of a running server (threads, sockets) is not safe to use.
             self._pool = ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("spawn"))

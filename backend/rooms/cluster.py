@@ -42,6 +42,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
 from backend.ops import metrics
+from backend.ops.logs import ids
 
 from . import commands as cmd
 from .codes import CloseCode
@@ -55,6 +56,7 @@ LEASE_MS = 4000  # an owner that stops renewing loses its rooms after this long
 RENEW_S = 1.0
 ALIVE_S = 6  # a process is alive while its key lives
 FORWARD_TIMEOUT_S = 5.0
+SUBSCRIBED_WITHIN_S = 2.0  # how long a follower waits for Redis to confirm a subscription
 POOL_SIZE = 32  # Redis connections per process for commands; a caller waits for a free one
 PUBLISH_BATCH = 256
 
@@ -63,6 +65,11 @@ if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[
 """
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end
+"""
+# The lease of an owner that is gone, taken at once instead of waiting for it to lapse.
+_TAKE_OVER = """
+if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
 """
 
 
@@ -114,6 +121,7 @@ class Forwarded:
 
     refusal: Refusal | None
     retry: bool = False  # the receiver no longer owns the room: look again
+    gone: bool = False  # nobody listens to the owner's inbox: the process is dead (its lease outlives it)
 
 
 Handler = Callable[[str, cmd.Command], Awaitable[Forwarded]]
@@ -147,14 +155,23 @@ class RedisCluster:
         # This process owns a room and is told how many watch it over the whole cluster.
         self.on_watchers: Callable[[str, int], None] = lambda room_id, count: None
         self._pubsub: Any = None
+        # Subscriptions as Redis confirmed them on the current pub/sub connection, and who waits for
+        # a confirmation: a spectator's state is read only once its room's channel is listened to.
+        self._confirmed: set[str] = set()
+        self._confirming: dict[tuple[str, str], list[asyncio.Future[None]]] = {}
+        self._watch_lock = asyncio.Lock()  # one follow or unfollow at a time, in the order asked
 
     async def start(self, handler: Handler) -> None:
+        """Join the cluster; returns once the inbox is listened to (a process nobody can reach must
+        not own a room: the others would take its rooms as those of a dead owner)."""
         self._handler = handler
+        inbox = self._expect("subscribe", f"proc:{self.id}")
         self._tasks = [
             asyncio.create_task(self._listen(), name="cluster-listen"),
             asyncio.create_task(self._heartbeat(), name="cluster-heartbeat"),
             asyncio.create_task(self._publisher(), name="cluster-publisher"),
         ]
+        await self._confirmation(inbox, FORWARD_TIMEOUT_S)
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -189,6 +206,26 @@ class RedisCluster:
         value = await self.redis.get(_owner_key(room_id))
         return None if value is None else str(value)
 
+    async def take_over(self, room_id: str, gone: str) -> bool:
+        """Take the lease of ``gone``, an owner whose inbox nobody listens to (``Forwarded.gone``): a
+        process that died holds its lease for up to ``LEASE_MS`` more, and its rooms need an owner
+        now. True if this process owns the room now (the lease still named ``gone``).
+
+        A living process never lacks its inbox for long: it subscribes before it owns anything, and
+        gives up its rooms while its subscription is lost. Were it wrong, the version
+        compare-and-swap in the database still lets only one writer advance the room."""
+        if room_id in self._owned:
+            return True
+        try:
+            won = await self.redis.eval(_TAKE_OVER, 1, _owner_key(room_id), gone, self.id, LEASE_MS)
+        except (RedisError, OSError):
+            metrics.REDIS_ERRORS.labels("acquire").inc()
+            return False
+        if won:
+            self._owned.add(room_id)
+            log.info("took over the lease of a dead owner", extra=ids(room=room_id, node=self.id, event="lease_taken"))
+        return bool(won)
+
     async def release(self, room_id: str) -> None:
         self._owned.discard(room_id)
         with contextlib.suppress(RedisError, OSError):
@@ -211,7 +248,7 @@ class RedisCluster:
         try:
             receivers = await self.redis.publish(f"proc:{owner}", json.dumps(message))
             if not receivers:
-                return Forwarded(None, retry=True)  # the owner is gone: its lease will lapse
+                return Forwarded(None, retry=True, gone=True)  # the owner is gone; its lease is not yet
             return await asyncio.wait_for(done, FORWARD_TIMEOUT_S)
         finally:
             self._pending.pop(request, None)
@@ -342,22 +379,70 @@ class RedisCluster:
     # ------------------------------------------------------------ spectators
 
     async def follow_watch(self, room_id: str) -> None:
-        """Listen to the room's spectator channel (before its state is read: nothing is missed)."""
-        if room_id in self._watched:
-            return
-        self._watched.add(room_id)
-        if self._pubsub is not None:
-            with contextlib.suppress(RedisError, OSError):
-                await self._pubsub.subscribe(f"watch:{room_id}")
+        """Listen to the room's spectator channel; returns once Redis has confirmed the subscription
+        (or after ``SUBSCRIBED_WITHIN_S``), so that a state read afterwards misses no relayed change."""
+        channel = f"watch:{room_id}"
+        async with self._watch_lock:
+            if room_id in self._watched and channel in self._confirmed:
+                return
+            subscribed = self._expect("subscribe", channel)
+            if room_id not in self._watched:
+                self._watched.add(room_id)
+                if self._pubsub is not None:  # else the listener subscribes when it is back
+                    with contextlib.suppress(RedisError, OSError):
+                        await self._pubsub.subscribe(channel)
+            await self._confirmation(subscribed, SUBSCRIBED_WITHIN_S)
 
-    async def unfollow_watch(self, room_id: str) -> None:
-        if room_id not in self._watched:
-            return
-        self._watched.discard(room_id)
-        with contextlib.suppress(RedisError, OSError):
-            await self.redis.hdel(f"watchers:{room_id}", self.id)
-            if self._pubsub is not None:
-                await self._pubsub.unsubscribe(f"watch:{room_id}")
+    async def unfollow_watch(self, room_id: str, wanted: Callable[[], bool] = lambda: False) -> None:
+        """Stop listening to the room's spectator channel, unless ``wanted()`` says that a spectator
+        of the room arrived here meanwhile."""
+        channel = f"watch:{room_id}"
+        async with self._watch_lock:
+            if room_id not in self._watched or wanted():
+                return
+            self._watched.discard(room_id)
+            self._confirmed.discard(channel)
+            unsubscribed = self._expect("unsubscribe", channel)
+            with contextlib.suppress(RedisError, OSError):
+                await self.redis.hdel(f"watchers:{room_id}", self.id)
+                if self._pubsub is not None:
+                    await self._pubsub.unsubscribe(channel)
+                    await self._confirmation(unsubscribed, SUBSCRIBED_WITHIN_S)
+            self._drop_expected(unsubscribed)
+
+    def _expect(self, kind: str, channel: str) -> asyncio.Future[None]:
+        """A future that Redis's confirmation of ``kind`` (``subscribe``/``unsubscribe``) of
+        ``channel`` resolves; made before the command is sent, so that a quick answer is not missed."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if kind == "subscribe" and channel in self._confirmed:
+            done.set_result(None)
+        else:
+            self._confirming.setdefault((kind, channel), []).append(done)
+        return done
+
+    async def _confirmation(self, done: asyncio.Future[None], timeout: float) -> None:
+        try:
+            await asyncio.wait_for(asyncio.shield(done), timeout)
+        except TimeoutError:
+            log.warning("Redis did not confirm a subscription change in time")
+        finally:
+            self._drop_expected(done)
+
+    def _drop_expected(self, done: asyncio.Future[None]) -> None:
+        for key, waiting in list(self._confirming.items()):
+            if done in waiting:
+                waiting.remove(done)
+                if not waiting:
+                    del self._confirming[key]
+
+    def _confirmed_now(self, kind: str, channel: str) -> None:
+        if kind == "subscribe":
+            self._confirmed.add(channel)
+        else:
+            self._confirmed.discard(channel)
+        for done in self._confirming.pop((kind, channel), []):
+            if not done.done():
+                done.set_result(None)
 
     def relay_watch(self, room_id: str, version: int, text: str) -> None:
         """The owner's spectator message, for the spectators other processes hold."""
@@ -399,13 +484,17 @@ class RedisCluster:
         while True:
             try:
                 self._pubsub = self.redis.pubsub()
+                self._confirmed.clear()  # a new connection: nothing is subscribed on it yet
                 channels = [f"room:{r}" for r in self._rooms] + [f"watch:{r}" for r in self._watched]
                 await self._pubsub.subscribe(f"proc:{self.id}", *channels)
                 if not first:
                     self.on_resubscribed()  # messages may have been lost meanwhile: resend full states
                 first = False
                 async for raw in self._pubsub.listen():
-                    if raw.get("type") != "message":
+                    kind = raw.get("type")
+                    if kind in ("subscribe", "unsubscribe"):
+                        self._confirmed_now(kind, str(raw["channel"]))
+                    if kind != "message":
                         continue
                     self._dispatch(raw["channel"], json.loads(raw["data"]))
             except asyncio.CancelledError:

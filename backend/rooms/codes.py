@@ -21,6 +21,7 @@ class RoomCode(StrEnum):
     LEVEL_UNAVAILABLE = "level_unavailable"  # no computer at that level for this game (expert: two-hand only)
     SERVER_ERROR = "server_error"  # the change could not be stored; nothing was applied
     SPECTATOR_CANNOT_ACT = "spectator_cannot_act"  # a spectator's socket sent an intent
+    TOO_MANY_TABLES = "too_many_tables"  # the player has as many open tables as one may (MAX_OPEN_TABLES)
     UNAVAILABLE = "unavailable"  # for a moment no server can take the table (a takeover, a database blip): resend
 
 
@@ -37,6 +38,8 @@ class CloseCode(IntEnum):
     NOT_SEATED = 4403
     UNKNOWN_ROOM = 4404
     REPLACED = 4409  # the same player opened a newer socket to this table
+    TOO_MANY_SOCKETS = 4428  # this address holds as many sockets on this server as one may (MAX_SOCKETS_PER_ADDRESS)
+    OUTDATED_CLIENT = 4426  # the page speaks another protocol version than the server: reload it
     TABLE_CLOSED = 4410
     WATCH_REFUSED = 4413  # watching is off at this table, or a private table without its watch code
     WATCH_FULL = 4429  # the table or this server has all the spectators it takes

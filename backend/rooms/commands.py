@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from backend.engine import Play, name
-from backend.engine.table_deal import Bid as BidAction
-from backend.engine.table_deal import Discard as DiscardAction
-from backend.engine.table_deal import Pass as PassAction
+from backend.engine import Action, Play, name
+from backend.engine import Bid as BidAction
+from backend.engine import Discard as DiscardAction
+from backend.engine import Pass as PassAction
 
-from .game import GameAction
 from .model import FreshMatch, RematchAction
 
 
@@ -148,7 +147,7 @@ Command = (
 GameCommand = PlayCard | Bid | Pass | Discard  # a move in the game itself (the computer makes them too)
 
 
-def command_for(player_id: str, version: int, action: GameAction) -> GameCommand:
+def command_for(player_id: str, version: int, action: Action) -> GameCommand:
     """The computer's move as a command (no message id: it is not a client's intent)."""
     match action:
         case Play():

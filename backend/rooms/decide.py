@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from backend import engine
 from backend.db.writes import (
     AbsenceWrite,
     ActionWrite,
@@ -27,16 +28,11 @@ from backend.db.writes import (
     RematchStartWrite,
     SettlementRow,
 )
-from backend.engine import IllegalAction, Play
+from backend.engine import Action, Bid, DealRecord, Discard, Event, IllegalAction, IllegalCode, MatchState, Pass, Play
 from backend.engine import Resign as EngineResign
 from backend.engine.cards import SUITS
-from backend.engine.errors import IllegalCode
-from backend.engine.match import DealRecord
-from backend.engine.table_deal import Bid, Discard, Pass
-from backend.engine.table_match import TableDealRecord
 
 from . import commands as cmd
-from . import game
 from .codes import CloseCode, RoomCode
 from .effects import (
     AskBot,
@@ -52,6 +48,7 @@ from .effects import (
     SendState,
     WakeAt,
 )
+from .log import UNKNOWN_CARD, action_record, card_or_unknown
 from .model import (
     CHAT_LOG_LINES,
     RECENT_ANSWERS,
@@ -203,24 +200,24 @@ def _move(state: RoomState, command: cmd.GameCommand, now: datetime) -> Decision
     try:
         return _apply(state, seat, action, player, msg_id, now)
     except IllegalAction as illegal:
-        unknown = [name for name in named if game.card_or_unknown(name) == game.UNKNOWN_CARD]
+        unknown = [name for name in named if card_or_unknown(name) == UNKNOWN_CARD]
         message = f"{unknown[0]!r} is not a card" if unknown else illegal.message
         return _refuse(state, player, msg_id, illegal.code, message, command.version)
 
 
-def _engine_action(command: cmd.GameCommand) -> tuple[game.GameAction, tuple[str, ...]]:
+def _engine_action(command: cmd.GameCommand) -> tuple[Action, tuple[str, ...]]:
     """The engine's action for a command, and the card names it gave (an unknown name becomes a
     card nobody holds, so the engine refuses it in the order of its checks, V0.12)."""
     match command:
         case cmd.PlayCard():
-            return Play(game.card_or_unknown(command.card), command.declare), (command.card,)
+            return Play(card_or_unknown(command.card), command.declare), (command.card,)
         case cmd.Bid():
             return Bid(command.amount), ()
         case cmd.Pass():
             return Pass(), ()
         case cmd.Discard():
             first, second = command.cards
-            return Discard(game.card_or_unknown(first), game.card_or_unknown(second)), command.cards
+            return Discard(card_or_unknown(first), card_or_unknown(second)), command.cards
 
 
 def _resign(state: RoomState, command: cmd.Resign, now: datetime) -> Decision:
@@ -244,14 +241,14 @@ def _match_refusal(state: RoomState) -> tuple[str, str] | None:
 
 
 def _apply(
-    state: RoomState, seat: int, action: game.GameAction, player: str | None, msg_id: int | None, now: datetime
+    state: RoomState, seat: int, action: engine.MatchAction, player: str | None, msg_id: int | None, now: datetime
 ) -> Decision:
     """Apply an action the engine accepts; raises ``IllegalAction`` (and decides nothing) if not."""
     before = state.match
     assert before is not None and state.match_id is not None
-    after, events = game.apply(before, seat, action)
+    after, events = engine.apply(before, seat, action)
     end, stakes = _settle(state, after) if after.over else (None, ())
-    record = game.action_record(seat, action)
+    record = action_record(seat, action)
     write = ActionWrite(
         room_id=state.id,
         expected_version=state.version,
@@ -287,7 +284,7 @@ def _apply(
     return nxt, follow_ups(nxt, effects)
 
 
-def deal_memory(memory: tuple[game.GameEvent, ...], events: Sequence[game.GameEvent]) -> tuple[game.GameEvent, ...]:
+def deal_memory(memory: tuple[Event, ...], events: Sequence[Event]) -> tuple[Event, ...]:
     """Keep the events of the current deal only: a new deal starts a new memory."""
     kept = list(memory)
     for event in events:
@@ -297,13 +294,13 @@ def deal_memory(memory: tuple[game.GameEvent, ...], events: Sequence[game.GameEv
     return tuple(kept)
 
 
-def _settle(state: RoomState, match: game.Game) -> tuple[MatchEnd, tuple[Stake, ...]]:
+def _settle(state: RoomState, match: MatchState) -> tuple[MatchEnd, tuple[Stake, ...]]:
     """R6 / R6.2 for two (V0.10 / V0.10a for more): what each loser owes — the record stored with
     the match, and the same settlements by seat for the players."""
     assert match.end_reason is not None
     stake, currency = state.options.stake_per_point, state.options.currency
     rows, stakes = [], []
-    for payer, payee, short, amount in game.payments(match, stake):
+    for payer, payee, short, amount in engine.payments(match, stake):
         payee_id, payer_id = state.player_at(payee), state.player_at(payer)
         assert payee_id is not None and payer_id is not None
         rows.append(SettlementRow(winner_id=payee_id, loser_id=payer_id, points_short=short, amount=amount))
@@ -317,7 +314,7 @@ def _settle(state: RoomState, match: game.Game) -> tuple[MatchEnd, tuple[Stake, 
                 creditor_seat=payee,
             )
         )
-    places = game.standings(match)
+    places = engine.places(match.totals, match.winner, match.loser)
     end = MatchEnd(
         winner_seat=places.index(1) if places.count(1) == 1 else None,
         places=places,
@@ -340,7 +337,7 @@ def resign_price(state: RoomState, seat: int) -> Stake | None:
     match = state.match
     if not state.live or match is None or not state.options.stake_per_point:
         return None
-    after, _ = game.apply(match, seat, EngineResign("resign"))
+    after, _ = engine.apply(match, seat, EngineResign("resign"))
     owed = [stake for stake in _settle(state, after)[1] if stake.debtor_seat == seat]
     if owed:
         return owed[0]
@@ -356,23 +353,19 @@ def rebuild_finished(state: RoomState) -> RoomState:
     return replace(state, stakes=_settle(state, state.match)[1])
 
 
-def _deal_row(record: DealRecord | TableDealRecord) -> DealRow:
-    figures = record if isinstance(record, DealRecord) else record.result
-    row = DealRow(
+def _deal_row(record: DealRecord) -> DealRow:
+    """A finished deal as the ``deals`` table keeps it: the score sheet's figures, the auction (none
+    without one) and, in ``extra``, the tricks, exact deal points, rounding and Jungfrau (V0.8, V6)."""
+    result = record.result
+    return DealRow(
         number=record.number,
         dealer=record.dealer,
         seed=record.seed,
-        card_points=figures.card_points,
-        declaration_points=figures.declaration_points,
-        score=figures.score,
+        card_points=result.card_points,
+        declaration_points=result.declaration_points,
+        score=result.score,
         totals=record.totals,
         declarations=[{"seat": d.seat, "suit": SUITS[d.suit], "points": d.points} for d in record.declarations],
-    )
-    if isinstance(record, DealRecord):
-        return row
-    result = record.result  # a V2–V7 deal: its auction, and the figures the score sheet shows
-    return replace(
-        row,
         declarer=result.declarer,
         contract=result.contract,
         made=result.made,
@@ -416,13 +409,13 @@ def _new_match(state: RoomState, fresh: FreshMatch) -> NewMatch:
         id=fresh.match_id,
         options=state.options.to_json(),
         seed=fresh.seed,
-        first_dealer=game.first_dealer(state.options.rules, fresh.seed),
+        first_dealer=engine.first_dealer(state.options.rules, fresh.seed),
         seat_ids=seat_ids,
     )
 
 
 def _start_match(state: RoomState, new: NewMatch) -> RoomState:
-    match = game.new_game(state.options.rules, new.seed)
+    match = engine.new_game(state.options.rules, new.seed)
     return _advance(
         state,
         status="playing",

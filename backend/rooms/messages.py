@@ -2,7 +2,8 @@
 
 The game parts — the seat's view and the events — are the engine's own frozen dataclasses
 (``SeatView``, the event classes), embedded as they are: pydantic serializes them, so their
-shape is defined once, in the engine. The tests validate every message the api and e2e
+shape is defined once, in the engine, and it is one shape for every game of the family and every
+seat count (protocol 2, docs/protocol.md). The tests validate every message the api and e2e
 suites receive against ``ServerMessage``.
 """
 
@@ -13,20 +14,23 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from backend.engine.events import CardDrawn, CardPlayed, DealOver, DealStarted, Declared, MatchOver, TrickWon
-from backend.engine.table_events import (
+from backend.engine import (
     AuctionWon,
     BidMade,
+    CardDrawn,
+    CardPlayed,
+    DealOver,
+    DealStarted,
+    Declared,
     Discarded,
+    MatchOver,
     Passed,
-    TableDealOver,
-    TableMatchOver,
-    TableTrickWon,
+    SeatView,
     TalonTaken,
     ThrownIn,
+    TrickWon,
 )
-from backend.engine.table_view import TableSeatView
-from backend.engine.view import SeatView, SpectatorView
+from backend.engine.variants import DeclarationScoring, Scoring, VariantId
 
 from .model import MatchStarted, RematchChanged
 
@@ -36,17 +40,17 @@ class Out(BaseModel):
 
 
 class OptionsOut(Out):
-    """The table's options: two-hand 1001's rules (R2–R7, V1), or a V2–V7 game's (``variant``)."""
+    """The table's options, one shape for every game: its rules (the engine's ``Rules``) and the table's own."""
 
+    variant: VariantId = Field(description="twohand (R1–R7, V1) or a game for three and four (V2–V7)")
+    seats: int
     target: int
+    scoring: Scoring = Field(description="V4.9 (V4 and V5 may be simplified); original elsewhere")
+    jungfrau: bool
     open_scores: bool
-    declaration_scoring: Literal["by_suit", "by_order"] | None = Field(default=None, description="two-hand only")
-    show_stock_bottom: bool | None = Field(default=None, description="two-hand only")
-    deck_size: int | None = Field(default=None, description="two-hand only")
-    variant: str | None = Field(default=None, description="a V2–V7 game (RULES-VARIANTS.md); None: two-hand 1001")
-    seats: int = 2
-    scoring: Literal["original", "simplified"] | None = Field(default=None, description="V2–V7 only (V4.9)")
-    jungfrau: bool = False
+    declaration_scoring: DeclarationScoring = Field(description="R3 (two-hand 1001; by_suit in the others)")
+    show_stock_bottom: bool = Field(description="R2 (two-hand 1001; false in the others)")
+    deck_size: int = Field(description="the pack: 24 or 32 (V1) in two-hand 1001, the game's in the others")
     stake_per_point: str
     currency: str
     reconnect_grace_s: int
@@ -94,25 +98,21 @@ class StakeOut(Out):
     creditor_seat: int
 
 
+# The engine's one event family, and the room's own events.
 EventOut = Annotated[
-    CardPlayed | Declared | TrickWon | CardDrawn | DealOver | DealStarted | MatchOver | MatchStarted | RematchChanged,
-    Field(discriminator="kind"),
-]
-# The events of a V2–V7 game: some share a kind with two-hand ones (``trick_won``, ``deal_over``,
-# ``match_over``) and carry n seats' figures, so they form a union of their own.
-TableEventOut = Annotated[
-    CardPlayed
-    | Declared
-    | BidMade
+    BidMade
     | Passed
     | AuctionWon
     | TalonTaken
     | Discarded
     | ThrownIn
-    | TableTrickWon
-    | TableDealOver
+    | CardPlayed
+    | Declared
+    | TrickWon
+    | CardDrawn
+    | DealOver
     | DealStarted
-    | TableMatchOver
+    | MatchOver
     | MatchStarted
     | RematchChanged,
     Field(discriminator="kind"),
@@ -124,8 +124,8 @@ class StateMessage(Out):
     version: int
     reply_to: int | None
     room: RoomOut
-    view: SeatView | TableSeatView | None
-    events: list[EventOut] | list[TableEventOut]
+    view: SeatView | None
+    events: list[EventOut]
     stake: StakeOut | None = Field(
         description="R6: what the loser owes the winner (two seats; else the first of stakes)"
     )
@@ -180,8 +180,8 @@ class WatchStateMessage(Out):
     type: Literal["watch_state"] = "watch_state"
     version: int
     room: RoomOut
-    view: SpectatorView | TableSeatView | None  # a V2–V7 game: the seat view of nobody (``seat`` None)
-    events: list[EventOut] | list[TableEventOut]
+    view: SeatView | None  # the seat view of nobody (``seat`` None): what every seat sees in common
+    events: list[EventOut]
     watchers: int
 
 

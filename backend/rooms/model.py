@@ -13,7 +13,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Literal
 
-from .game import Game, GameEvent
+from backend.engine import Event, MatchState
+
 from .options import TableOptions
 
 RoomStatus = Literal["open", "playing", "finished", "closed"]
@@ -81,7 +82,7 @@ class RematchChanged:
     kind: Literal["rematch"] = "rematch"
 
 
-RoomEvent = GameEvent | MatchStarted | RematchChanged
+RoomEvent = Event | MatchStarted | RematchChanged
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,10 +104,10 @@ class RoomState:
     seats: tuple[SeatHolder | None, ...]  # index = seat
     version: int = 0
     match_id: str | None = None
-    match: Game | None = None
+    match: MatchState | None = None
     seq: int = 0  # actions in the current match's log
     answered: frozenset[IntentKey] = frozenset()  # intents the current match's action log accepted
-    deal_events: tuple[GameEvent, ...] = ()  # every event of the current deal, unredacted (the bot's memory)
+    deal_events: tuple[Event, ...] = ()  # every event of the current deal, unredacted (the bot's memory)
     stakes: tuple[Stake, ...] = ()  # once the match is over: what each loser owes (R6, V0.10)
     rematch: RematchOffer | None = None
     absence: tuple[datetime | None, ...] = ()  # per seat: the deadline while its seat is held (R6.2)

@@ -1,21 +1,22 @@
 """The one place a room becomes a message for one player (DESIGN promise 2).
 
-Every byte about a game that leaves the server is built here from the engine's observer
-(``game.view_for``, ``game.events_for``: R7 for two-hand 1001, V0.11 for V2–V7): a player sees its
-own seat's view and the events as that seat may see them, the room summary, and nothing of another
-hand, the stock, the talon or the discards.
+Every byte about a game that leaves the server is built here from the engine's one observer
+(``engine.view_for``, ``engine.events_for``: R7, V0.11): a player sees its own seat's view and the
+events as that seat may see them, the room summary, and nothing of another hand, the stock, the
+talon or the discards; a spectator what every seat sees in common.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 
 from backend.db.store import decimal_text
+from backend.engine import Event, events_for, view_for
 
 from .decide import resign_price
 from .effects import Refusal, SendChat
-from .game import GameEvent, events_for, view_for
 from .messages import (
     ChatLogLine,
     ChatLogMessage,
@@ -32,6 +33,7 @@ from .messages import (
     WatchStateMessage,
 )
 from .model import MatchStarted, RematchChanged, RoomEvent, RoomState, Stake
+from .options import TableOptions
 
 
 def room_out(state: RoomState, for_player: str | None = None) -> RoomOut:
@@ -41,7 +43,7 @@ def room_out(state: RoomState, for_player: str | None = None) -> RoomOut:
         invite_code=state.invite_code if seated else None,
         visibility=state.visibility,
         status=state.status,
-        options=OptionsOut(**state.options.to_json()),
+        options=options_out(state.options),
         players=[
             None
             if holder is None
@@ -66,6 +68,29 @@ def room_out(state: RoomState, for_player: str | None = None) -> RoomOut:
     )
 
 
+@lru_cache(maxsize=1024)
+def options_out(options: TableOptions) -> OptionsOut:
+    """A table's options as every message shows them: all the rules' fields, whatever the game."""
+    rules = options.rules
+    return OptionsOut(
+        variant=rules.game.id,
+        seats=rules.n,
+        target=rules.goal,
+        scoring=rules.scoring,
+        jungfrau=rules.jungfrau,
+        open_scores=rules.open_scores,
+        declaration_scoring=rules.declaration_scoring,
+        show_stock_bottom=rules.show_stock_bottom,
+        deck_size=rules.layout.deck_size,
+        stake_per_point=str(options.stake_per_point),
+        currency=options.currency,
+        reconnect_grace_s=options.reconnect_grace_s,
+        bot_level=options.bot_level,
+        spectators=options.spectators,
+        computer_seats=list(options.computer_seats),
+    )
+
+
 def _deadline(state: RoomState, seat: int) -> datetime | None:
     return state.absence[seat] if seat < len(state.absence) else None
 
@@ -85,16 +110,16 @@ def stake_out(stake: Stake | None) -> StakeOut | None:
 
 def _for(state: RoomState, events: Sequence[RoomEvent], seat: int | None) -> list[RoomEvent]:
     """The events of one change as ``seat`` (``None``: a spectator) may be told them."""
-    game: list[GameEvent] = []
+    game: list[Event] = []
     out: list[RoomEvent] = []
     for event in events:
         if isinstance(event, MatchStarted | RematchChanged):
-            out.extend(events_for(state.match, game, seat))
+            out.extend(events_for(game, seat))
             game = []
             out.append(event)
         else:
             game.append(event)
-    out.extend(events_for(state.match, game, seat))
+    out.extend(events_for(game, seat))
     return out
 
 

@@ -1,5 +1,5 @@
-"""Table options: the engine's rules (two-hand 1001, or a V2–V7 game) plus the stake (R6), the
-computer seats and whether others may watch."""
+"""Table options: the engine's rules (any game of the family) plus the stake (R6), the computer
+seats and whether others may watch."""
 
 from __future__ import annotations
 
@@ -9,14 +9,11 @@ from functools import cached_property
 from typing import Any
 
 from backend.engine import Rules
-from backend.engine.variants import TableRules, rules_from_dict
-
-from .game import seat_count
 
 
 @dataclass(frozen=True)
 class TableOptions:
-    rules: Rules | TableRules
+    rules: Rules
     stake_per_point: Decimal = Decimal(0)
     currency: str = "chips"
     reconnect_grace_s: int = 120  # R6.2: how long a dropped seat is held before it forfeits
@@ -26,7 +23,7 @@ class TableOptions:
 
     @property
     def seats(self) -> int:
-        return seat_count(self.rules)
+        return self.rules.n
 
     def to_json(self) -> dict[str, Any]:
         return dict(self._json)  # a copy: callers may not change the cached one
@@ -50,7 +47,7 @@ class TableOptions:
         # Tables stored before computer seats were a list had at most seat 1 as the computer.
         computers = data.get("computer_seats", [1] if bot_level else [])
         return cls(
-            rules=rules_from_dict(rules_data),
+            rules=Rules.from_dict(rules_data),
             stake_per_point=Decimal(data.get("stake_per_point", "0")),
             currency=data.get("currency", "chips"),
             reconnect_grace_s=int(data.get("reconnect_grace_s", 120)),

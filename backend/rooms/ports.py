@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Protocol
 
 from backend.db.writes import LoggedAction, RoomWrite
+from backend.engine import Action, Event, SeatView
 
-from .game import GameAction, GameEvent, GameView
 from .model import RoomState
 
 
@@ -76,7 +76,7 @@ class Clock(Protocol):
 
 
 class BotRunner(Protocol):
-    async def decide(self, level: str, view: GameView, events: Sequence[GameEvent]) -> GameAction:
-        """The computer's action for the seat of ``view`` (a play; for V2–V7 also a bid, pass or discard)."""
+    async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
+        """The computer's action for the seat of ``view``: a card, a bid or a pass, or two discards."""
 
     def shutdown(self) -> None: ...

@@ -21,14 +21,15 @@ from redis.exceptions import RedisError
 
 from backend.db.models import Player
 from backend.db.store import Store, bot_player_id, new_id
+from backend.db.writes import TooManyTables
 from backend.engine import new_seed
 from backend.ops import housekeeping, metrics
 from backend.ops.logs import ids
 
 from . import commands as cmd
-from .actor import RoomActor
+from .actor import STALE_COPY, RoomActor
 from .bots import level_problem
-from .cluster import Forwarded, RedisCluster
+from .cluster import LEASE_MS, RENEW_S, Forwarded, RedisCluster
 from .codes import CloseCode, RoomCode
 from .decide import Limits
 from .effects import Refusal
@@ -40,7 +41,9 @@ from .watch import Spectators, watch_code, watch_refusal
 
 log = logging.getLogger(__name__)
 SWEEP_S = 2.0  # how often a cluster process looks for rooms without an owner and for presence changes
-FORWARD_TRIES = 4
+# How long a command waits for a table without a reachable owner before it is refused `unavailable`:
+# longer than a dead owner's lease takes to lapse, so that a takeover always comes first.
+TAKEOVER_WAIT_S = LEASE_MS / 1000 + 2 * RENEW_S
 
 
 class RoomRefused(Exception):
@@ -293,27 +296,48 @@ class Rooms:
             actor.stop()
 
     async def _command(self, room_id: str, command: cmd.Command) -> RoomState | None:
-        """Carry out ``command`` on its room, here or on the owner; the new state when it is here."""
-        for attempt in range(FORWARD_TRIES):
-            actor = await self._owned_actor(room_id)
-            if actor is not None:
-                refusal = await actor.handle(command)
-                if refusal is not None:
-                    raise RoomRefused(refusal)
-                return actor.state
-            assert self._cluster is not None
-            owner = await self._cluster.owner(room_id)
-            if owner is None:
-                continue  # the lease just lapsed: try to take the room
+        """Carry out ``command`` on its room, here or on the owner; the new state when it is here.
+
+        While the room has no owner that answers (it died, or its lease just moved) the command is
+        tried again, for up to ``TAKEOVER_WAIT_S``: an owner whose inbox nobody listens to is dead,
+        and its room is taken over at once rather than when its lease lapses. Only then, or when
+        the owner does not answer at all, is the command refused ``unavailable``."""
+        cluster = self._cluster
+        deadline = time.monotonic() + TAKEOVER_WAIT_S
+        pause, lapsed = 0.05, False
+        while True:
             try:
-                answer = await self._cluster.forward(owner, room_id, command)
+                actor = await self._owned_actor(room_id)
+                if actor is not None:
+                    refusal = await actor.handle(command)
+                    if refusal is STALE_COPY:
+                        continue  # the copy went stale while the command waited for it: rebuilt, again
+                    if refusal is not None:
+                        raise RoomRefused(refusal)
+                    return actor.state
+                assert cluster is not None
+                owner = await cluster.owner(room_id)
+                if owner is None:
+                    if not lapsed:
+                        lapsed = True
+                        continue  # the lease lapsed just now: try to take the room at once
+                else:
+                    answer = await cluster.forward(owner, room_id, command)
+                    if answer.refusal is not None:
+                        raise RoomRefused(answer.refusal)
+                    if not answer.retry:
+                        return None
+                    if answer.gone and await cluster.take_over(room_id, owner):
+                        continue  # its owner is dead: the room is ours to rebuild now
             except TimeoutError:
                 break  # the owner did not answer (it may have died): the client resends
-            if answer.refusal is not None:
-                raise RoomRefused(answer.refusal)
-            if not answer.retry:
-                return None
-            await asyncio.sleep(0.1 * (attempt + 1))
+            except (RedisError, OSError) as error:  # Redis away for a moment
+                metrics.REDIS_ERRORS.labels("command").inc()
+                log.info("room %s: Redis error while looking for its owner: %s", room_id, error)
+            if time.monotonic() + pause > deadline:
+                break
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.5)
         metrics.REFUSALS.labels(UNAVAILABLE.code).inc()
         raise RoomRefused(UNAVAILABLE)
 
@@ -363,11 +387,21 @@ class Rooms:
 
     def _repair(self) -> None:
         """After the cluster's subscription came back: messages may have been lost, so every
-        socket held here gets the full current state again (what a client's hello would do)."""
+        socket held here gets the full current state again (what a client's hello would do), and
+        every spectator held here the room's current state if it is newer than the one it has."""
         assert self._cluster is not None
         for room_id, player_id in self._cluster.local_players():
             task = asyncio.get_running_loop().create_task(self._quiet(room_id, cmd.Hello(player_id)))
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        for room_id in self.spectators.rooms_held():
+            task = asyncio.get_running_loop().create_task(self._refresh_spectators(room_id))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    async def _refresh_spectators(self, room_id: str) -> None:
+        actor = self._actors.get(room_id)
+        state = actor.state if actor is not None and self._holds(room_id) else await self._stored_state(room_id)
+        if state is not None:
+            self.spectators.refresh(state)
 
     async def _quiet(self, room_id: str, command: cmd.Command) -> None:
         with contextlib.suppress(RoomRefused):
@@ -398,11 +432,22 @@ class Rooms:
 
     # ------------------------------------------------------------ the lobby (REST)
 
-    async def create_room(self, player: Player, options: TableOptions, visibility: str) -> tuple[RoomState | None, str]:
+    async def create_room(
+        self, player: Player, options: TableOptions, visibility: str, max_open: int | None = None
+    ) -> tuple[RoomState | None, str]:
         """The new room's state (None if another process has it) and its id. The computer takes its
         seats at once (``options.computer_seats``), each seat a computer player of its own; the
-        match starts when the last seat is taken."""
-        row = await asyncio.to_thread(self.store.create_room, player.id, options.to_json(), visibility, options.seats)
+        match starts when the last seat is taken. A player with ``max_open`` tables waiting for
+        others is refused a new one (``too_many_tables``) rather than losing the oldest, whose
+        invite link may be on its way to a friend."""
+        try:
+            row = await asyncio.to_thread(
+                self.store.create_room, player.id, options.to_json(), visibility, options.seats, max_open
+            )
+        except TooManyTables:
+            raise RoomRefused(
+                Refusal(RoomCode.TOO_MANY_TABLES, f"you have {max_open} open tables already; start or leave one first")
+            ) from None
         if not options.computer_seats:
             actor = await self._owned_actor(row.id, created=True)
             return (None if actor is None else actor.state), row.id
@@ -502,7 +547,9 @@ class Rooms:
             return refusal
         if not self.spectators.admit(room_id, connection):
             return CloseCode.WATCH_FULL, "this table has all the spectators it takes"
-        # Listen before reading the state, so that no change after the read is missed.
+        # Listen before reading the state, so that no change after the read is missed: the owner
+        # relays every change, and one relayed while the state is read is kept for the greeting
+        # (``Spectators`` sends whichever is newer, and never a version it has sent already).
         await cluster.follow_watch(room_id)
         try:
             actor = await self._owned_actor(room_id)
@@ -538,8 +585,8 @@ class Rooms:
             here = self.spectators.count(room_id)
             try:
                 total = await cluster.count_watchers(room_id, here)
-                if not here:
-                    await cluster.unfollow_watch(room_id)
+                if not self.spectators.holds(room_id):  # unless a newcomer is being greeted here
+                    await cluster.unfollow_watch(room_id, lambda: self.spectators.holds(room_id))
                 owner = await cluster.owner(room_id)
                 if owner is not None and owner != cluster.id:
                     await cluster.tell_owner_watchers(owner, room_id, total)

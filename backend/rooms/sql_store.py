@@ -16,12 +16,13 @@ from datetime import UTC, datetime
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from backend import engine
 from backend.db.group_commit import GroupCommitter
 from backend.db.store import RoomRecord, Store, action_record
 from backend.db.writes import ActionWrite, LoggedAction, RoomWrite, StoreUnavailable
 
-from . import game
 from .decide import deal_memory, rebuild_finished
+from .log import engine_action
 from .model import CHAT_LOG_LINES, ChatLine, IntentKey, RematchOffer, RoomState, SeatHolder
 from .options import TableOptions
 from .ports import StoredRoom
@@ -66,12 +67,12 @@ def rebuild(stored: StoredRoom) -> RoomState:
     state = stored.state
     if stored.seed is None:
         return state
-    match = game.new_game(state.options.rules, stored.seed)
+    match = engine.new_game(state.options.rules, stored.seed)
     answered: set[IntentKey] = set()
-    memory: tuple[game.GameEvent, ...] = ()
+    memory: tuple[engine.Event, ...] = ()
     for logged in stored.actions:
         action = logged.action
-        match, events = game.apply(match, action.seat, game.engine_action(action))
+        match, events = engine.apply(match, action.seat, engine_action(action))
         memory = deal_memory(memory, events)
         player = state.player_at(action.seat)
         if logged.client_msg_id is not None and player is not None:

@@ -142,17 +142,40 @@ class Spectators:
             self.on_count(room_id, self.count(room_id))
 
     def publish(self, state: RoomState, events: Sequence[RoomEvent]) -> None:
-        """One change of the room, at its owner: one serialization for every spectator anywhere."""
-        watching = self.watching(state.id)
-        if not watching and not self._waiting.get(state.id):
+        """One change of the room, at its owner: one serialization for every spectator anywhere.
+
+        With several processes the owner relays every change, whoever it believes watches: its
+        count of the spectators elsewhere is told to it asynchronously, so a spectator greeted
+        elsewhere a moment ago may not be in it yet, and that spectator must get this change all
+        the same. A process holding no spectator of the room is not subscribed and gets nothing."""
+        room_id = state.id
+        if self.relay is None and not self._rooms.get(room_id) and not self._waiting.get(room_id):
+            return  # one process, and nobody watches: nothing to build
+        if not state.options.spectators:  # the players turned watching off (or never allowed it)
+            self.close_room(room_id, CloseCode.WATCH_REFUSED, "the players do not allow watching this table")
             return
-        if not state.options.spectators:  # the players turned watching off
-            self.close_room(state.id, CloseCode.WATCH_REFUSED, "the players do not allow watching this table")
+        text = watch_state_message(state, events, self.watching(room_id)).model_dump_json()
+        self._deliver(room_id, state.version, text)
+        if self.relay is not None:
+            self.relay.relay_watch(room_id, state.version, text)
+
+    def holds(self, room_id: str) -> bool:
+        """Does this process hold any spectator of the room (greeted, or still being checked)?"""
+        return bool(self._rooms.get(room_id) or self._waiting.get(room_id))
+
+    def refresh(self, state: RoomState) -> None:
+        """The room's current state for the spectators held here that may have missed a change
+        (relayed messages lost while Redis was away); those that have it are sent nothing."""
+        if not self.holds(state.id):
             return
-        text = watch_state_message(state, events, watching).model_dump_json()
+        if not state.options.spectators:
+            self._close_here(state.id, CloseCode.WATCH_REFUSED, "the players do not allow watching this table")
+            return
+        text = watch_state_message(state, (), self.watching(state.id)).model_dump_json()
         self._deliver(state.id, state.version, text)
-        if self.relay is not None and watching > self.count(state.id):
-            self.relay.relay_watch(state.id, state.version, text)
+
+    def rooms_held(self) -> list[str]:
+        return sorted({*self._rooms, *self._waiting})
 
     def relayed(self, room_id: str, message: dict[str, Any]) -> None:
         """The owner's message (from another process) for this room's spectators held here."""
@@ -172,6 +195,7 @@ class Spectators:
                 self._held[connection] = (version, text)
 
     def close_room(self, room_id: str, code: int, reason: str) -> None:
+        """Close the room's spectators here and (with several processes) everywhere else."""
         self._close_here(room_id, code, reason)
         if self.relay is not None:
             self.relay.relay_watch_close(room_id, code, reason)

@@ -90,4 +90,8 @@ export const api = {
   createDeviceLink: () => request('POST', '/api/device-links'),
   /** Redeem a sign-in link's code: `{id, name, token}` — the same player, a token for this device. */
   redeemDeviceLink: (code) => request('POST', '/api/device-links/redeem', { code }),
+  /** Sign every other device of this player out: `{devices}`, how many were. */
+  signOutOthers: () => request('POST', '/api/me/sign-out-others'),
+  /** Delete this account (finished matches keep it as "Deleted player"); 409 room_started while playing. */
+  deleteAccount: () => request('DELETE', '/api/me'),
 };

@@ -2,7 +2,8 @@
 
 /**
  * h('button', {class: 'btn', 'data-testid': 'x', onclick: fn}, 'label', child, [more])
- * Props: `class`, `text`, `on<event>` handlers, booleans (true → attribute present),
+ * Props: `class`, `text`, `style` (through the CSSOM: the Content-Security-Policy refuses style
+ * attributes, never the CSSOM), `on<event>` handlers, booleans (true → attribute present),
  * everything else is set as an attribute.
  */
 export function h(tag, props = {}, ...children) {
@@ -12,6 +13,7 @@ export function h(tag, props = {}, ...children) {
     if (key === 'class') el.className = value;
     else if (key === 'text') el.textContent = value;
     else if (key === 'value') el.value = value;
+    else if (key === 'style') el.style.cssText = String(value);
     else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
     else if (value === true) el.setAttribute(key, '');
     else el.setAttribute(key, String(value));

@@ -3,9 +3,44 @@
 //
 // The long-lived player token never goes into a URL: before every (re)connect the client asks
 // `POST /api/socket-ticket` (with the usual Authorization header) for a one-time ticket valid a
-// few seconds, and opens `/ws/rooms/{id}?ticket=…` with it.
+// few seconds, and opens `/ws/rooms/{id}?ticket=…&protocol=…` with it.
+//
+// Every socket — a player's and a spectator's (views/watch.js) — names the protocol version the page
+// speaks (`PROTOCOL`, generated from the server's own). A page older than the server is closed with
+// 4426 (OUTDATED_CLIENT): it reloads once to fetch the current version; should the reloaded page be
+// refused again, it says so instead of reloading for ever.
 import { api } from './api.js';
-import { CLOSE_CODES } from './generated/protocol.js';
+import { CLOSE_CODES, PROTOCOL } from './generated/protocol.js';
+
+const PROTOCOL_RELOAD = '1001.reloaded-for-protocol';
+
+/** A socket address on this server: `path` with the query `params` and the protocol version. */
+export function socketUrl(path, params = {}) {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const query = new URLSearchParams({ ...params, protocol: String(PROTOCOL) });
+  return `${scheme}://${location.host}${path}?${query}`;
+}
+
+/** 4426: reload the page once (true: reloading); false if this page was already reloaded for it. */
+export function reloadOnce() {
+  try {
+    if (sessionStorage.getItem(PROTOCOL_RELOAD)) return false;
+    sessionStorage.setItem(PROTOCOL_RELOAD, '1');
+  } catch {
+    return false;
+  }
+  location.reload();
+  return true;
+}
+
+/** The server took this page's protocol: a later 4426 (after a deploy) may reload again. */
+export function protocolAccepted() {
+  try {
+    sessionStorage.removeItem(PROTOCOL_RELOAD);
+  } catch {
+    /* private mode: nothing kept */
+  }
+}
 
 const FATAL = {
   [CLOSE_CODES.BAD_TOKEN]: 'unauthorized',
@@ -13,6 +48,7 @@ const FATAL = {
   [CLOSE_CODES.UNKNOWN_ROOM]: 'room_not_found',
   [CLOSE_CODES.TABLE_CLOSED]: 'room_closed',
   [CLOSE_CODES.POLICY]: 'policy',
+  [CLOSE_CODES.OUTDATED_CLIENT]: 'outdated', // once the one reload did not help
 };
 const REPLACED = CLOSE_CODES.REPLACED;
 const MIN_DELAY = 500;
@@ -43,10 +79,9 @@ export class RoomSocket {
     };
   }
 
-  /** The socket's address: the one-time ticket, never the player's token. */
+  /** The socket's address: the one-time ticket (never the player's token) and the protocol version. */
   url(ticket) {
-    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    return `${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.roomId)}?ticket=${encodeURIComponent(ticket)}`;
+    return socketUrl(`/ws/rooms/${encodeURIComponent(this.roomId)}`, { ticket });
   }
 
   /** A fresh one-time ticket; rejects with ApiError (status 401: the token is not valid). */
@@ -112,6 +147,7 @@ export class RoomSocket {
         this.everOpen = true;
         this.delay = MIN_DELAY;
         this.ticketRetried = false;
+        protocolAccepted();
         this.setStatus('open');
       }
       this.handlers.onMessage(msg);
@@ -126,6 +162,10 @@ export class RoomSocket {
         // fresh one at once; if the token itself is refused, the ticket request answers 401.
         this.ticketRetried = true;
         this.connect();
+        return;
+      }
+      if (event.code === CLOSE_CODES.OUTDATED_CLIENT && reloadOnce()) {
+        this.setStatus('stopped'); // the page reloads with the current version
         return;
       }
       if (FATAL[event.code]) {

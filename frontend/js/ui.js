@@ -85,6 +85,18 @@ export function money(amount, currency) {
   return `${number}\u00a0${currencyLabel(cur, exact)}`;
 }
 
+/**
+ * A settlement in words from the viewer's side (R6, V0.10): "You owe Ben €1", "Ben owes you €1",
+ * or between two others "Ben owes Cleo €1". `debtor` and `creditor` are names; `mine` says which
+ * side the viewer is on ('debtor', 'creditor' or null).
+ */
+export function settlementWords({ debtor, creditor, amount, currency }, mine = null) {
+  const text = money(amount, currency);
+  if (mine === 'debtor') return t('match.stake.you_owe', { name: creditor, amount: text });
+  if (mine === 'creditor') return t('match.stake.owes_you', { name: debtor, amount: text });
+  return t('history.settlement.owes', { debtor, creditor, amount: text });
+}
+
 export function inviteUrl(code) {
   return `${location.origin}/#/invite/${encodeURIComponent(code)}`;
 }

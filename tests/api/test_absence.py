@@ -8,6 +8,7 @@ import socket
 from decimal import Decimal
 from pathlib import Path
 
+from backend.api.codes import PROTOCOL
 from tests.support.client import Player, create_table
 from tests.support.services import ServerProcess
 
@@ -85,7 +86,8 @@ async def test_heartbeat_notices_a_dead_socket_without_a_tcp_close(sqlite_url: s
         anna, ben = await create_table(server.url, server.ws_url)
         await anna.close()
         await ben.wait_for(lambda m: m["type"] == "presence" and not m["connected"])
-        silent = _silent_websocket(server.port, f"/ws/rooms/{anna.room_id}?token={anna.player.token}")
+        path = f"/ws/rooms/{anna.room_id}?token={anna.player.token}&protocol={PROTOCOL}"
+        silent = _silent_websocket(server.port, path)
         await ben.wait_for(lambda m: m["type"] == "presence" and m["connected"])
         gone = await ben.wait_for(lambda m: m["type"] == "presence" and not m["connected"], timeout=10)
         assert gone["seat"] == 0

@@ -15,11 +15,12 @@ from typing import get_args
 import pytest
 
 from backend.api import codegen
-from backend.api.codes import REFUSAL_CODES, CloseCode
+from backend.api.codes import PROTOCOL, REFUSAL_CODES, CloseCode
 from backend.api.schemas import BotLevel, RoomCreate
 from backend.bots import LEVELS
-from backend.bots.expert import THINKING_S, ExpertBot
-from backend.engine.variants import VARIANTS, TableRules
+from backend.bots.twohand.expert import THINKING_S, ExpertBot
+from backend.engine import Rules
+from backend.engine.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "frontend" / "js" / "i18n"
@@ -64,7 +65,7 @@ def test_the_module_carries_every_code_and_option() -> None:
     options = codegen.table_options()
     assert set(options) == set(RoomCreate.model_fields)
     assert options["target"]["values"] == [1001, 501, 301, 1000, 500, 300, 100]  # R5, V3.9a, V4.9a
-    assert options["variant"]["values"] == ["mcleod", "rassel", "thousand3", "thousand4", "bidding"]
+    assert options["variant"]["values"] == list(VARIANTS)  # room.options.variant, sent back as it came
     assert options["reconnect_grace_s"]["minimum"] == 5 and options["reconnect_grace_s"]["maximum"] == 3600
     assert options["bot_level"]["values"] == ["easy", "medium", "hard", "expert"]
     assert get_args(BotLevel) == LEVELS  # the API's levels are the bots' (RoomCreate and ComputersIn)
@@ -72,17 +73,34 @@ def test_the_module_carries_every_code_and_option() -> None:
         assert "default" in option, f"{name} has no default"
 
 
-def test_the_games_for_three_and_four_are_the_engines_with_the_computers_levels() -> None:
+def test_the_games_of_the_family_are_the_engines_with_the_computers_levels() -> None:
     games = codegen.games()
-    assert list(games) == list(VARIANTS)  # V2 … V7, in the rules' order
+    assert list(games) == list(VARIANTS)  # two-hand 1001, then V2 … V7, in the rules' order
+    assert next(iter(games)) == "twohand"
     for variant_id, game in games.items():
-        rules = TableRules(variant_id)
-        assert game["rule"] == VARIANTS[variant_id].rule and game["seats"][0] == rules.n
+        rules = Rules(variant_id)
+        variant = VARIANTS[variant_id]
+        assert game["rule"] == variant.rule and game["seats"][0] == rules.n
         assert game["targets"][0] == rules.goal  # the first target is the default
-        assert game["levels"] == ["easy", "medium", "hard"]  # expert plays two-hand 1001 only
+        assert game["stock"] == variant.has_stock and game["auction"] == variant.has_auction  # what the client reads
+        assert rules.layout.deck_size in game["decks"]
+        # expert plays two-hand 1001 only
+        assert game["levels"] == (
+            ["easy", "medium", "hard", "expert"] if variant_id == "twohand" else ["easy", "medium", "hard"]
+        )
+    assert games["twohand"]["stock"] and games["twohand"]["decks"] == [24, 32]  # R2, V1
+    assert not games["thousand3"]["auction"] and games["mcleod"]["talon"] and not games["rassel"]["talon"]
     assert games["bidding"]["seats"] == [3, 4] and games["thousand3"]["simplified"]  # V7.1, V4.9
     assert games["thousand3"]["simplified_target"] == 100  # ruling V4.9a
     assert '"GAMES"' not in codegen.render() and "export const GAMES" in codegen.render()
+    assert "export const PROTOCOL = Object.freeze(2);" in codegen.render()  # protocol 2, sent as ?protocol=
+
+
+def test_the_module_carries_the_protocol_version() -> None:
+    """Protocol 2: the client names the version when it opens a socket; another is closed with 4426."""
+    assert PROTOCOL == 2 and CloseCode.OUTDATED_CLIENT.value == 4426
+    assert f"export const PROTOCOL = Object.freeze({PROTOCOL});" in codegen.render()
+    assert '"OUTDATED_CLIENT": 4426' in codegen.render()
 
 
 def test_the_lobby_is_told_the_experts_thinking_time_from_its_deadline() -> None:

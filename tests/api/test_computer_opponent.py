@@ -45,7 +45,9 @@ async def test_a_whole_match_against_each_level(bot_server: ServerProcess, level
     assert seat.view["end_reason"] == "target"
 
     [match] = (await anna.get("/api/matches"))["items"]
-    assert match["opponent"]["bot_level"] == level and match["stake"]["amount"] == "0"
+    assert match["opponent"]["bot_level"] == level
+    assert match["stake"] is None and match["settlements"] == []  # a friendly match owes nothing (R6)
+    assert seat.state["stake"] is None and seat.state["stakes"] == []  # type: ignore[index]
     [entry] = await anna.get("/api/ledger")
     assert entry["opponent_bot_level"] == level
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
+import pytest
+from pydantic import TypeAdapter
 
-from tests.support.client import Player
+from backend.engine import Rules
+from tests.support.client import Player, Seat
 from tests.support.services import ServerProcess
 
 
@@ -53,6 +57,56 @@ async def test_public_and_private_tables_in_the_lobby(shared_server: ServerProce
 
     mine = await anna.get("/api/rooms/mine")
     assert {room["id"] for room in mine} == {public["id"], private["id"]}
+
+
+RULES_FIELDS = {
+    "variant",
+    "seats",
+    "target",
+    "scoring",
+    "jungfrau",
+    "open_scores",
+    "declaration_scoring",
+    "show_stock_bottom",
+    "deck_size",
+}
+
+
+@pytest.mark.parametrize(
+    ("body", "rules"),
+    [
+        pytest.param({"target": 501, "deck_size": 32}, Rules(target=501, deck_size=32), id="twohand-v1"),
+        pytest.param(
+            {"variant": "thousand3", "scoring": "simplified"}, Rules("thousand3", scoring="simplified"), id="v4"
+        ),
+        pytest.param(
+            {"variant": "bidding", "seats": 4, "jungfrau": True}, Rules("bidding", seats=4, jungfrau=True), id="v7"
+        ),
+    ],
+)
+async def test_every_table_shows_its_whole_rules_in_one_shape(
+    shared_server: ServerProcess, body: dict[str, Any], rules: Rules
+) -> None:
+    """Protocol 2: ``room.options`` and ``view.rules`` carry every rules field in every game — two-hand
+    1001 with ``variant: "twohand"``, a variant with two-hand's own options at their defaults."""
+    expected = TypeAdapter(Rules).dump_python(rules, mode="json")
+    assert set(expected) == RULES_FIELDS
+    people = [await Player(shared_server.url, name).register() for name in ("Anna", "Ben", "Cleo", "Dan")[: rules.n]]
+    room = await people[0].post("/api/rooms", json=body)
+    assert {key: room["options"][key] for key in RULES_FIELDS} == expected
+    [listed] = [r for r in await people[1].get("/api/rooms") if r["id"] == room["id"]]  # the lobby's copy
+    assert listed["options"] == room["options"]
+    # What room.options says is a body that makes the same game again (variant "twohand" included).
+    again = await people[0].post("/api/rooms", json={key: room["options"][key] for key in RULES_FIELDS})
+    assert {key: again["options"][key] for key in RULES_FIELDS} == expected
+    await people[0].post(f"/api/rooms/{again['id']}/leave")
+    for player in people[1:]:
+        await player.post(f"/api/invites/{room['invite_code']}/join")
+    seat = Seat(people[0], room["id"], shared_server.ws_url)
+    state = await seat.connect()
+    assert state["view"]["rules"] == expected and state["room"]["options"] == room["options"]
+    assert state["view"]["deal"]["variant"] == rules.variant and len(state["view"]["totals"]) == rules.n
+    await seat.close()
 
 
 async def test_table_options_are_validated(shared_server: ServerProcess) -> None:

@@ -17,9 +17,7 @@ from typing import Any
 
 import pytest
 
-from backend.engine import Bid, Discard, Pass, Play, Rules, name
-from backend.engine.variants import TableRules
-from backend.rooms import game
+from backend.engine import Action, Bid, Discard, Pass, Play, Rules, name
 from tests.support.client import Player, Seat
 from tests.support.services import ServerProcess, serving
 from tests.support.ties import goal, tie_at_target
@@ -36,13 +34,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield process
 
 
-def options_of(rules: game.GameRules) -> dict[str, Any]:
+def options_of(rules: Rules) -> dict[str, Any]:
     return {**rules.to_dict(), "stake_per_point": STAKE, "currency": "EUR"}
 
 
-async def people_at(server: ServerProcess, rules: game.GameRules, grace_s: int = 120) -> list[Seat]:
+async def people_at(server: ServerProcess, rules: Rules, grace_s: int = 120) -> list[Seat]:
     """A table of people only, one per seat in seat order (the creator first), every one connected."""
-    n = game.seat_count(rules)
+    n = rules.n
     players = [await Player(server.url, who).register() for who in NAMES[:n]]
     room = await players[0].post("/api/rooms", json={**options_of(rules), "reconnect_grace_s": grace_s})
     for player in players[1:]:
@@ -57,7 +55,7 @@ async def people_at(server: ServerProcess, rules: game.GameRules, grace_s: int =
     return seats
 
 
-def intent(action: game.GameAction) -> dict[str, Any]:
+def intent(action: Action) -> dict[str, Any]:
     match action:
         case Play():
             return {"type": "play", "card": name(action.card), "declare": action.declare}
@@ -70,7 +68,7 @@ def intent(action: game.GameAction) -> dict[str, Any]:
     raise AssertionError(action)
 
 
-async def move(seats: list[Seat], seat: int, action: game.GameAction) -> dict[str, Any]:
+async def move(seats: list[Seat], seat: int, action: Action) -> dict[str, Any]:
     """``seat`` makes ``action``; it is accepted and every seat hears of it."""
     answer = await seats[seat].intent(intent(action))
     assert answer["type"] == "state", answer
@@ -81,13 +79,11 @@ async def move(seats: list[Seat], seat: int, action: game.GameAction) -> dict[st
     return answer
 
 
-GAMES = [Rules(target=301), TableRules("mcleod", target=301), TableRules("thousand4", target=301)]
+GAMES = [Rules(target=301), Rules("mcleod", target=301), Rules("thousand4", target=301)]
 
 
-@pytest.mark.parametrize("rules", GAMES, ids=lambda rules: str(game.seat_count(rules)))
-async def test_r5_1_v0_9_a_tie_at_the_target_deals_again_and_play_goes_on(
-    server: ServerProcess, rules: game.GameRules
-) -> None:
+@pytest.mark.parametrize("rules", GAMES, ids=lambda rules: str(rules.n))
+async def test_r5_1_v0_9_a_tie_at_the_target_deals_again_and_play_goes_on(server: ServerProcess, rules: Rules) -> None:
     tied = tie_at_target(rules, SEED, play=1)
     assert tied is not None, "no tie found to steer to"
     seats = await people_at(server, rules)
@@ -138,10 +134,8 @@ async def results_everywhere(seats: list[Seat], leaver: int) -> None:
         assert all(entry["played"] == 1 for entry in ledger.values())
 
 
-@pytest.mark.parametrize("rules", GAMES, ids=lambda rules: str(game.seat_count(rules)))
-async def test_r6_2_v0_10a_a_resigned_match_has_a_result_for_every_seat(
-    server: ServerProcess, rules: game.GameRules
-) -> None:
+@pytest.mark.parametrize("rules", GAMES, ids=lambda rules: str(rules.n))
+async def test_r6_2_v0_10a_a_resigned_match_has_a_result_for_every_seat(server: ServerProcess, rules: Rules) -> None:
     seats = await people_at(server, rules)
     leaver = 1
     answer = await seats[leaver].resign()
@@ -155,7 +149,7 @@ async def test_r6_2_v0_10a_a_resigned_match_has_a_result_for_every_seat(
 async def test_r6_2_v0_10a_a_seat_away_past_its_hold_loses_and_every_seat_has_a_result(
     server: ServerProcess,
 ) -> None:
-    seats = await people_at(server, TableRules("mcleod", target=301), grace_s=5)
+    seats = await people_at(server, Rules("mcleod", target=301), grace_s=5)
     leaver = 2
     await seats[leaver].close()
     for seat in seats[:leaver]:

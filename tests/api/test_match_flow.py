@@ -4,9 +4,23 @@ from __future__ import annotations
 
 import random
 from decimal import Decimal
+from typing import Any
 
 from tests.support.client import create_table, play_moves
 from tests.support.services import ServerProcess
+
+
+def assert_owed(state: dict[str, Any] | None, amount: Decimal, debtor: int, short: int) -> None:
+    """R6: the loser owes the stake for every point it is short of the target; a zero amount (the
+    loser reached the target too) is owed by nobody: no stake, no settlement."""
+    assert state is not None
+    if not amount:
+        assert state["stake"] is None and state["stakes"] == []
+        return
+    assert state["stakes"] == [state["stake"]]
+    stake = state["stake"]
+    assert Decimal(stake["amount"]) == amount and stake["amount"] == str(amount)
+    assert (stake["debtor_seat"], stake["creditor_seat"], stake["points_short"]) == (debtor, 1 - debtor, short)
 
 
 async def test_r5_r6_whole_match_reaches_history_and_ledger(shared_server: ServerProcess) -> None:
@@ -24,8 +38,7 @@ async def test_r5_r6_whole_match_reaches_history_and_ledger(shared_server: Serve
     short = max(0, 301 - totals[1 - winner])
     expected = Decimal("0.05") * short
     for seat in (anna, ben):
-        assert seat.state["stake"]["amount"] == str(expected)
-        assert seat.state["stake"]["debtor_seat"] == 1 - winner
+        assert_owed(seat.state, expected, debtor=1 - winner, short=short)
 
     winner_player, loser_player = (anna.player, ben.player) if winner == 0 else (ben.player, anna.player)
     for player in (anna.player, ben.player):
@@ -34,7 +47,10 @@ async def test_r5_r6_whole_match_reaches_history_and_ledger(shared_server: Serve
         item = page["items"][0]
         assert item["status"] == "finished" and item["totals"] == totals
         assert item["result"] == ("won" if player is winner_player else "lost")
-        assert Decimal(item["stake"]["amount"]) == expected
+        if expected:
+            assert Decimal(item["stake"]["amount"]) == expected and len(item["settlements"]) == 1
+        else:  # the loser also reached the target: nothing is owed, nothing is listed (R6)
+            assert item["stake"] is None and item["settlements"] == []
         detail = await player.get(f"/api/matches/{item['id']}")
         deals = detail["deals"]
         assert [d["number"] for d in deals] == list(range(len(deals)))
@@ -50,8 +66,11 @@ async def test_r5_r6_whole_match_reaches_history_and_ledger(shared_server: Serve
     [loser_entry] = await loser_player.get("/api/ledger")
     assert winner_entry["played"] == loser_entry["played"] == 1
     assert winner_entry["won"] == 1 and loser_entry["won"] == 0
-    assert Decimal(winner_entry["balance"]["EUR"]) == expected
-    assert Decimal(loser_entry["balance"]["EUR"]) == -expected
+    if expected:
+        assert Decimal(winner_entry["balance"]["EUR"]) == expected
+        assert Decimal(loser_entry["balance"]["EUR"]) == -expected
+    else:
+        assert winner_entry["balance"] == loser_entry["balance"] == {}
 
 
 async def test_r5_full_match_to_1001(shared_server: ServerProcess) -> None:
@@ -62,7 +81,8 @@ async def test_r5_full_match_to_1001(shared_server: ServerProcess) -> None:
     totals = anna.view["totals"]
     winner = anna.view["winner"]
     assert max(totals) >= 1001 and totals[winner] == max(totals)
-    assert anna.state["stake"]["amount"] == str(max(0, 1001 - totals[1 - winner]))
+    short = max(0, 1001 - totals[1 - winner])
+    assert_owed(anna.state, Decimal(short), debtor=1 - winner, short=short)
 
 
 async def test_rematch_swaps_seats_and_ledger_accumulates(shared_server: ServerProcess) -> None:

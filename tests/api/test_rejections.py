@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
+from backend.api.codes import PROTOCOL
 from tests.support.client import RANK_ORDER, Player, Seat, comparable_state, create_table, play_moves
 from tests.support.services import ServerProcess
 
@@ -50,7 +51,7 @@ async def _hunt_wrong_follows(seats: tuple[Seat, Seat], rng: random.Random, seen
             return
         seat = current[0]
         deal = seat.view["deal"]
-        if deal["phase"] == 2 and deal["trick"]["cards"]:
+        if deal["stock_count"] == 0 and deal["trick"]["cards"]:  # R4 phase 2: the stock is empty
             lead_card = deal["trick"]["cards"][0]
             for card in deal["hand"]:
                 code = _expected_follow_code(deal["hand"], lead_card, deal["trump"], card)
@@ -79,6 +80,12 @@ async def test_engine_codes_and_stale_version_leave_the_game_unchanged(shared_se
     not_a_pair = next(p["card"] for p in mover.view["legal"] if p["declare"] is None)
     await _refused(mover, {"type": "play", "card": not_a_pair, "declare": True}, "cannot_declare")
     await _refused(mover, {"type": "play", "card": mover.legal_cards[0], "version": 0}, "stale_version")
+    # One protocol for every game: the auction's and the talon's intents reach a two-hand table too,
+    # whose deal is always in its play phase (V0.12: the phase is checked first, for either seat).
+    two = mover.view["deal"]["hand"][:2]
+    for seat in (mover, waiter):
+        for intent in ({"type": "bid", "amount": 60}, {"type": "pass"}, {"type": "discard", "cards": two}):
+            await _refused(seat, intent, "wrong_phase")
 
     # R3: declaring is only for the player on lead.
     lead = await mover.intent({"type": "play", "card": mover.legal_cards[0]})
@@ -211,7 +218,7 @@ async def test_handshake_refusals_have_documented_close_codes(shared_server: Ser
         room, code = "r_nope", 4404
     else:
         token, code = stranger.token, 4403
-    async with connect(f"{shared_server.ws_url}/ws/rooms/{room}?token={token}") as socket:
+    async with connect(f"{shared_server.ws_url}/ws/rooms/{room}?token={token}&protocol={PROTOCOL}") as socket:
         with pytest.raises(Exception):  # noqa: B017 - the server closes; the message type does not matter
             await socket.recv()
         assert socket.close_code == code
@@ -219,7 +226,7 @@ async def test_handshake_refusals_have_documented_close_codes(shared_server: Ser
 
 async def test_wrong_origin_is_refused(shared_server: ServerProcess) -> None:
     anna, _ben = await create_table(shared_server.url, shared_server.ws_url)
-    url = f"{shared_server.ws_url}/ws/rooms/{anna.room_id}?token={anna.player.token}"
+    url = f"{shared_server.ws_url}/ws/rooms/{anna.room_id}?token={anna.player.token}&protocol={PROTOCOL}"
     with pytest.raises(Exception):  # noqa: B017 - refused during or right after the handshake
         async with connect(url, origin="http://evil.example") as socket:
             await socket.recv()

@@ -1,63 +1,122 @@
-"""A finished match downloads as replay-CLI documents that reproduce every stored deal (issue 12)."""
+"""A finished match of any game downloads as replay-CLI documents that reproduce every stored deal
+(issue 12), and its frames show every position (R7: every card once the match is over); who may
+read a replay follows who could watch the table."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
-from tests.support.client import Player, Seat, create_table, play_moves
+from backend.engine import Rules
+from tests.support.client import Player, create_table, play_moves
 from tests.support.services import ServerProcess
+from tests.support.table_replay import check_cli_result, check_match_replay
+from tests.support.tables import play_some, play_to_the_end, table
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _cli(document: dict[str, Any]) -> dict[str, Any]:
-    """Run ``python -m backend.cli.replay -`` on one deal document; its exit 0 output."""
-    done = subprocess.run(
-        [sys.executable, "-m", "backend.cli.replay", "-"],
-        input=json.dumps(document),
-        capture_output=True,
-        text=True,
+async def _cli(document: dict[str, Any]) -> dict[str, Any]:
+    """``python -m backend.cli.replay -`` on one deal document: its exit 0 output."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "backend.cli.replay",
+        "-",
         cwd=ROOT,
-        timeout=60,
-        check=False,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
-    assert done.returncode == 0, (done.returncode, done.stdout, done.stderr)
-    out: dict[str, Any] = json.loads(done.stdout)
-    return out
+    out, err = await asyncio.wait_for(process.communicate(json.dumps(document).encode()), 60)
+    assert process.returncode == 0, (process.returncode, out, err)
+    answer: dict[str, Any] = json.loads(out)
+    return answer
+
+
+# Two-hand 1001 (R3 `by_order` declarations, R4's stock) and V7 for four (V0.6 auction, V0.7 talon
+# and discard, V6): whole matches of people only.
+DOWNLOADED = [
+    pytest.param("twohand", 2, {"declaration_scoring": "by_order"}, id="twohand"),
+    pytest.param("bidding", 4, {"jungfrau": True}, id="bidding4"),
+]
+
+
+@pytest.mark.parametrize(("variant", "seats", "options"), DOWNLOADED)
+async def test_a_downloaded_match_replays_through_the_cli_command_to_the_stored_results(
+    shared_server: ServerProcess, variant: str, seats: int, options: dict[str, Any]
+) -> None:
+    people = await table(shared_server, variant, seats, 301, people=seats, visibility="private", **options)
+    anna = people[0]
+    match_id = anna.state["room"]["match_id"]  # type: ignore[index]
+    for path in _replay_paths(match_id):
+        running = await anna.player.request("GET", path)
+        assert running.status_code == 409 and running.json()["detail"]["code"] == "match_in_progress"
+
+    await play_to_the_end(people, random.Random(12))
+    download = await check_match_replay(anna.player, match_id, seats, variant)  # every deal and its frames
+    assert download == await people[1].player.get(f"/api/matches/{match_id}/replay")
+    assert [p["id"] for p in download["players"]] == [seat.player.id for seat in people]
+    deals = download["deals"]
+    assert [d["number"] for d in deals] == list(range(len(deals))) and len(deals) >= 2
+    assert deals[-1]["result"]["totals"] == anna.view["totals"]
+    rules = Rules(variant, seats=seats, target=301, **options)
+    for deal in deals:
+        document, result = deal["replay"], deal["result"]
+        out = await _cli(document)
+        assert out == check_cli_result(document, result)  # the command prints what run() gives
+        assert document["rules"] == rules.to_dict()  # the CLI's rules, the table's options
+        assert len(document["deal"]["hands"]) == seats
+        if rules.two_hand:  # R2: the stock, top first; the totals before the deal are not two-hand's
+            assert len(document["deal"]["stock"]) == 8 and "talon" not in document["deal"]
+            assert "totals" not in document
+        else:
+            assert len(document["deal"]["talon"]) == 2 and "stock" not in document["deal"]
+            assert document["totals"] == (deals[deal["number"] - 1]["result"]["totals"] if deal["number"] else [0] * 4)
+        for action in document["actions"]:  # exactly the CLI's keys, nothing null
+            assert set(action) in ({"seat", "play", "declare"}, {"seat", "bid"}, {"seat", "pass"}, {"seat", "discard"})
+            assert None not in action.values()
+
+    missing = await anna.player.request("GET", f"/api/matches/{match_id}/deals/{len(deals)}/replay")
+    assert missing.status_code == 404
+
+
+@pytest.mark.parametrize(("variant", "seats"), [("twohand", 2), ("thousand3", 3)])
+async def test_r6_2_v0_10a_a_resigned_match_keeps_the_deal_it_cut_short(
+    shared_server: ServerProcess, variant: str, seats: int
+) -> None:
+    """The deal a resignation cut short comes last with no result, and the CLI and the frames show
+    where it stopped. Two-hand 1001 and V4 play 24 cards a deal (no auction; V4 has no talon: none in
+    the documents, [] in the frames); the target of 1001 is out of one deal's reach."""
+    people = await table(shared_server, variant, seats, 1001, people=seats)
+    assert await play_some(people, random.Random(5), 31) == 31  # into the second deal
+    resigned = await people[0].resign()
+    assert resigned["type"] == "state" and resigned["view"]["end_reason"] == "resign"
+    match_id = resigned["room"]["match_id"]
+    download = await check_match_replay(people[1].player, match_id, seats, variant)
+    deals = download["deals"]
+    assert len(deals) == 2 and deals[0]["result"] is not None and deals[-1]["result"] is None
+    assert sum(len(d["replay"]["actions"]) for d in deals) == 31
+    last = deals[-1]
+    assert "talon" not in last["replay"]["deal"]
+    out = await _cli(last["replay"])
+    assert out["deal_over"] is False and out["turn"] is not None
+    frames = (await people[1].player.get(f"/api/matches/{match_id}/deals/{last['number']}/replay"))["frames"]
+    assert frames[-1]["hands"] == out["hands"] and frames[-1]["turn"] == out["turn"]
+    assert all(frame["talon"] == [] and not frame["talon_taken"] and frame["phase"] == "play" for frame in frames)
 
 
 async def _match_id(player: Player) -> str:
     page = await player.get("/api/matches")
     match_id: str = page["items"][0]["id"]
     return match_id
-
-
-async def _check_deal_frames(player: Player, match_id: str, deal: dict[str, Any]) -> None:
-    replay = await player.get(f"/api/matches/{match_id}/deals/{deal['number']}/replay")
-    frames = replay["frames"]
-    document = deal["replay"]
-    assert len(frames) == len(document["actions"]) + 1
-    assert [f["step"] for f in frames] == list(range(len(frames)))
-    first, last = frames[0], frames[-1]
-    assert sorted(first["hands"][0]) == sorted(document["deal"]["hands"][0])
-    assert sorted(first["hands"][1]) == sorted(document["deal"]["hands"][1])
-    assert first["stock_count"] == len(document["deal"]["stock"]) and first["action"] is None
-    for frame, action in zip(frames[1:], document["actions"], strict=True):
-        assert frame["action"] == {"seat": action["seat"], "card": action["play"], "declare": action["declare"]}
-    result = deal["result"]
-    assert replay["result"] == result
-    if result is not None:
-        assert last["deal_over"] and last["card_points"] == result["card_points"]
-        assert last["score"] == result["score"] and last["declarations"] == result["declarations"]
-        drawn = [card["card"] for frame in frames for card in frame["drawn"]]
-        assert drawn == document["deal"]["stock"]  # phase 1 draws the whole stock, top first (R4)
 
 
 def _replay_paths(match_id: str) -> tuple[str, str]:
@@ -72,61 +131,6 @@ async def _anonymous_get(base_url: str, path: str, **params: str) -> httpx.Respo
 
 def _refused(answer: httpx.Response, code: str = "match_not_found") -> bool:
     return answer.status_code == (404 if code == "match_not_found" else 409) and answer.json()["detail"]["code"] == code
-
-
-async def test_a_downloaded_match_replays_through_the_cli_to_the_stored_results(shared_server: ServerProcess) -> None:
-    anna, ben = await create_table(
-        shared_server.url,
-        shared_server.ws_url,
-        {"target": 301, "declaration_scoring": "by_order", "visibility": "private"},
-    )
-    match_id = await _match_id(anna.player)
-    for path in (f"/api/matches/{match_id}/replay", f"/api/matches/{match_id}/deals/0/replay"):
-        running = await anna.player.request("GET", path)
-        assert running.status_code == 409 and running.json()["detail"]["code"] == "match_in_progress"
-
-    await play_moves((anna, ben), random.Random(12))
-    detail = await anna.player.get(f"/api/matches/{match_id}")
-    download = await anna.player.get(f"/api/matches/{match_id}/replay")
-    assert download == await ben.player.get(f"/api/matches/{match_id}/replay")
-    assert download["match_id"] == match_id
-    assert [p["id"] for p in download["players"]] == [anna.player.id, ben.player.id]
-    deals = download["deals"]
-    assert [d["number"] for d in deals] == [d["number"] for d in detail["deals"]] == list(range(len(deals)))
-    assert len(deals) >= 2
-    for deal, stored in zip(deals, detail["deals"], strict=True):
-        assert deal["replay"]["rules"]["declaration_scoring"] == "by_order"
-        out = _cli(deal["replay"])
-        assert out["deal_over"] is True
-        assert out["card_points"] == stored["card_points"] == deal["result"]["card_points"]
-        assert out["declarations"] == stored["declarations"]
-        assert out["score"] == stored["score"]
-        await _check_deal_frames(anna.player, match_id, deal)
-    assert deals[-1]["result"]["totals"] == anna.view["totals"]
-
-    missing = await anna.player.request("GET", f"/api/matches/{match_id}/deals/{len(deals)}/replay")
-    assert missing.status_code == 404
-
-
-async def test_a_resigned_match_keeps_its_unfinished_deal(shared_server: ServerProcess) -> None:
-    anna, ben = await create_table(shared_server.url, shared_server.ws_url)  # 1001: one deal cannot end it
-    await play_moves((anna, ben), random.Random(5), max_moves=31)  # a deal is 24 plays: into the second
-    seats: tuple[Seat, Seat] = (anna, ben)
-    resigned = await seats[0].intent({"type": "resign"})
-    assert resigned["type"] == "state"
-    match_id = await _match_id(anna.player)
-    detail = await anna.player.get(f"/api/matches/{match_id}")
-    download = await ben.player.get(f"/api/matches/{match_id}/replay")
-    deals = download["deals"]
-    assert len(deals) == len(detail["deals"]) + 1 and deals[-1]["result"] is None
-    played = sum(len(d["replay"]["actions"]) for d in deals)
-    assert played == 31
-    for deal in deals:
-        out = _cli(deal["replay"])
-        assert out["deal_over"] is (deal["result"] is not None)
-        if deal["result"] is not None:
-            assert out["score"] == deal["result"]["score"]
-        await _check_deal_frames(ben.player, match_id, deal)
 
 
 async def test_a_private_match_replays_for_its_players_and_its_watch_link_only(shared_server: ServerProcess) -> None:

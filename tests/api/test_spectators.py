@@ -1,9 +1,9 @@
-"""Spectators over real sockets: a watch socket sees a whole match and never a hidden card (R7),
-cannot act, is counted for the players, and is refused where the players or the caps say so."""
+"""Spectators over real sockets: a watch socket sees a whole match of any game and never a hidden
+card (R7, V0.11), cannot act, is counted for the players, and is refused where the players or the
+caps say so."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from collections.abc import Iterator
@@ -11,16 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
 
-from backend.api.messages import validate_server_message
-from backend.db.store import Store
-from backend.engine import MatchState, name
-from backend.engine.cards import cards_in
 from backend.rooms.codes import CloseCode, RoomCode
-from tests.api.test_hidden_information import _strings, _true_states
-from tests.support.client import Player, Seat, create_table, play_moves
+from tests.support.client import Player, Seat, create_table
 from tests.support.services import ServerProcess, serving
+from tests.support.tables import Watcher, assert_watched_no_hidden_card, play_to_the_end, table
 
 PER_ROOM = 3
 PER_PROCESS = 5
@@ -29,126 +24,53 @@ PER_PROCESS = 5
 @pytest.fixture(scope="module")
 def watch_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder: Path = tmp_path_factory.mktemp("watch")
-    with serving("sqlite", folder, SPECTATORS_PER_ROOM=str(PER_ROOM), SPECTATORS_PER_PROCESS=str(PER_PROCESS)) as s:
+    limits = {"SPECTATORS_PER_ROOM": str(PER_ROOM), "SPECTATORS_PER_PROCESS": str(PER_PROCESS)}
+    with serving("sqlite", folder, BOT_DELAY_S="0", **limits) as s:
         yield s
-
-
-class Watcher:
-    """A spectator's socket, keeping every message (each checked against the server's models)."""
-
-    def __init__(self, server: ServerProcess, room_id: str, code: str | None = None) -> None:
-        self.url = f"{server.ws_url}/ws/rooms/{room_id}/watch" + (f"?code={code}" if code else "")
-        self.messages: list[dict[str, Any]] = []
-        self.socket: ClientConnection | None = None
-        self._inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self._reader: asyncio.Task[None] | None = None
-
-    async def open(self) -> Watcher:
-        self.socket = await connect(self.url, compression=None, open_timeout=10)
-        self._reader = asyncio.create_task(self._read())
-        return self
-
-    async def _read(self) -> None:
-        assert self.socket is not None
-        try:
-            async for raw in self.socket:
-                message = json.loads(raw)
-                validate_server_message(message)
-                self.messages.append(message)
-                self._inbox.put_nowait(message)
-        except Exception:
-            pass
-        finally:
-            self._inbox.put_nowait({"type": "_closed"})
-
-    async def wait_for(self, predicate: Any, timeout: float = 10) -> dict[str, Any]:
-        async def scan() -> dict[str, Any]:
-            while True:
-                message = await self._inbox.get()
-                if message["type"] == "_closed":
-                    raise ConnectionError(f"closed with {self.close_code}")
-                if predicate(message):
-                    return message
-
-        return await asyncio.wait_for(scan(), timeout)
-
-    async def closed(self, timeout: float = 10) -> int | None:
-        assert self._reader is not None
-        await asyncio.wait_for(self._reader, timeout)
-        return self.close_code
-
-    @property
-    def close_code(self) -> int | None:
-        return None if self.socket is None else self.socket.close_code
-
-    async def close(self) -> None:
-        if self.socket is not None:
-            await self.socket.close()
-        if self._reader is not None:
-            await asyncio.wait_for(self._reader, 5)
-
-
-def _hidden_from_spectators(match: MatchState) -> set[str]:
-    deal = match.deal
-    hidden = {name(c) for seat in (0, 1) for c in cards_in(deal.hands[seat])} | {name(c) for c in deal.stock}
-    if deal.stock_bottom is not None:
-        hidden.discard(name(deal.stock_bottom))
-    if not deal.over:
-        hidden.add(str(deal.seed))
-    return hidden
-
-
-def assert_no_hidden_card(store: Store, room_id: str, seen: list[dict[str, Any]]) -> None:
-    """Each spectator message, against the true state of its version: no hand, no stock, no
-    drawn card (R7), in the view or in the events (but a deal's own end, which shows the hands);
-    versions only go up."""
-    states, first_version = _true_states(store, room_id)
-    versions = [message["version"] for message in seen]
-    assert versions == sorted(set(versions)), "a spectator was sent an older state after a newer one"
-    for message in seen:
-        assert message["room"]["invite_code"] is None
-        if message["view"] is None:
-            continue
-        assert "hand" not in message["view"]["deal"] and "legal" not in message["view"]
-        hidden = _hidden_from_spectators(states[message["version"] - first_version])
-        leaked = hidden & set(_strings(message["view"]))
-        assert not leaked, f"version {message['version']}: a spectator sees {leaked}"
-        if not any(e["kind"] == "deal_over" for e in message["events"]):
-            leaked = hidden & set(_strings(message["events"]))
-            assert not leaked, f"version {message['version']}: a spectator is told {leaked}"
-        assert all(e["card"] is None for e in message["events"] if e["kind"] == "card_drawn")
 
 
 async def _count_seen(seat: Seat, count: int) -> None:
     await seat.wait_for(lambda m: m["type"] == "watchers" and m["count"] == count)
 
 
-async def test_a_spectator_sees_every_state_of_a_match_and_no_hidden_card(watch_server: ServerProcess) -> None:
-    store = Store(watch_server.database_url)
-    try:
-        for game in range(2):
-            options = {"target": 301, "show_stock_bottom": game == 1}
-            anna, ben = await create_table(watch_server.url, watch_server.ws_url, options)
-            watcher = await Watcher(watch_server, anna.room_id).open()
-            first = await watcher.wait_for(lambda m: m["type"] == "watch_state")
-            await _count_seen(anna, 1)
-            start = first["version"]
-            await play_moves((anna, ben), random.Random(game))
-            last = await watcher.wait_for(lambda m: m["type"] == "watch_state" and m["view"]["winner"] is not None)
-            seen = [m for m in watcher.messages if m["type"] == "watch_state"]
-            # every state the players were sent after the spectator came, the spectator was sent too
-            played = {m["version"] for m in anna.messages if m["type"] == "state" and m["version"] > start}
-            assert played <= {m["version"] for m in seen}
-            assert last["version"] == max(played)
-            assert_no_hidden_card(store, anna.room_id, seen)
-            assert len(seen) > 20
-            assert any(e["kind"] == "card_drawn" for m in seen for e in m["events"])
-            await watcher.close()
-            await _count_seen(anna, 0)
-            for seat in (anna, ben):
-                await seat.close()
-    finally:
-        store.dispose()
+# (variant, seats, people, options): two people at two-hand 1001 (R4's stock, R2's faced bottom card),
+# one person and two computers at V7 (V0.7: the talon and the discards are the declarer's only).
+WATCHED = [
+    pytest.param("twohand", 2, 2, {}, id="twohand"),
+    pytest.param("twohand", 2, 2, {"show_stock_bottom": True}, id="twohand-stock_bottom"),
+    pytest.param("bidding", 3, 1, {}, id="bidding3"),
+]
+
+
+@pytest.mark.parametrize(("variant", "seats", "people", "options"), WATCHED)
+async def test_r7_v0_11_a_spectator_sees_every_state_of_a_match_and_no_hidden_card(
+    watch_server: ServerProcess, variant: str, seats: int, people: int, options: dict[str, Any]
+) -> None:
+    players = await table(watch_server, variant, seats, 301, people=people, **options)
+    anna = players[0]
+    assert anna.state is not None
+    private = anna.state["room"]["visibility"] == "private"  # a table with computers is private
+    code = (await anna.player.post(f"/api/rooms/{anna.room_id}/watch-link"))["code"] if private else None
+    watcher = await Watcher(watch_server, anna.room_id, code).open()
+    first = await watcher.wait_for(lambda m: m["type"] == "watch_state")
+    await _count_seen(anna, 1)
+    await play_to_the_end(players, random.Random(f"{variant}{options}"))
+    last = await watcher.wait_for(lambda m: m["type"] == "watch_state" and m["view"]["end_reason"] is not None)
+    seen = [m for m in watcher.messages if m["type"] == "watch_state"]
+    # every state the players were sent after the spectator came, the spectator was sent too
+    played = {m["version"] for m in anna.messages if m["type"] == "state" and m["version"] > first["version"]}
+    assert played <= {m["version"] for m in seen}
+    assert last["version"] == max(played)
+    assert last["view"]["totals"] == anna.view["totals"] and last["view"]["places"] == anna.view["places"]
+    assert_watched_no_hidden_card(watch_server.database_url, anna.room_id, seen)
+    assert len(seen) > 20
+    events = {e["kind"] for m in seen for e in m["events"]}  # told of every step, without the cards
+    # R4 phase 1's draws; V0.6 and V0.7: no match reaches the target without an auction won
+    assert ({"card_drawn"} if variant == "twohand" else {"bid", "pass", "talon_taken", "discarded"}) <= events
+    await watcher.close()
+    await _count_seen(anna, 0)
+    for seat in players:
+        await seat.close()
 
 
 async def test_spectator_intents_are_refused_and_change_nothing(watch_server: ServerProcess) -> None:
@@ -304,5 +226,23 @@ async def test_players_turn_watching_off_and_on_during_play(watch_server: Server
     assert answer["type"] == "state"
     await again.wait_for(lambda m: m["type"] == "watch_state" and m["version"] == answer["version"])
     await again.close()
+    for seat in (anna, ben):
+        await seat.close()
+
+
+async def test_a_stranger_changing_a_private_table_is_told_not_seated_as_at_a_public_one(
+    watch_server: ServerProcess,
+) -> None:
+    """docs/protocol.md: PATCH by a signed-in player without a seat is ``403 not_seated`` at a private
+    table too (as ``watch-link`` answers), not ``404``; the table is unchanged."""
+    anna, ben = await create_table(watch_server.url, watch_server.ws_url, {"visibility": "private"})
+    stranger = await Player(watch_server.url, "Dora").register()
+    for path, method in ((f"/api/rooms/{anna.room_id}", "PATCH"), (f"/api/rooms/{anna.room_id}/watch-link", "POST")):
+        refused = await stranger.request(method, path, json={"spectators": False})
+        assert refused.status_code == 403 and refused.json()["detail"]["code"] == RoomCode.NOT_SEATED
+    unknown = await stranger.request("PATCH", "/api/rooms/r_nothing", json={"spectators": False})
+    assert unknown.status_code == 404 and unknown.json()["detail"]["code"] == RoomCode.ROOM_NOT_FOUND
+    room = await anna.player.get(f"/api/rooms/{anna.room_id}")
+    assert room["options"]["spectators"] is True and room["version"] == anna.state["version"]
     for seat in (anna, ben):
         await seat.close()

@@ -176,11 +176,12 @@ def test_accept_encoding_and_if_none_match_parsing() -> None:
 
 
 def test_the_page_knows_the_same_languages_as_the_client() -> None:
-    """index.html picks the dictionary to preload from its own list: it must be js/i18n.js's."""
-    page = (ROOT / "frontend" / "index.html").read_text()
+    """The page picks the dictionary to preload from its own list (js/preload-lang.js, the one
+    script index.html runs before the modules): it must be js/i18n.js's."""
+    page = (ROOT / "frontend" / "js" / "preload-lang.js").read_text()
     module = (ROOT / "frontend" / "js" / "i18n.js").read_text()
     listed = re.search(r"const langs = \[([^\]]*)\];", page)
-    assert listed, "index.html's inline script lists the languages"
+    assert listed, "js/preload-lang.js lists the languages"
     in_page = re.findall(r"'([a-z]{2})'", listed.group(1))
     loaders = re.search(r"const LOADERS = \{(.*?)\};", module, re.DOTALL)
     assert loaders

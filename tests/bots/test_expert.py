@@ -1,4 +1,5 @@
-"""The expert level: legal, blind to hidden cards (R7), on time, match-aware; its world search is exact."""
+"""Two-hand 1001's expert level (``bots.twohand``): legal, blind to hidden cards (R7), on time,
+match-aware; its world search is exact."""
 
 from __future__ import annotations
 
@@ -7,107 +8,106 @@ import time
 
 import pytest
 
-from backend.bots import ExpertBot, observe
-from backend.bots.deep import DealSearch
-from backend.bots.expert import KQ_LEAD_WITHOUT_DECLARING, match_utility, root_scores, world_weight
-from backend.bots.solver import EndgameSolver
-from backend.engine import deal as engine
+from backend.bots import ExpertBot, bot_for, observe
+from backend.bots.twohand.deep import DealSearch
+from backend.bots.twohand.expert import KQ_LEAD_WITHOUT_DECLARING, match_utility, root_scores, world_weight
+from backend.bots.twohand.solver import EndgameSolver
+from backend.engine import DealState, Play, Rules, apply_deal, check_deal, deal_actions, deal_from_hands, new_deal
 from backend.engine.cards import card
-from backend.engine.deal import Play
-from backend.engine.rules import Rules
 
-from .support import RULE_IDS, RULE_SETS, counted_so_far, position_of, random_position
-from .test_knowledge import _permute_hidden
-
-
-class StepClock:
-    """A fake clock: every reading advances it by ``step``; the expert's deadline then falls after a
-    fixed number of readings, so its decisions are reproducible whatever the machine's load."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 0.0
-        self.step = step
-        self.reads = 0
-
-    def __call__(self) -> float:
-        self.now += self.step
-        self.reads += 1
-        return self.now
+from .support import (
+    TWO_HAND,
+    TWO_HAND_IDS,
+    StepClock,
+    counted_so_far,
+    light_expert,
+    permute_hidden,
+    position_of,
+    two_hand_position,
+)
 
 
-def _light(reads: int = 6) -> ExpertBot:
-    """An expert whose deadline comes after about ``reads`` clock readings (64 search nodes each)."""
-    return ExpertBot(budget=float(reads), max_worlds=4, clock=StepClock(1.0))
+def _turn(state: DealState) -> int:
+    assert state.turn is not None
+    return state.turn
 
 
-@pytest.mark.parametrize("rules", RULE_SETS, ids=RULE_IDS)
+@pytest.mark.parametrize("rules", TWO_HAND, ids=TWO_HAND_IDS)
 def test_r4_expert_plays_only_legal_cards(rules: Rules) -> None:
-    rng = random.Random(rules.deck_size + len(RULE_IDS))
-    bot = _light()
+    rng = random.Random(rules.layout.deck_size + len(TWO_HAND_IDS))
+    bot = light_expert()
     for _ in range(2):
-        state = engine.new_deal(rules, rng.randrange(1 << 60), rng.randrange(2))
+        state = new_deal(rules, rng.randrange(1 << 60), rng.randrange(2))
         while not state.over:
-            seat = state.turn
+            seat = _turn(state)
             play = bot.choose(observe(state, seat, (rng.randrange(900), rng.randrange(900))), rng)
-            assert play in engine.legal_actions(state, seat), (play, state)
-            state, _ = engine.apply(state, seat, play)
+            assert play in deal_actions(state, seat), (play, state)
+            state, _ = apply_deal(state, seat, play)
 
 
-@pytest.mark.parametrize("rules", RULE_SETS, ids=RULE_IDS)
+@pytest.mark.parametrize("rules", TWO_HAND, ids=TWO_HAND_IDS)
 def test_r7_expert_decides_the_same_whatever_the_hidden_cards(rules: Rules) -> None:
     """Same seat view, hidden cards permuted: the same decision (fake clock, so no timing noise)."""
     rng = random.Random(29)
-    phase1_tricks = (rules.deck_size - 2 * rules.hand_size) // 2
+    layout = rules.layout
+    phase1_tricks = layout.stock_size // 2
     changed = 0
     for i in range(6):
-        tricks_left = rules.deck_size // 2 - rng.randrange(phase1_tricks)
-        state = random_position(rules, rng, tricks_left, rng.random() < 0.5)
-        seat = state.turn
-        other = _permute_hidden(state, seat, rng)
+        tricks_left = layout.deck_size // 2 - rng.randrange(phase1_tricks)
+        state = two_hand_position(rules, rng, tricks_left, rng.random() < 0.5)
+        seat = _turn(state)
+        other = permute_hidden(state, seat, rng)
         changed += other.hands[1 - seat] != state.hands[1 - seat]
         mine, theirs = observe(state, seat, (500, 700)), observe(other, seat, (500, 700))
         assert mine == theirs
-        a = _light(12).choose(mine, random.Random(i))
-        b = _light(12).choose(theirs, random.Random(i))
+        a = light_expert(12).choose(mine, random.Random(i))
+        b = light_expert(12).choose(theirs, random.Random(i))
         assert a == b
-        engine.check(state, seat, a)
+        check_deal(state, seat, a)
     assert changed >= 3
+
+
+def test_expert_is_the_two_hand_registrys_and_waits_the_published_time() -> None:
+    """``bot_for("expert", …)`` is an ``ExpertBot`` with the 0.7 s deadline the lobby shows."""
+    bot = bot_for("expert", Rules())
+    assert isinstance(bot, ExpertBot)
+    assert bot.budget == 0.7
 
 
 def test_expert_respects_its_deadline_on_a_fake_clock() -> None:
     """Past the deadline at the first reading: only the cheap playout pass runs, and the play is legal."""
-    state = engine.new_deal(Rules(), 77, 0)
+    state = new_deal(Rules(), 77, 0)
     clock = StepClock(10.0)
     bot = ExpertBot(budget=1.0, max_worlds=12, clock=clock)
-    play = bot.choose(observe(state, state.turn), random.Random(0))
-    assert play in engine.legal_actions(state, state.turn)
+    play = bot.choose(observe(state, _turn(state)), random.Random(0))
+    assert play in deal_actions(state, _turn(state))
     assert bot.last_depths == [0] * 12
     assert clock.reads <= 3  # the deadline was set, then the first check stopped the search
 
 
 def test_expert_respects_a_tiny_real_deadline() -> None:
     """A 20 ms budget on the most expensive decision (the first lead) ends well within a generous bound."""
-    state = engine.new_deal(Rules(), 78, 1)
+    state = new_deal(Rules(), 78, 1)
     bot = ExpertBot(budget=0.02, max_worlds=40)
     start = time.perf_counter()
-    play = bot.choose(observe(state, state.turn), random.Random(0))
+    play = bot.choose(observe(state, _turn(state)), random.Random(0))
     assert time.perf_counter() - start < 1.0  # 40 playout passes plus one interrupted search
-    assert play in engine.legal_actions(state, state.turn)
+    assert play in deal_actions(state, _turn(state))
 
 
 def test_r5_match_utility_prefers_the_safe_line_near_the_target() -> None:
     """960 : 980 to 1001. Play A wins the deal by 30 in every world (enough to win the match);
     play B wins by 150 in half the worlds and loses by 60 in the others: more points on average
     (+45), but the match is lost half the time. The expert takes A; a score maximizer B."""
-    state = engine.new_deal(Rules(), 5, 1)
-    k = observe(state, state.turn, (960, 980) if state.turn == 0 else (980, 960))
+    state = new_deal(Rules(), 5, 1)
+    k = observe(state, _turn(state), (960, 980) if state.turn == 0 else (980, 960))
     assert k.totals[k.seat] == 960
     a, b = 1, 2
     scores = [{a: 30, b: 150}, {a: 30, b: 150}, {a: 30, b: -60}, {a: 30, b: -60}]
     assert ExpertBot().pick(k, [a, b], scores) == 0
     assert ExpertBot(match_aware=False).pick(k, [a, b], scores) == 1
     # Far from the target the utility is close to linear in the score: B, the better average.
-    far = observe(state, state.turn, (0, 0))
+    far = observe(state, _turn(state), (0, 0))
     assert ExpertBot().pick(far, [a, b], scores) == 1
 
 
@@ -124,8 +124,8 @@ def test_r3_worlds_weighted_by_a_king_led_without_declaring() -> None:
     """Seat 0 leads KH without declaring: worlds where it still holds QH become less likely."""
     hands = ("KH 9C JC 9S JS 9D JD TD", "AC TC AS TS AH TH AD KD", "QH KC QC KS QS QD JH 9H")
     first, second, stock = ([card(n) for n in h.split(" ")] for h in hands)
-    state = engine.deal_from_hands(Rules(), 1, [first, second], stock)
-    state, _ = engine.apply(state, 0, Play(card("KH")))
+    state = deal_from_hands(Rules(), 1, [first, second], stock=stock)
+    state, _ = apply_deal(state, 0, Play(card("KH")))
     k = observe(state, 1)
     assert world_weight(k, 1 << card("QH")) == KQ_LEAD_WITHOUT_DECLARING
     assert world_weight(k, 1 << card("QC")) == 1.0
@@ -136,17 +136,18 @@ def test_r3_worlds_weighted_by_a_king_led_without_declaring() -> None:
     assert weighted < 0.75 * uniform
 
 
-def _reference_last_phase1_trick(state: engine.DealState, seat: int) -> dict[Play, int]:
+def _reference_last_phase1_trick(state: DealState, seat: int) -> dict[Play, int]:
     """Each play's exact value for ``seat`` at the last phase-1 trick: the trick through the engine,
     then the endgame solver (checked against brute force in test_solver) for phase 2."""
     solver = EndgameSolver(state.rules.by_suit)
     out = {}
-    for play in engine.legal_actions(state, seat):
-        after, _ = engine.apply(state, seat, play)
+    for play in deal_actions(state, seat):
+        assert isinstance(play, Play)
+        after, _ = apply_deal(state, seat, play)
         follows = []
         if after.trick:
-            for reply in engine.legal_actions(after, after.turn):
-                done, _ = engine.apply(after, after.turn, reply)
+            for reply in deal_actions(after, _turn(after)):
+                done, _ = apply_deal(after, _turn(after), reply)
                 follows.append(_value_from(done, seat, solver))
             out[play] = min(follows)
         else:
@@ -154,7 +155,7 @@ def _reference_last_phase1_trick(state: engine.DealState, seat: int) -> dict[Pla
     return out
 
 
-def _value_from(state: engine.DealState, seat: int, solver: EndgameSolver) -> int:
+def _value_from(state: DealState, seat: int, solver: EndgameSolver) -> int:
     pos = position_of(state)
     _, value = solver.best(pos)
     mover = state.turn
@@ -165,8 +166,8 @@ def test_deal_search_is_exact_at_the_last_phase1_trick() -> None:
     rng = random.Random(41)
     for rules in (Rules(), Rules(declaration_scoring="by_order")):
         for i in range(4):
-            state = random_position(rules, rng, rules.deck_size // 2 - 3, mid_trick=i % 2 == 1)
-            seat = state.turn
+            state = two_hand_position(rules, rng, rules.layout.deck_size // 2 - 3, mid_trick=i % 2 == 1)
+            seat = _turn(state)
             k = observe(state, seat)
             search = DealSearch(rules.by_suit)
             search.set_stock(state.stock)
@@ -183,8 +184,8 @@ def test_r2_r3_every_world_at_the_last_phase1_trick(show_bottom: bool) -> None:
     stock's two, in which order (R2: a faced bottom card stays at the bottom)."""
     rules = Rules(show_stock_bottom=show_bottom)
     rng = random.Random(8)
-    state = random_position(rules, rng, rules.deck_size // 2 - 3)
-    k = observe(state, state.turn)
+    state = two_hand_position(rules, rng, rules.layout.deck_size // 2 - 3)
+    k = observe(state, _turn(state))
     worlds = ExpertBot().all_worlds(k, 1000)
     assert worlds is not None
     unseen = k.unseen
@@ -197,4 +198,4 @@ def test_r2_r3_every_world_at_the_last_phase1_trick(show_bottom: bool) -> None:
         assert opp | sum(1 << c for c in stock) == unseen
         if show_bottom:
             assert stock[-1] == state.stock[-1]
-    assert (state.hands[1 - state.turn], list(state.stock)) in worlds  # the true deal is one of them
+    assert (state.hands[1 - _turn(state)], list(state.stock)) in worlds  # the true deal is one of them

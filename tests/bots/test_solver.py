@@ -1,4 +1,4 @@
-"""The phase-2 endgame solver (R4 phase 2 is perfect information) against plain minimax."""
+"""Two-hand 1001's phase-2 endgame solver (R4 phase 2 is perfect information) against plain minimax."""
 
 from __future__ import annotations
 
@@ -6,14 +6,12 @@ import random
 
 import pytest
 
-from backend.bots import HardBot, observe
-from backend.bots.solver import EndgameSolver
-from backend.engine import deal as engine
+from backend.bots import bot_for, observe
+from backend.bots.twohand.solver import EndgameSolver, position, solve
+from backend.engine import Declaration, Rules, apply_deal, deal_actions, new_deal
 from backend.engine.cards import card
-from backend.engine.deal import Declaration
-from backend.engine.rules import Rules
 
-from .support import brute_force, counted_so_far, position_of, random_position
+from .support import brute_force, counted_so_far, position_of, two_hand_position
 
 
 @pytest.mark.parametrize("scoring", ["by_suit", "by_order"])
@@ -23,27 +21,42 @@ def test_r4_endgame_solver_agrees_with_brute_force(scoring: str, tricks_left: in
     rng = random.Random(f"{scoring}:{tricks_left}:{mid_trick}")
     rules = Rules(declaration_scoring=scoring)
     for _ in range(25 if tricks_left < 4 else 10):
-        state = random_position(rules, rng, tricks_left, mid_trick)
+        state = two_hand_position(rules, rng, tricks_left, mid_trick)
         seat = state.turn
+        assert seat is not None
         solver = EndgameSolver(scoring == "by_suit")
-        position = position_of(state)
+        pos = position_of(state)
         base = counted_so_far(state, seat)
-        assert solver.best(position)[1] + base == brute_force(state, seat)
-        values = solver.values(position)
-        assert set(values) == set(engine.legal_actions(state, seat))
+        assert solver.best(pos)[1] + base == brute_force(state, seat)
+        values = solver.values(pos)
+        assert set(values) == set(deal_actions(state, seat))
         for play, value in values.items():
-            after, _ = engine.apply(state, seat, play)
+            after, _ = apply_deal(state, seat, play)
             assert value + base == brute_force(after, seat), play
-        best, best_value = solver.best(position)
+        best, best_value = solver.best(pos)
         assert best_value == max(values.values())
         assert values[best] == best_value
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(declaration_scoring="by_order"), Rules(deck_size=32)])
+def test_r4_r7_the_seats_position_is_the_true_one_once_the_stock_is_empty(rules: Rules) -> None:
+    """R4 phase 2: every card a seat has not seen is in the other hand, so the position the solver reads
+    off the seat's knowledge is the true one (pending declarations included, R3)."""
+    rng = random.Random(3)
+    for _ in range(10):
+        state = two_hand_position(rules, rng, rng.randrange(1, 5), rng.random() < 0.5)
+        seat = state.turn
+        assert seat is not None
+        got, expected = position(observe(state, seat)), position_of(state)
+        for slot in ("hands", "leader", "trick", "trump", "declared", "pending"):
+            assert getattr(got, slot) == getattr(expected, slot), slot
+        assert solve(observe(state, seat)) in deal_actions(state, seat)
 
 
 def test_r3_solver_counts_a_declaration_only_if_the_declarer_takes_a_trick() -> None:
     """Seat 0 declared clubs (100) on trick 1 and lost every trick since: its 100 count only if it wins one."""
     rules = Rules()
-    base = engine.new_deal(rules, 7, 1)
-    state = base._copy()
+    state = new_deal(rules, 7, 1)._copy()
     # Seat 1 leads; seat 0 holds AS 9H, seat 1 holds TS 9D. Hearts trump.
     state.hands = (1 << card("AS") | 1 << card("9H"), 1 << card("TS") | 1 << card("9D"))
     state.stock = ()
@@ -54,23 +67,25 @@ def test_r3_solver_counts_a_declaration_only_if_the_declarer_takes_a_trick() -> 
     state.card_points = (0, 90)
     state.leader = state.turn = 1
     state.trick = ()
-    position = position_of(state)
-    assert position.pending == (100, -1)
+    pos = position_of(state)
+    assert pos.pending == (100, -1)
     solver = EndgameSolver(True)
-    value_for_seat1 = solver.best(position)[1]
+    value_for_seat1 = solver.best(pos)[1]
     assert value_for_seat1 + counted_so_far(state, 1) == brute_force(state, 1)
     # Seat 1 cannot stop seat 0 from winning a trick (AS beats TS; 9H trumps 9D): 100 + 21 + 0 for seat 0.
     assert value_for_seat1 == -(100 + 21)
 
 
 @pytest.mark.parametrize("tricks_left", [2, 3, 4])
-def test_hard_bot_plays_an_optimal_card_once_the_stock_is_empty(tricks_left: int) -> None:
+def test_r4_hard_plays_an_optimal_card_once_the_stock_is_empty(tricks_left: int) -> None:
     rng = random.Random(tricks_left)
-    bot = HardBot()
+    rules = Rules()
+    bot = bot_for("hard", rules)
     for _ in range(15):
-        state = random_position(Rules(), rng, tricks_left, rng.random() < 0.5)
+        state = two_hand_position(rules, rng, tricks_left, rng.random() < 0.5)
         seat = state.turn
+        assert seat is not None
         play = bot.choose(observe(state, seat), random.Random(1))
-        after, _ = engine.apply(state, seat, play)
-        best = max(brute_force(engine.apply(state, seat, a)[0], seat) for a in engine.legal_actions(state, seat))
+        after, _ = apply_deal(state, seat, play)
+        best = max(brute_force(apply_deal(state, seat, a)[0], seat) for a in deal_actions(state, seat))
         assert brute_force(after, seat) == best

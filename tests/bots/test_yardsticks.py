@@ -10,21 +10,25 @@ from pathlib import Path
 import pytest
 
 from backend.bots import observe
-from backend.engine.rules import Rules
-from tests.bots.support import random_position
+from backend.engine import Rules
+
+from .support import two_hand_position
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 oracle = pytest.importorskip("oracle")
 
 
-@pytest.mark.parametrize("rules", [Rules(target=301), Rules(target=301, deck_size=32, show_stock_bottom=True)])
+@pytest.mark.parametrize(
+    "rules", [Rules(target=301), Rules(target=301, deck_size=32, show_stock_bottom=True)], ids=["R", "V1_stock_bottom"]
+)
 def test_the_hand_oracles_worlds_hold_the_true_hand_and_only_reorder_the_stock(rules: Rules) -> None:
     rng = random.Random(14)
     for tricks_left in (11, 9, 8):
-        state = random_position(rules, rng, tricks_left + (rules.deck_size - 24) // 2)
+        state = two_hand_position(rules, rng, tricks_left + (rules.layout.deck_size - 24) // 2)
         if not state.stock:
             continue
         seat = state.turn
+        assert seat is not None
         hand = oracle.HandOracle()
         hand.opponent_hand = state.hands[1 - seat]
         k = observe(state, seat)
@@ -46,3 +50,13 @@ def test_a_deal_pair_against_the_hand_oracle_plays_legally_to_the_end() -> None:
     assert len(result["gains"]) == 2  # the bot in either seat
     assert all(isinstance(gain, int) for gain in result["gains"])
     assert result["times"]  # the bot decided; every play went through the engine's apply, which refuses illegal ones
+
+
+@pytest.mark.parametrize("name", ["exact", "same_budget"])
+def test_the_other_oracles_play_a_deal_pair_legally_to_the_end(name: str) -> None:
+    """The exact oracle (search of the true deal, capped at 0.2 s of CPU a decision) and hard's search
+    in the true world play whole deals through the engine, which refuses any illegal play."""
+    result = oracle.play_deal_pair(("medium", name, 0.2, 2027, Rules(target=1001).to_dict()))
+    assert len(result["gains"]) == 2 and all(isinstance(gain, int) for gain in result["gains"])
+    exact, decisions = result["exact"]
+    assert (decisions > 0 and 0 <= exact <= decisions) if name == "exact" else (exact, decisions) == (0, 0)

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 import backend.cli.replay as replay_cli
-from backend.engine import DealState, Rules, apply, deal_result, legal_actions, name, names, new_deal
+from backend.engine import DealState, Rules, deal_result, name, names, new_deal
+from backend.engine import apply_deal as apply
+from backend.engine import deal_actions as legal_actions
 from backend.engine.cards import cards_in
 from tests.engine.support import reach_phase2
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,13 +54,14 @@ class Cluster:
         return [(row[0], row[1]) for row in rows]
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    redis = RedisServer(tmp_path)
+@contextmanager
+def running_cluster(folder: Path, processes: int = 3) -> Iterator[Cluster]:
+    """``processes`` servers on a fresh PostgreSQL database and a private Redis, stopped afterwards."""
+    redis = RedisServer(folder)
     redis.start()
     try:
-        with database("postgres", tmp_path) as url:
-            group = Cluster(url, redis, tmp_path)
+        with database("postgres", folder) as url:
+            group = Cluster(url, redis, folder, processes=processes)
             for server in group.servers:
                 server.start()
             try:
@@ -69,6 +71,12 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
                     server.stop()
     finally:
         redis.stop()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    with running_cluster(tmp_path) as group:
+        yield group
 
 
 async def table_across(cluster: Cluster, options: dict[str, Any]) -> tuple[Seat, Seat, dict[str, Any]]:

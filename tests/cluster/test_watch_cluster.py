@@ -10,32 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from backend.db.store import Store
 from backend.rooms.codes import CloseCode
-from tests.api.test_spectators import Watcher, assert_no_hidden_card
-from tests.cluster.test_cluster import Cluster, _reconnect, play_on, table_across
+from tests.cluster.test_cluster import Cluster, _reconnect, play_on, running_cluster, table_across
 from tests.support.client import Player, Seat
-from tests.support.services import RedisServer, database
+from tests.support.tables import Watcher, assert_watched_no_hidden_card
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 
 @pytest.fixture
 def group(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Cluster]:
-    redis = RedisServer(tmp_path)
-    redis.start()
-    try:
-        with database("postgres", tmp_path) as url:
-            cluster = Cluster(url, redis, tmp_path, processes=getattr(request, "param", 2))
-            for server in cluster.servers:
-                server.start()
-            try:
-                yield cluster
-            finally:
-                for server in cluster.servers:
-                    server.stop()
-    finally:
-        redis.stop()
+    with running_cluster(tmp_path, processes=getattr(request, "param", 2)) as cluster:
+        yield cluster
 
 
 def _states(watcher: Watcher) -> list[dict[str, object]]:
@@ -60,14 +46,10 @@ async def test_spectators_on_every_process_see_each_state_in_order_and_no_hidden
     for watcher in (near, far):
         await watcher.wait_for(lambda m: m["type"] == "watch_state" and m["view"]["winner"] is not None, timeout=30)
     played = {m["version"] for m in anna.messages if m["type"] == "state" and m["version"] > first["version"]}
-    store = Store(group.database_url)
-    try:
-        for watcher in (near, far):
-            seen = _states(watcher)
-            assert played <= {m["version"] for m in seen}
-            assert_no_hidden_card(store, room["id"], seen)
-    finally:
-        store.dispose()
+    for watcher in (near, far):
+        seen = _states(watcher)
+        assert played <= {m["version"] for m in seen}
+        assert_watched_no_hidden_card(group.database_url, room["id"], seen)
     await far.close()
     await _count_seen(anna, 1)
     await near.close()

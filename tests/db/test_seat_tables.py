@@ -263,12 +263,16 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
             "stake": {"amount": "3.61", "currency": "EUR", "stake_per_point": "0.01", "points_short": 361,
                       "debtor_id": "p_ben", "creditor_id": "p_anna", "balance": "-3.61"},
         }  # fmt: skip
-        assert _deal_result(store.deals_of("m1")[1], table=False) == {
+        assert _deal_result(store.deals_of("m1")[1]) == {  # a two-hand deal in the one shape: no auction
             "card_points": [120, 0],
             "declarations": [{"seat": 0, "suit": "C", "points": 200}],
             "declaration_points": [200, 0],
             "score": [320, 0],
             "totals": [390, 150],
+            "declarer": None,
+            "contract": None,
+            "made": None,
+            "thrown_in": False,
         }
 
         # The rooms read as before: an open table with a free seat, a live one.

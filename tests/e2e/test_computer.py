@@ -81,9 +81,9 @@ def test_a_whole_match_against_the_computer(e2e_server: ServerProcess, browser: 
         page.get_by_test_id("create-table").click()
         expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(8)
         expect(page.get_by_test_id("waiting-panel")).to_have_count(0)
-        expect(page.get_by_test_id("opponent-name")).to_have_text("Computer (easy)")
-        expect(page.get_by_test_id("presence-opponent")).to_have_attribute("data-bot", "easy")
-        expect(page.get_by_test_id("grace-countdown")).to_have_count(0)
+        expect(page.get_by_test_id("seat-1-name")).to_have_text("Computer (easy)")
+        expect(page.get_by_test_id("seat-1-presence")).to_have_attribute("data-bot", "easy")
+        expect(page.locator('[data-testid$="-grace"]')).to_have_count(0)
         expect(page.get_by_test_id("chat")).to_be_hidden()
         expect(page.get_by_test_id("scoreboard")).to_contain_text("Computer (easy)")
         first = seat.states()[0]
@@ -97,7 +97,7 @@ def test_a_whole_match_against_the_computer(e2e_server: ServerProcess, browser: 
         play_against_computer(page, rng, until=lambda: summary.count() > 0 or match_over(page), keep_summary=True)
         if not match_over(page):
             expect(summary).to_contain_text("Deal 1 is over")
-            opponent_row = summary.get_by_test_id("summary-row-opponent").locator("th")
+            opponent_row = summary.get_by_test_id("summary-row-1").locator("th")  # the computer's seat
             expect(opponent_row).to_have_text("Computer")
             expect(opponent_row).to_have_attribute("title", "Computer (easy)")
             totals = seat.states()[-1]["view"]["totals"]
@@ -130,7 +130,8 @@ def test_a_whole_match_against_the_computer(e2e_server: ServerProcess, browser: 
         expect(page.get_by_test_id("rematch-offer")).to_have_text("Play again")
         page.get_by_test_id("rematch-offer").click()
         expect(page.get_by_test_id("match-over")).to_have_count(0)
-        expect(page.get_by_test_id("my-total")).to_have_text("0")
+        expect(page.get_by_test_id("seat-1-total")).to_have_attribute("data-total", "0")  # my new seat: the seats swap
+        expect(page.get_by_test_id("seat-1")).to_have_attribute("data-me", "true")
         expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(8)
         expect(page.get_by_test_id("rematch-status")).to_have_count(0)
         expect(page.get_by_test_id("table-page")).not_to_contain_text("waiting")
@@ -139,7 +140,7 @@ def test_a_whole_match_against_the_computer(e2e_server: ServerProcess, browser: 
         assert latest["room"]["match_id"] != match_id and latest["room"]["status"] == "playing"
         assert latest["view"]["seat"] == 1 - view["seat"], "the seats are swapped in a rematch"
         assert latest["room"]["players"][1 - latest["view"]["seat"]]["bot_level"] == "easy"
-        expect(page.get_by_test_id("opponent-name")).to_have_text("Computer (easy)")
+        expect(page.get_by_test_id("seat-0-name")).to_have_text("Computer (easy)")
         page.screenshot(path=artifacts / "rematch-computer-desktop.png", animations="disabled")
         # The second match is resigned at once (a loss, R6.2).
         before = version(page)
@@ -191,14 +192,14 @@ def test_the_32_card_game_on_a_phone(e2e_server: ServerProcess, browser: Any, ar
         # V1: 6 cards to each player, 20 in the stock (32 − 12).
         expect(page.locator(HAND)).to_have_count(6)
         # (5 once the computer, when it is forehand, has led: it waits only BOT_DELAY_S)
-        expect(page.get_by_test_id("opponent-hand")).to_have_attribute("data-count", re.compile(r"^[56]$"))
+        expect(page.get_by_test_id("seat-1-cards")).to_have_attribute("data-count", re.compile(r"^[56]$"))
         expect(page.get_by_test_id("stock-count")).to_have_attribute("data-count", "20")
         for card in hand(page):
             assert re.fullmatch(r"[AKQJT987][CSHD]", card), card
         state = seat.states()[-1]
         assert state["room"]["options"]["deck_size"] == 32 and state["room"]["options"]["open_scores"] is True
         # open_scores: both players' card points, the computer's beside its name.
-        expect(page.get_by_test_id("opponent-card-points")).to_be_visible()
+        expect(page.get_by_test_id("seat-1-card-points")).to_be_visible()
         expect(page.get_by_test_id("card-points")).to_contain_text("Computer (medium)")
         expect(page.get_by_test_id("leave-hint")).to_contain_text("5 min")
         options = page.get_by_test_id("scoreboard").get_by_test_id("options-summary")

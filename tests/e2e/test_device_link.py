@@ -11,6 +11,7 @@ import httpx
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
+from backend.api.codes import PROTOCOL
 from tests.support.services import ServerProcess
 
 from .conftest import DESKTOP, PHONE
@@ -27,7 +28,7 @@ def _finished_staked_match(base_url: str, ws_url: str) -> tuple[dict[str, Any], 
         room = http.post("/api/rooms", json=options, headers=as_anna).json()
         http.post(f"/api/invites/{room['invite_code']}/join", headers={"Authorization": f"Bearer {ben['token']}"})
         ticket = http.post("/api/socket-ticket", headers=as_anna).json()["ticket"]
-        with connect(f"{ws_url}/ws/rooms/{room['id']}?ticket={ticket}") as socket:
+        with connect(f"{ws_url}/ws/rooms/{room['id']}?ticket={ticket}&protocol={PROTOCOL}") as socket:
             state = json.loads(socket.recv(timeout=10))
             assert state["type"] == "state" and state["resign_price"] is not None
             socket.send(json.dumps({"type": "resign", "id": 1, "version": state["version"]}))

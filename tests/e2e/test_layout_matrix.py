@@ -37,8 +37,9 @@ pytestmark = pytest.mark.browser
 LOCALES = {"en": "en-GB", "de": "de-DE", "ru": "ru-RU"}
 HAND_CARDS = '[data-testid="hand"] [data-card]'
 LEGAL = '[data-testid="hand"] button[data-legal="true"]:not([disabled])'
-# On the felt at every stage of a deal; the stock count only while there is a stock (phase 1).
-ALWAYS_IN_VIEW = ("trump-badge", "score-me", "score-opponent")
+# On the felt at every stage of a deal: the trump badge and both seats' totals (I am seat 0, the
+# computer seat 1); the stock count only while there is a stock (R4's phase 1).
+ALWAYS_IN_VIEW = ("trump-badge", "seat-0-total", "seat-1-total")
 PHASE1_IN_VIEW = (*ALWAYS_IN_VIEW, "stock-count")
 WAIT_S = 20.0
 
@@ -226,14 +227,16 @@ def test_every_stage_and_page_fits_every_viewport(
         start_computer_match(page, {"en": "Lena", "de": "Jürgen", "ru": "Светлана"}[lang])
         wait_until(page, lambda: latest_deal(seat).get("turn") == 0, "my first lead")
         deal = latest_deal(seat)
-        assert deal.get("phase") == 1 and {"KH", "QH"} <= set(deal["hand"]), "MATCH_SEED no longer deals K♥ Q♥ to me"
+        assert deal.get("stock_count", 0) > 0 and {"KH", "QH"} <= set(deal["hand"]), (
+            "MATCH_SEED no longer deals K♥ Q♥ to me"
+        )
         matrix.page_fits("phase1", table=True, in_view=PHASE1_IN_VIEW)
 
         assert play_card(page, rng, prefer="KH") == "KH"
         wait_until(page, lambda: bool(latest_deal(seat).get("declarations")), "the marriage")
         matrix.page_fits("marriage", table=True, in_view=PHASE1_IN_VIEW)
 
-        play_until(seat, rng, lambda: latest_deal(seat).get("phase") == 2, "phase 2")
+        play_until(seat, rng, lambda: latest_deal(seat).get("stock_count") == 0, "phase 2")  # R4: the stock is empty
         matrix.page_fits("phase2", table=True, in_view=ALWAYS_IN_VIEW)
 
         summary = page.get_by_test_id("deal-summary")

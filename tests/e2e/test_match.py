@@ -61,7 +61,8 @@ def check_dom_hides_opponent(a: Seat, b: Seat) -> None:
             if version(a.page) == va and version(b.page) == vb:
                 assert not seen_a & hand_b, f"{a.name}'s page shows {b.name}'s cards {seen_a & hand_b}"
                 assert not seen_b & hand_a, f"{b.name}'s page shows {a.name}'s cards {seen_b & hand_a}"
-                assert a.page.locator('[data-testid="opponent-hand"] [data-card]').count() == 0
+                backs = '[data-testid^="seat-"][data-testid$="-cards"] [data-card]'  # the other's cards: backs only
+                assert a.page.locator(backs).count() == 0
                 return
         a.page.wait_for_timeout(100)
 
@@ -145,7 +146,8 @@ def test_two_friends_play_a_private_match_with_a_stake(
         ben.page.get_by_test_id("join-invite").click()
         for seat in (anna, ben):
             expect(seat.page.get_by_test_id("hand").locator("button.card")).to_have_count(8)
-            expect(seat.page.get_by_test_id("opponent-hand")).to_have_attribute("data-count", "8")
+            other = 1 if seat is anna else 0  # Anna created the table: seat 0
+            expect(seat.page.get_by_test_id(f"seat-{other}-cards")).to_have_attribute("data-count", "8")
         assert room_id(anna.page) == room_id(ben.page)
 
         rng = random.Random(1001)
@@ -172,7 +174,9 @@ def test_two_friends_play_a_private_match_with_a_stake(
         totals = detail["totals"]
         loser_total = totals[1 - winner_seat]
         expected = Decimal("0.01") * max(0, 301 - loser_total)
-        assert Decimal(detail["stake"]["amount"]) == expected
+        # a zero amount is left out (protocol 2): a loser at or over the target owes nothing (R5.1)
+        owed_amount = detail["stake"]["amount"] if detail["stake"] else "0.00"
+        assert Decimal(owed_amount) == expected
         anna_won = detail["my_seat"] == winner_seat
         winner, loser = (anna, ben) if anna_won else (ben, anna)
         expect(winner.page.get_by_test_id("match-result")).to_have_attribute("data-won", "true")
@@ -181,7 +185,7 @@ def test_two_friends_play_a_private_match_with_a_stake(
             owed = seat.page.get_by_test_id("stake-owed")
             expect(owed).to_have_attribute("data-currency", "EUR")
             assert Decimal(owed.get_attribute("data-amount") or "x") == expected
-            expect(owed).to_contain_text(f"€{detail['stake']['amount']}")
+            expect(owed).to_contain_text(f"€{owed_amount}")
         if expected > 0:
             expect(winner.page.get_by_test_id("stake-owed")).to_contain_text("owes you")
             expect(loser.page.get_by_test_id("stake-owed")).to_contain_text("You owe")
@@ -197,7 +201,7 @@ def test_two_friends_play_a_private_match_with_a_stake(
             row = seat.page.get_by_test_id(f"match-row-{match_id}")
             expect(row).to_be_visible()
             expect(row.get_by_test_id("match-row-result")).to_have_text("won" if seat is winner else "lost")
-            expect(row.get_by_test_id("match-row-stake")).to_contain_text(f"€{detail['stake']['amount']}")
+            expect(row.get_by_test_id("match-row-stake")).to_contain_text(f"€{owed_amount}")
             balance = seat.page.get_by_test_id("ledger-balance")
             expect(balance).to_have_count(1)
             sign = Decimal(1) if seat is winner else Decimal(-1)
@@ -251,11 +255,11 @@ def test_reload_and_cut_connection_mid_deal(e2e_server: ServerProcess, browser: 
         ben.page.evaluate("() => window.__1001.dropSocket()")
         expect(ben.page.get_by_test_id("reconnecting-overlay")).to_be_visible()
         ben.page.screenshot(path=artifacts / "reconnecting-phone.png", animations="disabled")
-        expect(anna.page.get_by_test_id("presence-opponent")).to_have_attribute("data-connected", "false")
+        expect(anna.page.get_by_test_id("seat-1-presence")).to_have_attribute("data-connected", "false")
         ben.page.wait_for_timeout(1500)  # offline a while: the client retries with its backoff
         ben.context.set_offline(False)
         expect(ben.page.get_by_test_id("reconnecting-overlay")).to_be_hidden(timeout=15_000)
-        expect(anna.page.get_by_test_id("presence-opponent")).to_have_attribute("data-connected", "true")
+        expect(anna.page.get_by_test_id("seat-1-presence")).to_have_attribute("data-connected", "true")
         # Keyboard: arrow keys move among the legal cards, Enter plays the focused one.
         mover = next(s for s in (anna, ben) if s.page.locator(LEGAL).count())
         legal = mover.page.locator(LEGAL)
@@ -294,8 +298,10 @@ def test_reload_and_cut_connection_mid_deal(e2e_server: ServerProcess, browser: 
         anna.page.get_by_test_id("rematch-accept").click()
         for seat in (anna, ben):
             expect(seat.page.get_by_test_id("match-over")).to_have_count(0)
-            expect(seat.page.get_by_test_id("my-total")).to_have_text("0")
             expect(seat.page.get_by_test_id("hand").locator("button.card")).to_have_count(8)
+            mine = seat.states()[-1]["view"]["seat"]  # the seats are swapped in a rematch
+            expect(seat.page.get_by_test_id(f"seat-{mine}")).to_have_attribute("data-me", "true")
+            expect(seat.page.get_by_test_id(f"seat-{mine}-total")).to_have_attribute("data-total", "0")
         assert check_frames_hide_opponent(anna, ben) > 10
         assert_frames_match_server_models(anna, ben)
         assert not anna.errors and not ben.errors, anna.errors + ben.errors

@@ -85,7 +85,7 @@ def test_a_finished_deal_replays_card_by_card_as_stored(
         page.get_by_test_id("replay-next").click()
         expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "1")
         assert first["play"] not in _hand(page, first["seat"])
-        expect(page.get_by_test_id("replay-trick").locator(f'[data-card="{first["play"]}"]')).to_be_visible()
+        expect(page.get_by_test_id("current-trick").locator(f'[data-card="{first["play"]}"]')).to_be_visible()
 
         # Arrow keys: right twice (a whole trick and the draws), left once.
         page.keyboard.press("ArrowRight")
@@ -115,7 +115,11 @@ def test_a_finished_deal_replays_card_by_card_as_stored(
         result = deal["result"]
         expect(points).to_have_attribute("data-points", ",".join(map(str, result["card_points"])))
         expect(points).to_have_attribute("data-score", ",".join(map(str, result["score"])))
-        expect(points).to_contain_text(f"{result['score'][0]} : {result['score'][1]}")
+        for s, score in enumerate(result["score"]):
+            mine = page.get_by_test_id(f"replay-score-{s}")
+            expect(mine).to_have_attribute("data-score", str(score))
+            expect(mine).to_have_attribute("data-total", str(result["totals"][s]))
+            expect(mine).to_contain_text(f"+{score}" if score > 0 else str(score))
         assert _hand(page, 0) == [] and _hand(page, 1) == []
         expect(page.get_by_test_id("replay-next")).to_be_disabled()
 

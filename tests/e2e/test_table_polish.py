@@ -72,8 +72,10 @@ def test_opponents_marriage_chat_after_reload_and_the_price_of_resigning(
         expect(banner).to_have_attribute("data-seat", "0")
         expect(banner).to_contain_text("Anna")
         expect(banner).to_contain_text(re.compile(r"\+\s?\d+"))
-        expect(ben.page.get_by_test_id("marriages-opponent")).to_contain_text("♥")
-        expect(anna.page.get_by_test_id("marriages-me")).to_contain_text("♥")
+        # Anna's marriage by her seat (0), on Ben's page and on her own
+        expect(ben.page.get_by_test_id("seat-0-declarations")).to_contain_text("♥")
+        expect(anna.page.get_by_test_id("seat-0-declarations")).to_contain_text("♥")
+        expect(anna.page.get_by_test_id("seat-1-declarations")).to_have_count(0)
 
         # Chat: Ben writes from the drawer; Anna's closed drawer shows the unread dot.
         ben.page.get_by_test_id("sheet-toggle").click()

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.api.test_variants import table as variant_table
 from tests.support.services import ServerProcess, serving
+from tests.support.tables import table
 
 from .conftest import PHONE
 from .helpers import (
@@ -407,7 +407,7 @@ def _three_seat_match_given_up_in_its_second_deal(server: ServerProcess) -> dict
     person gives up in the second deal (ruling V0.10a): a finished match of two deals to replay."""
 
     async def play() -> dict[str, Any]:
-        [seat] = await variant_table(server, "mcleod", 3, 301, 1)
+        [seat] = await table(server, "mcleod", 3, 301, 1)
         rng = random.Random(5)
         try:
             while not seat.view["history"]:

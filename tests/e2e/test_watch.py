@@ -45,19 +45,21 @@ def table_version(page: Page) -> int:
 
 def check_spectator_sees_no_hand(watcher: Seat, anna: Seat, ben: Seat) -> bool:
     """At one version on all three pages: the spectator's page names no card of either hand, and
-    shows both hands as backs with their true counts. False if the pages never agreed."""
+    shows both hands as backs with their true counts (Anna's seat 0, Ben's seat 1). False if the
+    pages never agreed."""
     for _ in range(30):
         v = watch_version(watcher.page)
         if v == table_version(anna.page) == table_version(ben.page):
             hands = set(hand(anna.page)) | set(hand(ben.page))
             seen = dom_cards(watcher.page)
             counts = (
-                watcher.page.get_by_test_id("spectator-hand-0").get_attribute("data-count"),
-                watcher.page.get_by_test_id("opponent-hand").get_attribute("data-count"),
+                watcher.page.get_by_test_id("seat-0-cards").get_attribute("data-count"),
+                watcher.page.get_by_test_id("seat-1-cards").get_attribute("data-count"),
             )
             if watch_version(watcher.page) == v == table_version(anna.page) == table_version(ben.page):
                 assert not seen & hands, f"the spectator's page shows {seen & hands} of a hand"
                 assert watcher.page.locator('[data-testid="spectator-table"] [data-testid="hand"]').count() == 0
+                assert watcher.page.locator('[data-testid$="-cards"] [data-card]').count() == 0  # backs only
                 assert counts == (str(len(hand(anna.page))), str(len(hand(ben.page))))
                 return True
         watcher.page.wait_for_timeout(100)  # through Playwright, so the pages' socket frames keep arriving

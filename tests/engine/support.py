@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from backend.engine import DealState, Play, Rules, apply, card, deal_from_hands, name
+from backend.engine import DealState, Play, Rules, apply_deal, card, deal_from_hands, name
 from backend.engine.cards import cards_in
 
 RANKS = "ATKQJ987"  # R1 high → low (V1 adds 8 and 7)
@@ -36,11 +36,11 @@ def hand_names(mask: int) -> set[str]:
 
 def build(hand0: str, hand1: str, stock: str, dealer: int = 0, rules: Rules | None = None) -> DealState:
     """A deal from card names (``stock`` top first) through ``deal_from_hands``."""
-    return deal_from_hands(rules or Rules(), dealer, [ids(hand0), ids(hand1)], ids(stock))
+    return deal_from_hands(rules or Rules(), dealer, [ids(hand0), ids(hand1)], stock=ids(stock))
 
 
 def play(state: DealState, seat: int, card_name: str, declare: bool = False) -> DealState:
-    state, _ = apply(state, seat, Play(card(card_name), declare))
+    state, _ = apply_deal(state, seat, Play(card(card_name), declare))
     return state
 
 

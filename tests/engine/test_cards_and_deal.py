@@ -6,9 +6,11 @@ import itertools
 
 import pytest
 
-from backend.engine import IllegalAction, Play, Rules, apply, card, deal_view, name, names, new_deal, new_seed
+from backend.engine import IllegalAction, Play, Rules, card, name, names, new_deal, new_seed
+from backend.engine import apply_deal as apply
 from backend.engine.cards import cards_in, deck_mask
 from backend.engine.shuffle import shuffled
+from backend.engine.view import deal_view
 
 from .support import POINTS, build, hand_names, ids, pack_names, play, trick
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from backend.engine import ILLEGAL_CODES, IllegalAction, Play, apply, card, check, legal_actions
+from backend.engine import ILLEGAL_CODES, IllegalAction, Play, card
+from backend.engine import apply_deal as apply
+from backend.engine import check_deal as check
+from backend.engine import deal_actions as legal_actions
 
 from .support import build, play, reach_phase2, snapshot, trick
 

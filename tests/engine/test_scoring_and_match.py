@@ -94,7 +94,7 @@ def test_r5_deal_score_is_card_points_plus_declarations_without_last_trick_bonus
 def test_r5_totals_accumulate_only_at_the_end_of_a_deal_and_the_dealer_alternates():
     rng = random.Random(11)
     match = new_match(Rules(), 2024)
-    assert match.first_dealer == first_dealer(2024) and match.deal.dealer == match.first_dealer
+    assert match.first_dealer == first_dealer(Rules(), 2024) and match.deal.dealer == match.first_dealer
     assert match.deal.seed == deal_seed(2024, 0)
     while not match.over and len(match.history) < 3:
         before = match.totals
@@ -104,7 +104,8 @@ def test_r5_totals_accumulate_only_at_the_end_of_a_deal_and_the_dealer_alternate
             assert match.totals == before  # R5.1: not during a deal
         else:
             record = match.history[-1]
-            assert match.totals == (before[0] + record.score[0], before[1] + record.score[1]) == record.totals
+            score = record.result.score
+            assert match.totals == (before[0] + score[0], before[1] + score[1]) == record.totals
             assert match.deal.dealer == 1 - record.dealer  # R2: the deal alternates
             assert match.deal.seed == deal_seed(2024, match.deal_number)
 
@@ -143,7 +144,7 @@ def test_r5_1_constructed_both_reach_target_higher_wins():
     # both pass the target in the same deal (totals 1006 and 1005): the higher one wins
     assert min(match.totals) >= 1001 and match.totals == (1006, 1005)
     assert match.over and match.winner == 0 and match.end_reason == "target"
-    assert events[-1] == MatchOver(winner=0, reason="target", totals=(1006, 1005))
+    assert events[-1] == MatchOver(winner=0, loser=None, reason="target", totals=(1006, 1005))
     over = events[-2]
     assert isinstance(over, DealOver) and over.score == FIXED_SCORE and over.totals == (1006, 1005)
     assert over.number == 0 and over.seed == str(match.history[0].seed)
@@ -218,7 +219,7 @@ def test_r6_2_resign_ends_the_match_as_a_loss_with_totals_as_they_stand(seat, re
     ended, events = match_rules.apply(match, seat, Resign(reason))
     assert ended.over and ended.winner == 1 - seat and ended.end_reason == reason
     assert ended.totals == totals
-    assert events == (MatchOver(winner=1 - seat, reason=reason, totals=totals),)
+    assert events == (MatchOver(winner=1 - seat, loser=seat, reason=reason, totals=totals),)
     assert stake_owed(Decimal("0.01"), 1001, ended.totals[seat]) == Decimal(1001 - totals[seat]) / 100
     with pytest.raises(IllegalAction) as refused:
         match_rules.apply(ended, 1 - seat, Resign())

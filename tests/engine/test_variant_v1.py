@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from backend.engine import Play, Rules, apply, deal_result, legal_mask, names, new_deal
+from backend.engine import Play, Rules, deal_result, legal_mask, names, new_deal
+from backend.engine import apply_deal as apply
 from backend.engine.cards import cards_in, deck_mask
 from backend.engine.shuffle import shuffled
 
@@ -16,7 +17,8 @@ V1 = Rules(deck_size=32)
 
 
 def test_v1_rules_shape():
-    assert (V1.hand_size, V1.deck_size - 2 * V1.hand_size, V1.deck_size // 2) == (6, 20, 16)
+    hand = V1.layout.hand_size
+    assert (hand, V1.layout.deck_size - 2 * hand, V1.layout.deck_size // 2) == (6, 20, 16)
     assert sorted(names(deck_mask(8))) == sorted(pack_names(32))
     assert sum(POINTS[c[0]] for c in pack_names(32)) == 120  # 7 and 8 score nothing
     with pytest.raises(ValueError):
@@ -49,8 +51,8 @@ def test_v1_phase_1_lasts_while_the_stock_has_cards_then_16_tricks():
     for seed in range(20):
         state = new_deal(V1, seed, seed % 2)
         while not state.over:
-            assert state.phase == (1 if len(state.tricks) < 10 else 2)
-            if state.phase == 1 and state.trick:
+            assert bool(state.stock) == (len(state.tricks) < 10)  # R4 phase 1 while the stock lasts
+            if state.stock and state.trick:
                 assert legal_mask(state) == state.hands[state.turn]  # free play while stock remains
             state, _ = apply(state, state.turn, Play(rng.choice(list(cards_in(legal_mask(state))))))
         assert len(state.tricks) == 16

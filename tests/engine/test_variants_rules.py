@@ -12,36 +12,39 @@ from decimal import Decimal
 
 import pytest
 
-from backend.engine import IllegalAction, Resign, Rules, apply, card, deal_result, legal_actions, names, new_deal
-from backend.engine.cards import cards_in
-from backend.engine.deal import Play
-from backend.engine.kernel import NO_TRUMP, obligation_mask, winning_index
-from backend.engine.shuffle import shuffled
-from backend.engine.table_deal import (
+from backend.engine import (
+    AuctionWon,
     Bid,
     Discard,
+    Discarded,
+    IllegalAction,
     Pass,
-    apply_table,
-    bid_cap,
-    legal_bids,
-    legal_table_actions,
-    new_table_deal,
-    play_mask,
-    round_points,
-    table_deal_result,
-    table_refusal_code,
+    Play,
+    Resign,
+    Rules,
+    TalonTaken,
+    ThrownIn,
+    card,
+    deal_result,
+    first_dealer,
+    names,
+    new_deal,
+    new_match,
+    payments,
+    refusal_code,
 )
-from backend.engine.table_events import AuctionWon, Discarded, TalonTaken, ThrownIn
-from backend.engine.table_match import (
-    apply_table_match,
-    new_table_match,
-    replay_table_match,
-    settlement,
-    table_first_dealer,
-    table_match_winner,
-)
-from backend.engine.table_view import table_events_for_seat, table_seat_view
-from backend.engine.variants import VARIANTS, TableRules, rules_from_dict
+from backend.engine import apply as apply_match
+from backend.engine import apply_deal as apply
+from backend.engine import deal_actions as legal_actions
+from backend.engine import events_for as table_events_for_seat
+from backend.engine import replay_match as replay_table_match
+from backend.engine import view_for as table_seat_view
+from backend.engine.cards import cards_in
+from backend.engine.deal import bid_cap, legal_bids, legal_mask, round_points
+from backend.engine.kernel import NO_TRUMP, obligation_mask, winning_index
+from backend.engine.match import match_winner as table_match_winner
+from backend.engine.shuffle import shuffled
+from backend.engine.variants import VARIANTS
 
 from .support import POINTS, hand_names, ids
 from .variant_support import act, action, finish, scored, table
@@ -65,12 +68,12 @@ V7_4_TALON = "9D 8D"
 
 def refused(state, seat, text) -> str:
     with pytest.raises(IllegalAction) as info:
-        apply_table(state, seat, action(text))
+        apply(state, seat, action(text))
     return info.value.code
 
 
 def legal_cards(state) -> set[str]:
-    return set(names(play_mask(state)))
+    return set(names(legal_mask(state)))
 
 
 def pack_points(pack: int) -> int:
@@ -85,19 +88,17 @@ def test_V0_1_seats_clockwise_forehand_left_of_dealer_first_dealer_from_the_seed
     assert state.forehand == 0 and state.turn == 0
     state = act(state, "p")
     assert state.turn == 1  # clockwise
-    firsts = {table_first_dealer(TableRules("bidding", seats=4), seed) for seed in range(40)}
+    firsts = {first_dealer(Rules("bidding", seats=4), seed) for seed in range(40)}
     assert firsts == {0, 1, 2, 3}
-    assert (
-        new_table_match(TableRules("mcleod"), 5).first_dealer == new_table_match(TableRules("mcleod"), 5).first_dealer
-    )
+    assert new_match(Rules("mcleod"), 5).first_dealer == new_match(Rules("mcleod"), 5).first_dealer
 
 
 def test_V0_1a_the_deal_passes_left_after_every_deal_thrown_in_included():
-    match = new_table_match(TableRules("bidding", seats=4), 11)
+    match = new_match(Rules("bidding", seats=4), 11)
     first = match.first_dealer
     for k in range(1, 6):
         for _ in range(4):
-            match, events = apply_table_match(match, match.deal.turn, Pass())
+            match, events = apply_match(match, match.deal.turn, Pass())
         assert any(isinstance(e, ThrownIn) for e in events)
         assert match.deal.dealer == (first + k) % 4 and match.deal_number == k
         assert match.totals == (0, 0, 0, 0)
@@ -108,10 +109,10 @@ def test_V0_1a_the_deal_passes_left_after_every_deal_thrown_in_included():
     [("mcleod", 3), ("rassel", 3), ("thousand3", 3), ("thousand4", 4), ("bidding", 3), ("bidding", 4)],
 )
 def test_V0_2_dealt_from_the_top_in_packets_forehand_to_dealer_no_stock(variant, seats):
-    rules = TableRules(variant, seats=seats)
+    rules = Rules(variant, seats=seats)
     layout = rules.layout
     dealer = 1
-    state = new_table_deal(rules, 77, dealer)
+    state = new_deal(rules, 77, dealer)
     order = iter(shuffled(list(cards_in(layout.pack)), 77))
     hands: list[list[int]] = [[] for _ in range(seats)]
     talon: list[int] = []
@@ -129,7 +130,7 @@ def test_V0_2_dealt_from_the_top_in_packets_forehand_to_dealer_no_stock(variant,
 
 def test_V0_3_ranks_and_card_points_every_pack_holds_120():
     for game in VARIANTS.values():
-        for _, layout in game.layouts:
+        for layout in game.layouts:
             assert pack_points(layout.pack) == 120
     state = table("thousand4", V5_HANDS)
     state = act(state, "7C 8S 9H 9D")  # all of one trick score 0
@@ -158,14 +159,16 @@ def test_V0_5_declare_on_lead_with_k_and_q_trump_at_once_once_per_suit():
 
 def test_V0_5a_a_declaration_is_allowed_on_the_first_lead():
     state = table("thousand3", V4_HANDS)
-    assert {(a.card, a.declare) for a in legal_table_actions(state, 1) if isinstance(a, Play) and a.declare}
+    assert {(a.card, a.declare) for a in legal_actions(state, 1) if isinstance(a, Play) and a.declare}
     state = act(state, "KH!")
     assert state.declarations[0].points == 60
 
 
 def test_V0_5b_no_declaration_scoring_option_values_by_suit():
     with pytest.raises(ValueError, match="unknown rules option"):
-        TableRules.from_dict({"variant": "mcleod", "declaration_scoring": "by_order"})
+        Rules.from_dict({"variant": "mcleod", "declaration_scoring": "by_order"})
+    with pytest.raises(ValueError, match="options of two-hand 1001"):
+        Rules("mcleod", declaration_scoring="by_order")
     assert VARIANTS["bidding"].declaration_values == (100, 80, 60, 40)
 
 
@@ -179,7 +182,7 @@ def test_V0_6_auction_clockwise_tens_higher_than_the_high_bid_pass_is_final():
     assert state.turn == 1  # seat 2 passed for good: skipped
     state = act(state, "b100 b110")
     assert state.turn == 1
-    state, events = apply_table(state, 1, Pass())
+    state, events = apply(state, 1, Pass())
     assert state.declarer == 0 and state.contract == 110
     assert AuctionWon(seat=0, contract=110) in events
 
@@ -187,9 +190,9 @@ def test_V0_6_auction_clockwise_tens_higher_than_the_high_bid_pass_is_final():
 def test_V0_6a_everyone_passes_thrown_in_nobody_scores():
     state = table("rassel", V3_HANDS)
     state = act(state, "p p")
-    state, events = apply_table(state, 0, Pass())
+    state, events = apply(state, 0, Pass())
     assert state.phase == "thrown_in" and state.over and events[-1] == ThrownIn()
-    result = table_deal_result(state)
+    result = deal_result(state)
     assert result.thrown_in and result.score == (0, 0, 0) and result.jungfrau == (0, 0, 0)
 
 
@@ -225,30 +228,30 @@ def test_V0_6e_no_other_customs_four_nines_are_not_redealt_nobody_must_bid():
     nines = ["9C 9S 9H 9D AD TD KD QD", "KH QH AC TC KC QC JC JD", "AH TH JH AS TS KS QS JS"]
     state = table("rassel", nines)
     assert state.phase == "auction" and state.turn == 1
-    assert Pass() in legal_table_actions(state, 1)
+    assert Pass() in legal_actions(state, 1)
 
 
 def test_V0_7_declarer_takes_the_talon_then_discards_two_which_count_for_them():
     state = table("mcleod", V2_HANDS, V2_TALON)
     state = act(state, "b40 p")
-    state, events = apply_table(state, 0, Pass())
+    state, events = apply(state, 0, Pass())
     assert isinstance(events[-1], TalonTaken) and events[-1].cards == ("TH", "QD")
     assert hand_names(state.hands[1]) == set(V2_HANDS[1].split()) | {"TH", "QD"}
     assert refused(state, 1, "KS") == "wrong_phase"  # ruling V7.5a: no lead before discarding
-    state, events = apply_table(state, 1, Discard(card("TH"), card("AC")))
+    state, events = apply(state, 1, Discard(card("TH"), card("AC")))
     assert events == (Discarded(seat=1, cards=("TH", "AC")),)
     assert state.hands[1].bit_count() == 6 and state.seat_card_points(1) == 21
     assert state.card_points == (0, 0, 0)  # the discards are not a trick
 
 
 def test_V0_7a_nobody_but_the_declarer_sees_the_talon():
-    rules = TableRules("mcleod")
-    match = replace(new_table_match(rules, 3), deal=table("mcleod", V2_HANDS, V2_TALON))
+    rules = Rules("mcleod")
+    match = replace(new_match(rules, 3), deal=table("mcleod", V2_HANDS, V2_TALON))
     for seat in range(3):
         assert table_seat_view(match, seat).deal.talon is None
-    match, events = apply_table_match(match, 1, Bid(40))
-    match, events = apply_table_match(match, 2, Pass())
-    match, events = apply_table_match(match, 0, Pass())
+    match, events = apply_match(match, 1, Bid(40))
+    match, events = apply_match(match, 2, Pass())
+    match, events = apply_match(match, 0, Pass())
     assert table_seat_view(match, 1).deal.talon == ("TH", "QD")
     for seat in (0, 2, None):
         assert table_seat_view(match, seat).deal.talon is None
@@ -259,19 +262,19 @@ def test_V0_7a_nobody_but_the_declarer_sees_the_talon():
 
 def test_V0_8_contract_made_when_deal_points_reach_it():
     state = finish(act(table("mcleod", V2_HANDS, V2_TALON), "b40 p b50 p dTH,QD KC!"))
-    result = table_deal_result(state)
+    result = deal_result(state)
     assert result.deal_points[0] == result.card_points[0] + result.declaration_points[0]
     assert result.card_points[0] == state.card_points[0] + 13  # the discards TH + QD
     assert result.made is (result.deal_points[0] >= 50) and result.made
 
 
 def test_V0_8a_contract_judged_on_exact_points_before_rounding():
-    rules = TableRules("mcleod")
+    rules = Rules("mcleod")
     state = scored(rules, (76, 24, 20), (4, 1, 1), declarer=0, contract=80)
-    result = table_deal_result(state)
+    result = deal_result(state)
     assert result.rounded[0] == 80 and result.made is False and result.score[0] == -80
-    state = scored(TableRules("rassel"), (71, 29, 20), (4, 1, 1), declarer=0, contract=80)
-    result = table_deal_result(state)
+    state = scored(Rules("rassel"), (71, 29, 20), (4, 1, 1), declarer=0, contract=80)
+    result = deal_result(state)
     assert result.rounded[0] == 80 and result.made is False and result.score[0] == 0
 
 
@@ -285,28 +288,29 @@ def test_V0_9_unique_highest_total_at_or_over_target_wins_else_play_on():
 
 
 def test_V0_10_each_loser_owes_the_winner_their_shortfall_even_below_zero():
-    match = replace(new_table_match(TableRules("mcleod"), 1), totals=(1010, -50, 1001), winner=0, end_reason="target")
-    assert settlement(match, Decimal("0.01")) == ((1, 0, Decimal("10.51")),)
+    match = replace(new_match(Rules("mcleod"), 1), totals=(1010, -50, 1001), winner=0, end_reason="target")
+    assert payments(match, Decimal("0.01")) == ((1, 0, 1051, Decimal("10.51")),)
     with pytest.raises(TypeError):
-        settlement(match, 0.01)  # type: ignore[arg-type]
+        payments(match, 0.01)  # type: ignore[arg-type]
 
 
 def test_V0_10a_abandonment_the_leaver_owes_every_other_player():
-    match = new_table_match(TableRules("thousand4"), 1)
+    match = new_match(Rules("thousand4"), 1)
     match = replace(match, totals=(100, 200, 300, 400))
-    over, events = apply_table_match(match, 2, Resign())
-    assert over.over and over.loser == 2 and over.winner is None and events[0].loser == 2
-    assert settlement(over, Decimal(1)) == tuple((2, s, Decimal(701)) for s in (0, 1, 3))
+    over, events = apply_match(match, 2, Resign())
+    assert over.over and over.loser == 2 and events[0].loser == 2
+    assert over.winner == 3 and events[0].winner == 3  # the seat first alone after it (the highest total)
+    assert payments(over, Decimal(1)) == tuple((2, s, 701, Decimal(701)) for s in (0, 1, 3))
     with pytest.raises(IllegalAction) as info:
-        apply_table_match(over, 0, Pass())
+        apply_match(over, 0, Pass())
     assert info.value.code == "match_over"
 
 
 def test_V0_11_a_seat_sees_its_hand_counts_bids_declarer_contract_and_its_own_points():
-    rules = TableRules("mcleod")
-    match = replace(new_table_match(rules, 3), deal=table("mcleod", V2_HANDS, V2_TALON))
+    rules = Rules("mcleod")
+    match = replace(new_match(rules, 3), deal=table("mcleod", V2_HANDS, V2_TALON))
     for text in ("b40", "p", "b50", "p", "dTH,QD", "KC!", "JC", "KD"):
-        match, _ = apply_table_match(match, match.deal.turn, action(text))
+        match, _ = apply_match(match, match.deal.turn, action(text))
     for seat in range(3):
         view = table_seat_view(match, seat)
         assert set(view.deal.hand) == hand_names(match.deal.hands[seat])
@@ -317,11 +321,10 @@ def test_V0_11_a_seat_sees_its_hand_counts_bids_declarer_contract_and_its_own_po
         assert view.deal.card_points is None  # open_scores off
         assert view.deal.my_card_points == match.deal.seat_card_points(seat)
     assert table_seat_view(match, 0).deal.my_card_points == 10 + 13  # KC JC KD, and the discards TH QD
-    open_match = replace(
-        match,
-        rules=TableRules("mcleod", open_scores=True),
-        deal=replace(match.deal, rules=TableRules("mcleod", open_scores=True)),
-    )
+    open_rules = Rules("mcleod", open_scores=True)
+    open_match = replace(new_match(open_rules, 3), deal=table("mcleod", V2_HANDS, V2_TALON, open_scores=True))
+    for text in ("b40", "p", "b50", "p", "dTH,QD", "KC!", "JC", "KD"):
+        open_match, _ = apply_match(open_match, open_match.deal.turn, action(text))
     assert table_seat_view(open_match, 2).deal.card_points == (10, 0, 0)  # trick points: not the discards
 
 
@@ -334,7 +337,7 @@ def test_V0_12_the_first_refusal_in_order():
     assert refused(state, 2, "b190") == "bid_too_low"
     assert refused(state, 2, "b500") == "bid_over_cap"
     state = act(state, "p p")
-    assert table_refusal_code(state, 1, Discard(card("AH"), card("AH"))) == "must_discard_two"
+    assert refusal_code(state, 1, Discard(card("AH"), card("AH"))) == "must_discard_two"
     assert refused(state, 1, "dAH,TS") == "card_not_held"
     state = act(state, "dAC,JC")
     assert refused(state, 1, "AD!") == "card_not_held"  # card before declare
@@ -347,19 +350,19 @@ def test_V0_12_the_first_refusal_in_order():
 
 
 def test_V2_1_three_seats():
-    assert TableRules("mcleod").seats == 3
+    assert Rules("mcleod").seats == 3
     with pytest.raises(ValueError):
-        TableRules("mcleod", seats=4)
+        Rules("mcleod", seats=4)
 
 
 def test_V2_2_twenty_cards_ten_to_ace():
-    pack = TableRules("mcleod").layout.pack
+    pack = Rules("mcleod").layout.pack
     assert pack.bit_count() == 20 and not any(c[0] == "9" for c in names(pack)) and pack_points(pack) == 120
 
 
 def test_V2_3_three_each_two_to_the_talon_three_each():
-    assert TableRules("mcleod").layout.packets == (("each", 3), ("talon", 2), ("each", 3))
-    state = new_table_deal(TableRules("mcleod"), 9, 0)
+    assert Rules("mcleod").layout.packets == (("each", 3), ("talon", 2), ("each", 3))
+    state = new_deal(Rules("mcleod"), 9, 0)
     assert [h.bit_count() for h in state.hands] == [6, 6, 6] and len(state.talon) == 2
 
 
@@ -374,29 +377,29 @@ def test_V2_4_minimum_40_and_the_declarer_leads():
 def test_V2_5_declarer_takes_two_and_discards_two():
     state = act(table("mcleod", V2_HANDS, V2_TALON), "b40 p b50 p")
     assert state.hands[0].bit_count() == 8
-    assert all(isinstance(a, Discard) for a in legal_table_actions(state, 0))
-    assert len(legal_table_actions(state, 0)) == 28  # any two of eight
+    assert all(isinstance(a, Discard) for a in legal_actions(state, 0))
+    assert len(legal_actions(state, 0)) == 28  # any two of eight
     state = act(state, "dTH,QD")
     assert state.hands[0].bit_count() == 6 and state.phase == "play"
 
 
 def test_V2_5a_the_discards_count_for_the_declarer():
     state = finish(act(table("mcleod", V2_HANDS, V2_TALON), "b40 p b50 p dTH,QD"))
-    result = table_deal_result(state)
+    result = deal_result(state)
     assert result.card_points[0] == state.card_points[0] + 13 and sum(result.card_points) == 120
 
 
 def test_V2_6_declarations_by_suit_none_without_a_trick():
     assert VARIANTS["mcleod"].declaration_values == (100, 80, 60, 40)
     state = scored(
-        TableRules("mcleod"),
+        Rules("mcleod"),
         (60, 60, 0),
         (3, 3, 0),
         declarer=0,
         contract=40,
         declarations=((0, "C", 100), (2, "H", 60)),
     )
-    assert table_deal_result(state).declaration_points == (100, 0, 0)
+    assert deal_result(state).declaration_points == (100, 0, 0)
 
 
 def test_V2_7_follow_suit_else_trump_no_duty_to_overtrump():
@@ -420,27 +423,25 @@ def test_V2_8_trick_winner_as_V0_4():
 
 
 def test_V2_9_scoring_rounded_points_or_minus_the_contract():
-    rules = TableRules("mcleod")
-    made = table_deal_result(scored(rules, (84, 23, 13), (4, 1, 1), declarer=0, contract=80))
+    rules = Rules("mcleod")
+    made = deal_result(scored(rules, (84, 23, 13), (4, 1, 1), declarer=0, contract=80))
     assert made.made and made.score == (80, 20, 10)
-    failed = table_deal_result(
-        scored(rules, (74, 33, 13), (4, 1, 1), declarer=0, contract=80, declarations=((0, "D", 40),))
-    )
+    failed = deal_result(scored(rules, (74, 33, 13), (4, 1, 1), declarer=0, contract=80, declarations=((0, "D", 40),)))
     assert failed.deal_points[0] == 114 and failed.made  # 114 ≥ 80
-    failed = table_deal_result(scored(rules, (34, 73, 13), (2, 3, 1), declarer=0, contract=80))
+    failed = deal_result(scored(rules, (34, 73, 13), (2, 3, 1), declarer=0, contract=80))
     assert not failed.made and failed.score == (-80, 70, 10)
 
 
 def test_V2_9a_a_remainder_of_5_rounds_up():
-    state = scored(TableRules("mcleod"), (45, 44, 31), (1, 1, 1))
-    assert [round_points(state, 0, p) for p in (45, 44, 0, 115)] == [50, 40, 0, 120]
+    state = scored(Rules("mcleod"), (45, 44, 31), (1, 1, 1))
+    assert [round_points(state.rules, p, False) for p in (45, 44, 0, 115)] == [50, 40, 0, 120]
 
 
 def test_V2_10_target_1001_by_default_501_and_301_offered():
-    assert TableRules("mcleod").target == 1001
-    assert TableRules("mcleod", target=301).target == 301
+    assert Rules("mcleod").target == 1001
+    assert Rules("mcleod", target=301).target == 301
     with pytest.raises(ValueError):
-        TableRules("mcleod", target=1000)
+        Rules("mcleod", target=1000)
 
 
 # ---------------------------------------------------------------- V3 Rassel
@@ -451,17 +452,17 @@ def test_V3_1_three_seats():
 
 
 def test_V3_2_twenty_four_cards():
-    pack = names(TableRules("rassel").layout.pack)
+    pack = names(Rules("rassel").layout.pack)
     assert len(pack) == 24 and {c[0] for c in pack} == set("ATKQJ9")
 
 
 def test_V3_3_eight_each_no_card_left():
-    state = new_table_deal(TableRules("rassel"), 4, 2)
+    state = new_deal(Rules("rassel"), 4, 2)
     assert [h.bit_count() for h in state.hands] == [8, 8, 8] and state.talon == ()
 
 
 def test_V3_3a_packets_three_two_three():
-    assert TableRules("rassel").layout.packets == (("each", 3), ("each", 2), ("each", 3))
+    assert Rules("rassel").layout.packets == (("each", 3), ("each", 2), ("each", 3))
 
 
 def test_V3_3b_no_talon_no_discard():
@@ -480,7 +481,7 @@ def test_V3_4_auction_without_minimum_declarer_leads():
 def test_V3_4a_the_lowest_bid_is_10():
     state = table("rassel", V3_HANDS)
     assert refused(state, 1, "b0") == "bid_too_low"
-    assert TableRules("rassel").game.minimum_bid == 10
+    assert Rules("rassel").game.minimum_bid == 10
 
 
 def test_V3_5_values_hearts_100_diamonds_80_spades_60_clubs_40():
@@ -513,28 +514,28 @@ def test_V3_7_trick_winner_as_V0_4():
 
 
 def test_V3_8_rounded_up_failed_declarer_scores_points_less_contract():
-    rules = TableRules("rassel")
+    rules = Rules("rassel")
     state = scored(rules, (61, 59, 0), (3, 3, 0), declarer=0, contract=60)
-    assert table_deal_result(state).score == (70, 60, 0)
+    assert deal_result(state).score == (70, 60, 0)
     state = scored(rules, (138, -20 + 22, 0), (6, 2, 0))  # no contract: rounded points
-    assert table_deal_result(state).rounded[0] == 140
+    assert deal_result(state).rounded[0] == 140
     state = scored(rules, (98, 22, 0), (4, 2, 0), declarer=0, contract=180, declarations=((0, "H", 100),))
-    result = table_deal_result(state)
+    result = deal_result(state)
     assert result.deal_points[0] == 198 and result.made
     state = scored(rules, (78, 42, 0), (4, 2, 0), declarer=0, contract=180, declarations=((0, "H", 100),))
-    result = table_deal_result(state)
+    result = deal_result(state)
     assert result.deal_points[0] == 178 and not result.made and result.score[0] == 180 - 180
 
 
 def test_V3_9_reaching_1000_wins():
-    assert TableRules("rassel").target == 1000
+    assert Rules("rassel").target == 1000
     assert table_match_winner((1000, 0, 0), 1000) == 0
 
 
 def test_V3_9a_targets_1000_500_300():
     assert VARIANTS["rassel"].targets == (1000, 500, 300)
     with pytest.raises(ValueError):
-        TableRules("rassel", target=1001)
+        Rules("rassel", target=1001)
 
 
 # ---------------------------------------------------------------- V4 1000 for three
@@ -547,11 +548,11 @@ def test_V4_1_three_seats_no_auction_no_talon():
 
 
 def test_V4_2_twenty_four_cards():
-    assert TableRules("thousand3").layout.pack.bit_count() == 24
+    assert Rules("thousand3").layout.pack.bit_count() == 24
 
 
 def test_V4_3_three_three_two():
-    assert TableRules("thousand3").layout.packets == (("each", 3), ("each", 3), ("each", 2))
+    assert Rules("thousand3").layout.packets == (("each", 3), ("each", 3), ("each", 2))
 
 
 def test_V4_4_forehand_leads_no_trump_until_a_meld():
@@ -563,9 +564,7 @@ def test_V4_5_a_meld_must_be_higher_than_every_earlier_one():
     state = act(table("thousand3", V4_HANDS), "KH! 9H JH")
     assert state.tricks[0].winner == 1
     assert refused(state, 1, "KD!") == "meld_not_higher"
-    assert {a.card for a in legal_table_actions(state, 1) if isinstance(a, Play) and a.declare} == set(
-        ids("KS QS KC QC")
-    )
+    assert {a.card for a in legal_actions(state, 1) if isinstance(a, Play) and a.declare} == set(ids("KS QS KC QC"))
     state = act(state, "KS!")
     assert state.declarations[-1].points == 80
 
@@ -580,8 +579,8 @@ def test_V4_5b_the_player_on_lead_melds():
 
 
 def test_V4_6_a_meld_counts_without_a_trick():
-    state = scored(TableRules("thousand3"), (0, 60, 60), (0, 4, 4), declarations=((0, "D", 40),))
-    assert table_deal_result(state).score == (40, 60, 60)
+    state = scored(Rules("thousand3"), (0, 60, 60), (0, 4, 4), declarations=((0, "D", 40),))
+    assert deal_result(state).score == (40, 60, 60)
 
 
 def test_V4_7_follow_suit_no_duty_to_trump_or_head():
@@ -604,27 +603,27 @@ def test_V4_8_trick_winner_as_V0_4():
 
 
 def test_V4_9_original_or_simplified_with_the_last_trick_rounding_5_up():
-    state = scored(TableRules("thousand3"), (45, 46, 29), (3, 3, 2), last_winner=0)
-    assert table_deal_result(state).score == (45, 46, 29)
-    simple = TableRules("thousand3", scoring="simplified")
-    assert table_deal_result(scored(simple, (45, 46, 29), (3, 3, 2), last_winner=0)).score == (5, 5, 3)
-    assert table_deal_result(scored(simple, (45, 46, 29), (3, 3, 2), last_winner=1)).score == (4, 5, 3)
-    assert table_deal_result(scored(simple, (44, 46, 30), (3, 3, 2), last_winner=0)).score == (4, 5, 3)
+    state = scored(Rules("thousand3"), (45, 46, 29), (3, 3, 2), last_winner=0)
+    assert deal_result(state).score == (45, 46, 29)
+    simple = Rules("thousand3", scoring="simplified")
+    assert deal_result(scored(simple, (45, 46, 29), (3, 3, 2), last_winner=0)).score == (5, 5, 3)
+    assert deal_result(scored(simple, (45, 46, 29), (3, 3, 2), last_winner=1)).score == (4, 5, 3)
+    assert deal_result(scored(simple, (44, 46, 30), (3, 3, 2), last_winner=0)).score == (4, 5, 3)
 
 
 def test_V4_9a_simplified_is_played_to_100():
-    assert TableRules("thousand3", scoring="simplified").target == 100
+    assert Rules("thousand3", scoring="simplified").target == 100
     with pytest.raises(ValueError):
-        TableRules("thousand3", scoring="simplified", target=1001)
+        Rules("thousand3", scoring="simplified", target=1001)
     with pytest.raises(ValueError):
-        TableRules("mcleod", scoring="simplified")
+        Rules("mcleod", scoring="simplified")
 
 
 def test_V4_10_first_to_reach_the_target_wins():
-    match = new_table_match(TableRules("thousand3", scoring="simplified"), 6)
+    match = new_match(Rules("thousand3", scoring="simplified"), 6)
     match = replace(match, totals=(95, 0, 0))
     while match.deal_number == 0:
-        match, _ = apply_table_match(match, match.deal.turn, legal_table_actions(match.deal, match.deal.turn)[0])
+        match, _ = apply_match(match, match.deal.turn, legal_actions(match.deal, match.deal.turn)[0])
     assert match.over == (max(match.totals) >= 100) and match.winner == table_match_winner(match.totals, 100)
 
 
@@ -632,7 +631,7 @@ def test_V4_10_first_to_reach_the_target_wins():
 
 
 def test_V5_1_as_V4_for_four_seats_with_32_cards():
-    rules = TableRules("thousand4")
+    rules = Rules("thousand4")
     assert rules.seats == 4 and rules.layout.pack.bit_count() == 32 and rules.layout.hand_size == 8
     state = act(table("thousand4", V5_HANDS), "KC!")
     assert legal_cards(state) == set(V5_HANDS[2].split())  # void: any card, no duty to trump
@@ -642,7 +641,7 @@ def test_V5_1_as_V4_for_four_seats_with_32_cards():
 
 def test_V5_2_all_four_play_each_for_themselves():
     state = finish(table("thousand4", V5_HANDS))
-    result = table_deal_result(state)
+    result = deal_result(state)
     assert result.declarer is None and len(result.score) == 4 and sum(result.card_points) == 120
 
 
@@ -650,19 +649,19 @@ def test_V5_2_all_four_play_each_for_themselves():
 
 
 def test_V6_1_a_player_without_a_trick_gets_100_or_10_simplified():
-    rules = TableRules("thousand3", jungfrau=True)
-    assert table_deal_result(scored(rules, (0, 60, 60), (0, 4, 4))).score == (100, 60, 60)
-    simple = TableRules("thousand3", jungfrau=True, scoring="simplified")
-    assert table_deal_result(scored(simple, (0, 60, 60), (0, 4, 4))).score == (10, 6, 6)
-    off = TableRules("thousand3")
-    assert table_deal_result(scored(off, (0, 60, 60), (0, 4, 4))).score == (0, 60, 60)
+    rules = Rules("thousand3", jungfrau=True)
+    assert deal_result(scored(rules, (0, 60, 60), (0, 4, 4))).score == (100, 60, 60)
+    simple = Rules("thousand3", jungfrau=True, scoring="simplified")
+    assert deal_result(scored(simple, (0, 60, 60), (0, 4, 4))).score == (10, 6, 6)
+    off = Rules("thousand3")
+    assert deal_result(scored(off, (0, 60, 60), (0, 4, 4))).score == (0, 60, 60)
     thrown = act(table("rassel", V3_HANDS, jungfrau=True), "p p p")
-    assert table_deal_result(thrown).jungfrau == (0, 0, 0)  # a thrown-in deal gives no bonus
+    assert deal_result(thrown).jungfrau == (0, 0, 0)  # a thrown-in deal gives no bonus
 
 
 def test_V6_2_combines_with_two_hand_1001_and_every_variant():
     for game in VARIANTS.values():
-        assert TableRules(game.id, jungfrau=True).jungfrau
+        assert Rules(game.id, jungfrau=True).jungfrau
     rules = Rules(jungfrau=True)
     assert rules.to_dict()["jungfrau"] is True and "jungfrau" not in Rules().to_dict()
     assert Rules.from_dict(rules.to_dict()) == rules and Rules(deck_size=32, jungfrau=True).jungfrau  # V1 too
@@ -674,29 +673,28 @@ def test_V6_2_combines_with_two_hand_1001_and_every_variant():
     assert deal_result(swept).jungfrau == (0, 100) and deal_result(swept).score == (120, 100)
     assert deal_result(state).jungfrau == (0, 0)  # both took a trick
     off = state._copy()
-    off.rules, off.tricks_won, off.card_points = Rules(), (12, 0), (120, 0)
+    off.dealt = replace(off.dealt, rules=Rules())
+    off.tricks_won, off.card_points = (12, 0), (120, 0)
     assert deal_result(off).score == (120, 0)
 
 
 def test_V6_3_the_declarer_never_receives_it():
-    rules = TableRules("mcleod", jungfrau=True)
-    result = table_deal_result(scored(rules, (13, 67, 40), (0, 4, 2), declarer=0, contract=40, discards="TH QD"))
+    rules = Rules("mcleod", jungfrau=True)
+    result = deal_result(scored(rules, (13, 67, 40), (0, 4, 2), declarer=0, contract=40, discards="TH QD"))
     assert result.jungfrau == (0, 0, 0) and result.score == (-40, 70, 40)
-    result = table_deal_result(scored(rules, (0, 80, 40), (4, 0, 2), declarer=0, contract=40))
+    result = deal_result(scored(rules, (0, 80, 40), (4, 0, 2), declarer=0, contract=40))
     assert result.jungfrau == (0, 100, 0) and result.score[1] == 180
 
 
 def test_V6_4_added_after_rounding_never_towards_the_contract_no_revived_melds():
-    rules = TableRules("rassel", jungfrau=True)
-    result = table_deal_result(scored(rules, (61, 59, 0), (4, 4, 0), declarations=((2, "H", 100),)))
+    rules = Rules("rassel", jungfrau=True)
+    result = deal_result(scored(rules, (61, 59, 0), (4, 4, 0), declarations=((2, "H", 100),)))
     assert result.declaration_points == (0, 0, 0) and result.score == (70, 60, 100)
-    v7 = TableRules("bidding", jungfrau=True)
-    result = table_deal_result(
-        scored(v7, (100, 20, 0), (6, 4, 0), declarer=0, contract=100, declarations=((2, "C", 100),))
-    )
+    v7 = Rules("bidding", jungfrau=True)
+    result = deal_result(scored(v7, (100, 20, 0), (6, 4, 0), declarer=0, contract=100, declarations=((2, "C", 100),)))
     assert result.score == (100, 20, 100) and result.declaration_points[2] == 0
-    v4 = TableRules("thousand3", jungfrau=True)
-    result = table_deal_result(scored(v4, (60, 60, 0), (4, 4, 0), declarations=((2, "C", 100),)))
+    v4 = Rules("thousand3", jungfrau=True)
+    result = deal_result(scored(v4, (60, 60, 0), (4, 4, 0), declarations=((2, "C", 100),)))
     assert result.score == (60, 60, 200)  # V4.6: melds count anyway
 
 
@@ -704,21 +702,21 @@ def test_V6_4_added_after_rounding_never_towards_the_contract_no_revived_melds()
 
 
 def test_V7_1_three_or_four_seats():
-    assert VARIANTS["bidding"].seat_counts == (3, 4) and TableRules("bidding").seats == 3
+    assert VARIANTS["bidding"].seat_counts == (3, 4) and Rules("bidding").seats == 3
     with pytest.raises(ValueError):
-        TableRules("bidding", seats=2)
+        Rules("bidding", seats=2)
 
 
 def test_V7_2_skat_pack_four_seats_without_the_red_sevens():
-    three, four = TableRules("bidding").layout.pack, TableRules("bidding", seats=4).layout.pack
+    three, four = Rules("bidding").layout.pack, Rules("bidding", seats=4).layout.pack
     assert three.bit_count() == 32 and four.bit_count() == 30
     assert set(names(three)) - set(names(four)) == {"7H", "7D"} and pack_points(four) == 120
 
 
 def test_V7_3_deal_three_skat_four_three_or_three_skat_four():
-    assert TableRules("bidding").layout.packets == (("each", 3), ("talon", 2), ("each", 4), ("each", 3))
-    assert TableRules("bidding", seats=4).layout.packets == (("each", 3), ("talon", 2), ("each", 4))
-    assert [h.bit_count() for h in new_table_deal(TableRules("bidding", seats=4), 3, 0).hands] == [7] * 4
+    assert Rules("bidding").layout.packets == (("each", 3), ("talon", 2), ("each", 4), ("each", 3))
+    assert Rules("bidding", seats=4).layout.packets == (("each", 3), ("talon", 2), ("each", 4))
+    assert [h.bit_count() for h in new_deal(Rules("bidding", seats=4), 3, 0).hands] == [7] * 4
 
 
 def test_V7_4_auction_in_tens():
@@ -743,7 +741,7 @@ def test_V7_5_declarer_takes_the_skat_and_discards_two_that_count():
 def test_V7_5a_the_declarer_cannot_lead_before_discarding():
     state = act(table("bidding", V7_HANDS, V7_TALON), "b40 p p")
     assert refused(state, 1, "AC") == "wrong_phase"
-    assert all(isinstance(a, Discard) for a in legal_table_actions(state, 1))
+    assert all(isinstance(a, Discard) for a in legal_actions(state, 1))
 
 
 def test_V7_6_the_declarer_leads():
@@ -758,7 +756,7 @@ def test_V7_7_melds_any_order_only_with_a_trick_none_over_900():
     assert bid_cap(banned, 1) == 120  # V0.6b: no bid over 120 for a player who may not meld
     banned = act(banned, "b40 p p d8D,7D")
     assert refused(banned, 1, "KC!") == "meld_forbidden"
-    assert Play(card("KC")) in legal_table_actions(banned, 1)  # may still lead the K without melding
+    assert Play(card("KC")) in legal_actions(banned, 1)  # may still lead the K without melding
     ordered = table(
         "bidding", ["KC QC 8H 7H AD TD KD QD JD 9D", "AC TC QS QH JC 9C 8C 7C AS TS", V7_HANDS[2]], V7_TALON
     )
@@ -766,16 +764,16 @@ def test_V7_7_melds_any_order_only_with_a_trick_none_over_900():
     assert ordered.tricks[0].winner == 0
     ordered = act(ordered, "KD!")  # 40 after 100: any order
     assert [d.points for d in ordered.declarations] == [100, 40]
-    result = table_deal_result(scored(TableRules("bidding"), (60, 60, 0), (5, 5, 0), declarations=((2, "C", 100),)))
+    result = deal_result(scored(Rules("bidding"), (60, 60, 0), (5, 5, 0), declarations=((2, "C", 100),)))
     assert result.declaration_points == (0, 0, 0)
 
 
 def test_V7_7a_over_900_means_901_or_target_minus_100():
     for total, allowed in ((900, True), (901, False)):
         state = act(table("bidding", V7_HANDS, V7_TALON, totals=[0, total, 0]), "b40 p p d8D,7D")
-        assert (table_refusal_code(state, 1, Play(card("KC"), True)) is None) is allowed
+        assert (refusal_code(state, 1, Play(card("KC"), True)) is None) is allowed
     state = act(table("bidding", V7_HANDS, V7_TALON, totals=[0, 401, 0], target=501), "b40 p p d8D,7D")
-    assert table_refusal_code(state, 1, Play(card("KC"), True)) == "meld_forbidden"
+    assert refusal_code(state, 1, Play(card("KC"), True)) == "meld_forbidden"
 
 
 def test_V7_8_follow_suit_otherwise_any_card():
@@ -786,26 +784,26 @@ def test_V7_8_follow_suit_otherwise_any_card():
 
 
 def test_V7_9_exact_scoring_failed_declarer_loses_the_contract():
-    rules = TableRules("bidding")
-    result = table_deal_result(scored(rules, (57, 44, 19), (4, 3, 3), declarer=0, contract=50))
+    rules = Rules("bidding")
+    result = deal_result(scored(rules, (57, 44, 19), (4, 3, 3), declarer=0, contract=50))
     assert result.score == (57, 44, 19) and result.made
-    result = table_deal_result(scored(rules, (47, 54, 19), (4, 3, 3), declarer=0, contract=50))
+    result = deal_result(scored(rules, (47, 54, 19), (4, 3, 3), declarer=0, contract=50))
     assert result.score == (-50, 54, 19) and not result.made
 
 
 def test_V7_9a_no_rounding_and_no_simplified_scoring():
-    assert round_points(scored(TableRules("bidding"), (45, 46, 29), (1, 1, 1)), 0, 45) == 45
+    assert round_points(Rules("bidding"), 45, False) == 45
     with pytest.raises(ValueError):
-        TableRules("bidding", scoring="simplified")
+        Rules("bidding", scoring="simplified")
 
 
 def test_V7_9b_a_made_contract_scores_the_deal_points_not_the_bid():
-    result = table_deal_result(scored(TableRules("bidding"), (97, 4, 19), (6, 1, 1), declarer=0, contract=40))
+    result = deal_result(scored(Rules("bidding"), (97, 4, 19), (6, 1, 1), declarer=0, contract=40))
     assert result.score[0] == 97
 
 
 def test_V7_10_target_1001_by_default():
-    assert TableRules("bidding").target == 1001 and VARIANTS["bidding"].targets == (1001, 501, 301)
+    assert Rules("bidding").target == 1001 and VARIANTS["bidding"].targets == (1001, 501, 301)
 
 
 # ---------------------------------------------------------------- table options
@@ -813,21 +811,28 @@ def test_V7_10_target_1001_by_default():
 
 def test_table_rules_round_trip_and_refuse_unknown_fields():
     for data in ({"variant": "mcleod"}, {"variant": "bidding", "seats": 4, "jungfrau": True, "target": 501}):
-        rules = TableRules.from_dict(data)
-        assert TableRules.from_dict(rules.to_dict()) == rules
-        assert rules_from_dict(rules.to_dict()) == rules
-    assert rules_from_dict({"target": 301}).to_dict()["target"] == 301  # two-hand Rules
-    for bad in ({}, {"variant": "skat"}, {"variant": "mcleod", "colour": 1}, {"variant": "rassel", "jungfrau": "yes"}):
+        rules = Rules.from_dict(data)
+        assert Rules.from_dict(rules.to_dict()) == rules and not rules.two_hand
+    assert Rules.from_dict({"target": 301}).to_dict()["target"] == 301  # two-hand 1001: no variant
+    assert Rules.from_dict({}).two_hand
+    bad_ones = (
+        {"variant": "skat"},
+        {"variant": "twohand"},  # two-hand 1001 is written without a variant
+        {"variant": "mcleod", "colour": 1},
+        {"variant": "rassel", "jungfrau": "yes"},
+        {"variant": "mcleod", "deck_size": 24},
+    )
+    for bad in bad_ones:
         with pytest.raises(ValueError):
-            TableRules.from_dict(bad)
+            Rules.from_dict(bad)
 
 
 def test_replay_of_a_table_match_from_its_log():
-    rules = TableRules("rassel")
-    match, log = new_table_match(rules, 2026), []
+    rules = Rules("rassel")
+    match, log = new_match(rules, 2026), []
     while match.deal_number < 2:
         seat = match.deal.turn
-        chosen = legal_table_actions(match.deal, seat)[-1]
+        chosen = legal_actions(match.deal, seat)[-1]
         log.append((seat, chosen))
-        match, _ = apply_table_match(match, seat, chosen)
+        match, _ = apply_match(match, seat, chosen)
     assert replay_table_match(rules, 2026, log) == match

@@ -1,4 +1,4 @@
-"""R7 — what each seat may see: deal_view, seat_view and events_for_seat (the one observer)."""
+"""R7 — what each seat may see: deal_view, view_for and events_for (the one observer), two-hand 1001."""
 
 from __future__ import annotations
 
@@ -22,18 +22,17 @@ from backend.engine import (
     Rules,
     SeatView,
     TrickView,
-    apply,
     card,
-    deal_view,
-    events_for_seat,
     legal_mask,
-    legal_plays,
     new_match,
-    seat_view,
 )
+from backend.engine import apply_deal as apply
+from backend.engine import events_for as events_for_seat
 from backend.engine import match as match_rules
+from backend.engine import view_for as seat_view
 from backend.engine.cards import cards_in
 from backend.engine.match import deal_seed
+from backend.engine.view import deal_view, plays_for
 
 from .support import build, card_tokens, hand_names, play, reach_phase2, sent, trick
 
@@ -45,9 +44,9 @@ def test_r7_deal_view_shows_own_hand_and_only_counts_of_the_rest():
     for seat in (0, 1):
         view = deal_view(state, seat)
         assert set(view.hand) == set(DEAL[seat].split())
-        assert view.opponent_cards == 8 and view.stock_count == 8
+        assert view.hand_counts == (8, 8) and view.stock_count == 8
         assert card_tokens(view) == set(DEAL[seat].split())  # no opponent or stock card anywhere
-        assert view.turn == 1 and view.forehand == 1 and view.dealer == 0 and view.phase == 1
+        assert view.turn == 1 and view.forehand == 1 and view.dealer == 0 and view.phase == "play"
 
 
 def test_r7_trick_in_progress_last_trick_trump_and_declarations_are_public():
@@ -118,34 +117,56 @@ def test_r7_events_serialize_to_the_client_shapes():
     ]
     assert sent(events_for_seat(follow, 0))[2] == {"kind": "card_drawn", "seat": 1, "card": None}
     over = DealOver(
-        card_points=(50, 70), declaration_points=(0, 60), score=(50, 130), number=0, totals=(50, 130), seed="7"
+        number=0,
+        thrown_in=False,
+        declarer=None,
+        contract=None,
+        made=None,
+        card_points=(50, 70),
+        declaration_points=(0, 60),
+        deal_points=(50, 130),
+        jungfrau=(0, 0),
+        score=(50, 130),
+        totals=(50, 130),
+        seed="7",
     )
     assert sent(over) == {
         "kind": "deal_over",
+        "number": 0,
+        "thrown_in": False,
+        "declarer": None,
+        "contract": None,
+        "made": None,
         "card_points": [50, 70],
         "declaration_points": [0, 60],
+        "deal_points": [50, 130],
+        "jungfrau": [0, 0],
         "score": [50, 130],
-        "number": 0,
         "totals": [50, 130],
         "seed": "7",
     }
     assert TypeAdapter(tuple[Event, ...]).dump_python(follow, mode="json") == sent(follow)
 
 
-def test_r7_seat_view_serializes_with_todays_field_names():
+def test_r7_seat_view_serializes_with_the_protocol_2_field_names():
     match = new_match(Rules(), 8)
     view = seat_view(match, match.deal.turn)
     data = TypeAdapter(SeatView).dump_python(view, mode="json")
     assert list(data) == [
-        "seat", "rules", "target", "totals", "deal_number", "deal", "legal", "blocked", "history", "winner",
-        "end_reason",
+        "seat", "rules", "target", "totals", "deal_number", "deal", "bids", "may_pass", "must_discard", "legal",
+        "blocked", "history", "winner", "loser", "end_reason", "places",
     ]  # fmt: skip
     assert list(data["deal"]) == [
-        "dealer", "forehand", "turn", "phase", "hand", "opponent_cards", "stock_count", "stock_bottom", "trump",
-        "declarations", "trick", "last_trick", "tricks_played", "my_card_points", "card_points",
+        "variant", "phase", "dealer", "forehand", "turn", "hand", "hand_counts", "stock_count", "stock_bottom",
+        "talon_count", "talon", "discards", "calls", "high_bid", "declarer", "contract", "trump", "declarations",
+        "trick", "last_trick", "tricks_played", "tricks_won", "my_card_points", "card_points",
     ]  # fmt: skip
-    # The view carries every field of Rules; to_dict leaves out V6's `jungfrau` while it is off.
-    assert data["rules"] == {**Rules().to_dict(), "jungfrau": False} and data["totals"] == [0, 0]
+    # The view carries every field of Rules, whatever the game (docs/protocol.md, protocol 2).
+    assert data["rules"] == {
+        "variant": "twohand", "seats": 2, "target": 1001, "scoring": "original", "jungfrau": False,
+        "open_scores": False, "declaration_scoring": "by_suit", "show_stock_bottom": False, "deck_size": 24,
+    }  # fmt: skip
+    assert data["totals"] == [0, 0]
     assert data["legal"][0].keys() == {"card", "declare"}
     assert data == sent(view)
 
@@ -179,7 +200,7 @@ def test_r7_seat_view_legal_only_for_the_seat_to_move():
     match = new_match(Rules(), 8)
     mover = match.deal.turn
     assert seat_view(match, mover).legal and seat_view(match, 1 - mover).legal == ()
-    assert seat_view(match, mover).legal == legal_plays(match.deal, mover)
+    assert seat_view(match, mover).legal == plays_for(match.deal, mover)[0]
     view = seat_view(match, mover)
     assert [p.card for p in view.legal] == list(view.deal.hand)  # on lead every card, in card order
     assert seat_view(match, mover).rules == Rules()
@@ -194,24 +215,24 @@ def test_r7_seat_view_legal_only_for_the_seat_to_move():
 )
 def test_r3_legal_play_declare_gives_the_points_of_declaring_that_card(scoring, expected):
     state = build(*DEAL, rules=Rules(declaration_scoring=scoring))  # seat 1 holds K+Q of spades and hearts
-    legal = legal_plays(state, 1)
+    legal = plays_for(state, 1)[0]
     assert [p.card for p in legal] == DEAL[1].split()  # every card, in card order
     assert {p.card: p.declare for p in legal if p.declare is not None} == expected
     assert all(p.declare is None for p in legal if p.card not in expected)
-    assert legal_plays(state, 0) == ()  # not on turn
+    assert plays_for(state, 0) == ((), ())  # not on turn
 
     state = trick(state, "KH", "9C", declare=True)  # hearts declared (1st); seat 1 leads again
-    legal = {p.card: p.declare for p in legal_plays(state, 1)}
+    legal = {p.card: p.declare for p in plays_for(state, 1)[0]}
     assert legal["KS"] == legal["QS"] == (80 if scoring == "by_suit" else 60)  # by_order: the 2nd is 60
     assert legal["QH"] is None  # hearts were declared: once per suit (R3)
 
     state = play(state, 1, "9S")  # a follower never declares (R3: only on lead)
-    assert all(p.declare is None for p in legal_plays(state, 0))
+    assert all(p.declare is None for p in plays_for(state, 0)[0])
 
 
 def test_r3_legal_play_declare_in_phase_2_follows_the_legal_cards():
     state = reach_phase2("KC QC AS TS AH TH AD TD", "JC 9C KS QS JS 9S KH QH", dealer=0)
-    legal = legal_plays(state, 1)
+    legal = plays_for(state, 1)[0]
     assert [(p.card, p.declare) for p in legal] == [
         ("KC", 100),
         ("QC", 100),

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from backend.engine import card
-from backend.engine.deal import Declaration, Play
-from backend.engine.table_deal import (
-    Bid,
-    Discard,
-    Pass,
-    TableAction,
-    TableDealState,
-    TableTrick,
-    apply_table,
-    legal_table_actions,
-    table_deal_from_hands,
-)
-from backend.engine.variants import TableRules
+from backend.engine import Action, Bid, DealState, Declaration, Discard, Pass, Play, Rules, Trick, card, deal_actions
+from backend.engine import apply_deal as apply
+from backend.engine.deal import Auction, deal_from_hands, new_deal
+from backend.engine.kernel import NO_TRUMP
 
 from .support import ids
 
@@ -32,13 +21,13 @@ def table(
     dealer: int = 0,
     totals: list[int] | None = None,
     **options: Any,
-) -> TableDealState:
-    """A deal of ``variant`` from card names (one string per seat), through ``table_deal_from_hands``."""
-    rules = TableRules(variant, seats=len(hands), **options)
-    return table_deal_from_hands(rules, dealer, [ids(h) for h in hands], ids(talon), totals=totals)
+) -> DealState:
+    """A deal of ``variant`` from card names (one string per seat), through ``deal_from_hands``."""
+    rules = Rules(variant, seats=len(hands), **options)
+    return deal_from_hands(rules, dealer, [ids(h) for h in hands], talon=ids(talon), totals=totals)
 
 
-def action(text: str) -> TableAction:
+def action(text: str) -> Action:
     """``b40`` bid 40, ``p`` pass, ``dJC,JD`` discard, ``KH`` play, ``KH!`` play and declare."""
     if text == "p":
         return Pass()
@@ -50,26 +39,26 @@ def action(text: str) -> TableAction:
     return Play(card(text.rstrip("!")), text.endswith("!"))
 
 
-def act(state: TableDealState, script: str) -> TableDealState:
+def act(state: DealState, script: str) -> DealState:
     """Apply each action of ``script`` (space-separated, see ``action``) by the seat to move."""
     for text in script.split():
         seat = state.turn
         assert seat is not None, f"the deal is over before {text}"
-        state, _ = apply_table(state, seat, action(text))
+        state, _ = apply(state, seat, action(text))
     return state
 
 
-def finish(state: TableDealState) -> TableDealState:
+def finish(state: DealState) -> DealState:
     """Play the rest of the deal, each seat taking its first legal action."""
     while not state.over:
         seat = state.turn
         assert seat is not None
-        state, _ = apply_table(state, seat, legal_table_actions(state, seat)[0])
+        state, _ = apply(state, seat, deal_actions(state, seat)[0])
     return state
 
 
 def scored(
-    rules: TableRules,
+    rules: Rules,
     card_points: tuple[int, ...],
     tricks_won: tuple[int, ...],
     declarer: int | None = None,
@@ -77,21 +66,16 @@ def scored(
     declarations: tuple[tuple[int, str, int], ...] = (),
     last_winner: int = 0,
     discards: str = "",
-) -> TableDealState:
+) -> DealState:
     """A finished deal with the given tallies, for the scoring rules (the cards themselves do not matter)."""
-    from backend.engine.table_deal import new_table_deal
-
-    state = new_table_deal(rules, 1, 0)
-    return replace(
-        state,
-        phase="over",
-        turn=None,
-        hands=(0,) * rules.n,
-        declarer=declarer,
-        contract=contract,
-        card_points=card_points,
-        tricks_won=tricks_won,
-        discards=sum(1 << c for c in ids(discards)),
-        declarations=tuple(Declaration(seat, SUIT_INDEX[suit], points) for seat, suit, points in declarations),
-        tricks=(TableTrick(last_winner, (), last_winner),),
-    )
+    state = new_deal(rules, 1, 0)._copy()
+    state.phase = "over"
+    state.turn = None
+    state.hands = (0,) * rules.n
+    state.stock = ()
+    state.auction = Auction(declarer=declarer, contract=contract, discards=sum(1 << c for c in ids(discards)))
+    state.card_points = card_points
+    state.tricks_won = tricks_won
+    state.declarations = tuple(Declaration(seat, SUIT_INDEX[suit], points) for seat, suit, points in declarations)
+    state.tricks = (Trick(last_winner, (), last_winner, NO_TRUMP),)
+    return state

@@ -25,9 +25,9 @@ from sqlalchemy import create_engine, text
 
 from backend.rooms.cluster import LEASE_MS
 from backend.rooms.codes import CloseCode
-from tests.api.test_spectators import Watcher
 from tests.support.client import Player, Seat, create_table
 from tests.support.services import ROOT, RedisServer, ServerProcess, database
+from tests.support.tables import Watcher
 
 from .conftest import SHUTDOWN_S
 from .roaming import Roaming

@@ -20,6 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect
 
 from backend.api.app import create_app
+from backend.api.codes import PROTOCOL
 from backend.ops.logs import JsonFormatter
 from backend.ops.metrics import scrape_allowed
 from backend.settings import Settings
@@ -75,9 +76,13 @@ async def test_a_whole_match_logs_no_secret_and_one_json_object_per_line(server:
     ticket = (await ben.post("/api/socket-ticket"))["ticket"]
     secrets_used.add(ticket)
     for query in (f"ticket={ticket}", f"token={ben.token}"):
-        async with connect(f"{server.ws_url}/ws/rooms/{room['id']}?{query}") as extra:
+        async with connect(f"{server.ws_url}/ws/rooms/{room['id']}?{query}&protocol={PROTOCOL}") as extra:
             assert json.loads(await extra.recv())["type"] == "state"
     await second.connect()  # the extra sockets replaced Ben's: open his again
+    watch_code = (await anna.post(f"/api/rooms/{room['id']}/watch-link"))["code"]
+    secrets_used.add(watch_code)
+    async with connect(f"{server.ws_url}/ws/rooms/{room['id']}/watch?protocol={PROTOCOL}&code={watch_code}") as eyes:
+        assert json.loads(await eyes.recv())["type"] == "watch_state"
     moves = await play_moves((first, second), random.Random(21))
     assert moves > 0 and first.view["winner"] is not None
 

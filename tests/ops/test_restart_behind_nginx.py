@@ -1,4 +1,4 @@
-"""A rolling restart behind the compose file's proxy: nginx with ``deploy/nginx.conf`` itself (only
+"""A rolling restart behind a proxy: nginx with ``deploy/nginx.conf`` itself, the alternative to compose's Caddy (only
 the replicas' addresses, the port and the file paths are rewritten) in front of two processes.
 
 The players' sockets go through nginx, never to a process directly. SIGTERM one replica, bring it

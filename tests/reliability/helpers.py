@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from backend.api.codes import PROTOCOL
 from backend.api.messages import validate_server_message
 from backend.db.engine import normalize_url
 from backend.db.models import Action, Deal, Match, MatchSeat, Player, Room, Settlement
@@ -50,6 +51,17 @@ def comparable(state: dict[str, Any]) -> dict[str, Any]:
     players = [p and {"seat": p["seat"], "id": p["id"], "name": p["name"]} for p in state["room"]["players"]]
     room = {k: v for k, v in state["room"].items() if k != "players"} | {"players": players}
     return {"version": state["version"], "room": room, "view": state["view"], "stake": state["stake"]}
+
+
+def settlements_owed(state: dict[str, Any]) -> int:
+    """R6: how many settlements a match won on the target stores, from its final state: one per
+    loser short of the target (a loser at or over it owes nothing, and nothing is stored). The
+    state's ``stakes`` list exactly those."""
+    view = state["view"]
+    target, winner = view["target"], view["winner"]
+    owed = [seat for seat, total in enumerate(view["totals"]) if seat != winner and total < target]
+    assert [s["debtor_seat"] for s in state["stakes"]] == owed and state["stake"] == (state["stakes"] or [None])[0]
+    return len(owed)
 
 
 # ------------------------------------------------------------------ REST
@@ -107,7 +119,11 @@ class SyncSeat:
     @classmethod
     def open(cls, ws_url: str, room_id: str, token: str) -> SyncSeat:
         socket = connect(
-            f"{ws_url}/ws/rooms/{room_id}?token={token}", compression=None, max_size=2**20, open_timeout=10, legacy=True
+            f"{ws_url}/ws/rooms/{room_id}?token={token}&protocol={PROTOCOL}",
+            compression=None,
+            max_size=2**20,
+            open_timeout=10,
+            legacy=True,
         )
         seat = cls(socket, room_id, token)
         seat.receive_until(lambda m: m["type"] == "state")

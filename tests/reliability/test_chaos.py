@@ -36,7 +36,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 from tests.support.client import Player, Seat, create_table
 from tests.support.services import ServerProcess, database
 
-from .helpers import Database, check_action_log
+from .helpers import Database, check_action_log, settlements_owed
 
 pytestmark = pytest.mark.slow
 
@@ -184,7 +184,7 @@ def verify(game: Game, db: Database) -> int:
                     assert (row.seat, row.card) == (event["seat"], event["card"]), (row, event)
     assert final is not None and final["view"]["winner"] is not None
     assert db.room_version(game.room_id) == final["version"] == len(rows) + 1
-    assert db.settlement_count(game.match_id) == 1
+    assert db.settlement_count(game.match_id) == settlements_owed(final)
     [match] = [m for m in db.matches() if m.id == game.match_id]
     assert match.status == "finished" and db.match_totals(game.match_id) == final["view"]["totals"]
     return len(rows)

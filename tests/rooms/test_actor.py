@@ -11,8 +11,7 @@ from datetime import datetime
 import pytest
 
 from backend.db.writes import ActionWrite, RoomWrite, StoreUnavailable
-from backend.engine.events import Event
-from backend.engine.view import SeatView
+from backend.engine import Event, SeatView
 from backend.rooms import commands as cmd
 from backend.rooms.actor import RoomActor
 from backend.rooms.codes import CloseCode

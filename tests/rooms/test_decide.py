@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from backend.db.writes import AbsenceWrite, ActionWrite, JoinWrite, LoggedAction, RematchOfferWrite, RematchStartWrite
-from backend.engine import Rules, seat_view
-from backend.engine.variants import TableRules
+from backend.engine import Rules
+from backend.engine import view_for as seat_view
 from backend.rooms import commands as cmd
 from backend.rooms.codes import RoomCode
 from backend.rooms.decide import Limits, decide
@@ -260,7 +260,7 @@ CLEO = "p_cleo"
 
 def finished_for_three(third: SeatHolder) -> RoomState:
     """A table of 1000 for three (V4) whose match ended by a resignation (V0.10a)."""
-    options = TableOptions(rules=TableRules("thousand3"), reconnect_grace_s=60)
+    options = TableOptions(rules=Rules("thousand3"), reconnect_grace_s=60)
     state = RoomState(
         id="r_3",
         invite_code="inv3",

@@ -17,10 +17,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from backend.db.writes import ActionWrite
-from backend.engine import Rules, places
-from backend.engine.variants import TableRules
+from backend.engine import Action, Rules, places
 from backend.rooms import commands as cmd
-from backend.rooms import game
 from backend.rooms.decide import resign_price
 from backend.rooms.effects import Persist
 from backend.rooms.model import FreshMatch, RoomState, SeatHolder
@@ -33,22 +31,22 @@ STAKE = Decimal("0.05")
 GAMES = [
     Rules(target=301),
     Rules(target=301, deck_size=32, jungfrau=True),
-    TableRules("mcleod", target=301),
-    TableRules("rassel", target=300),
-    TableRules("thousand3", target=301),
-    TableRules("thousand4", scoring="simplified", jungfrau=True),
-    TableRules("bidding", target=301),
-    TableRules("bidding", seats=4, target=301),
+    Rules("mcleod", target=301),
+    Rules("rassel", target=300),
+    Rules("thousand3", target=301),
+    Rules("thousand4", scoring="simplified", jungfrau=True),
+    Rules("bidding", target=301),
+    Rules("bidding", seats=4, target=301),
 ]
 
 
-def _name(rules: game.GameRules) -> str:
-    return "two-hand" if isinstance(rules, Rules) else f"{rules.variant}-{rules.n}"
+def _name(rules: Rules) -> str:
+    return f"{rules.variant}-{rules.n}-{rules.deck_size}"
 
 
-def staked_table(rules: game.GameRules, seed: int) -> RoomState:
+def staked_table(rules: Rules, seed: int) -> RoomState:
     """A table of people only (a stake needs them, RULES-VARIANTS.md), every one connected, the match started."""
-    n = game.seat_count(rules)
+    n = rules.n
     players = [f"p_{i}" for i in range(n)]
     state = RoomState(
         id="r_end",
@@ -91,7 +89,7 @@ def check_every_price(state: RoomState) -> None:
         assert write.end.places[seat] == n  # R6.2, V0.10a: the seat that left is last
 
 
-def apply(state: RoomState, seat: int, action: game.GameAction) -> RoomState:
+def apply(state: RoomState, seat: int, action: Action) -> RoomState:
     player = state.player_at(seat)
     assert player is not None
     after, _ = step(state, cmd.command_for(player, state.version, action))
@@ -103,7 +101,7 @@ def apply(state: RoomState, seat: int, action: game.GameAction) -> RoomState:
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**64), play=st.integers(0, 2**32))
 def test_v0_9_r6_2_a_tie_at_the_target_plays_on_and_every_seat_has_its_price_at_every_step(
-    rules: game.GameRules, seed: int, play: int
+    rules: Rules, seed: int, play: int
 ) -> None:
     tied = tie_at_target(rules, seed, play)
     assume(tied is not None)
@@ -144,7 +142,7 @@ def test_r6_2_v0_10a_every_seat_of_a_finished_match_has_a_place(
 
 
 @pytest.mark.parametrize("rules", GAMES, ids=_name)
-def test_r6_2_v0_10a_a_resigned_match_ranks_every_seat_and_names_its_winner(rules: game.GameRules) -> None:
+def test_r6_2_v0_10a_a_resigned_match_ranks_every_seat_and_names_its_winner(rules: Rules) -> None:
     state = staked_table(rules, 77)
     rng = random.Random(3)
     for _ in range(12):  # a few moves in: the totals need not be zero

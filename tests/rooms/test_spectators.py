@@ -65,7 +65,8 @@ def test_the_hub_caps_counts_and_shares_one_text_per_change() -> None:
     assert len(a.sent) == len(b.sent) == 2 and a.sent[1] is b.sent[1]  # one serialization, shared
     message = json.loads(a.sent[1])
     server_message.validate_python(message)
-    assert message["type"] == "watch_state" and message["watchers"] == 2 and "hand" not in message["view"]["deal"]
+    assert message["type"] == "watch_state" and message["watchers"] == 2
+    assert message["view"]["seat"] is None and message["view"]["deal"]["hand"] is None  # R7: no hand
     hub.remove(state.id, a)
     assert hub.count(state.id) == 1 and hub.total == 2 and counts[-1] == (state.id, 1)
     off, effects = step(new, cmd.SetSpectators(ANNA, False))

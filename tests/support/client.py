@@ -12,6 +12,7 @@ import httpx
 from pydantic import ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 
+from backend.api.codes import PROTOCOL
 from backend.api.messages import validate_server_message
 
 RANK_ORDER = "ATKQJ987"
@@ -69,7 +70,7 @@ class Seat:
     async def connect(self) -> dict[str, Any]:
         """Open the socket the way the browser does: with a one-time ticket, never the token."""
         ticket = (await self.player.post("/api/socket-ticket"))["ticket"]
-        url = f"{self.ws_url}/ws/rooms/{self.room_id}?ticket={ticket}"
+        url = f"{self.ws_url}/ws/rooms/{self.room_id}?ticket={ticket}&protocol={PROTOCOL}"
         self.socket = await connect(url, compression=None, max_size=2**20, open_timeout=10)
         self._inbox = asyncio.Queue()
         self._reader = asyncio.create_task(self._read())

@@ -91,8 +91,15 @@ class ServerProcess:
         self.database_url = database_url
         self.port = free_port()
         self.log_path = log_path
-        # Scripted clients play far faster than people: the flood limit is tested on its own.
-        self.env = {"RATE_LIMIT_INTENTS": "100000", **env}
+        # Scripted clients play far faster than people, and every one of them comes from 127.0.0.1:
+        # the flood limit and the REST and socket limits are tested on their own (tests/api/test_limits.py).
+        self.env = {
+            "RATE_LIMIT_INTENTS": "100000",
+            "REST_LIMITS": "0",
+            "MAX_OPEN_TABLES": "1000",
+            "MAX_SOCKETS_PER_ADDRESS": "100000",
+            **env,
+        }
         self.uvicorn_args = uvicorn_args
         self.process: subprocess.Popen[bytes] | None = None
 

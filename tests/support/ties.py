@@ -10,54 +10,50 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from backend.engine import legal_actions, legal_table_actions
-from backend.engine.table_match import TableMatchState
-from backend.rooms import game
+from backend.engine import Action, MatchState, Rules, apply, legal_actions, new_game
 
 
 @dataclass(frozen=True)
 class TiedMatch:
-    rules: game.GameRules
+    rules: Rules
     seed: int
-    actions: tuple[tuple[int, game.GameAction], ...]  # from the first move to the move that ties
-    match: game.Game  # the match right after that move: the next deal dealt, nobody the winner
+    actions: tuple[tuple[int, Action], ...]  # from the first move to the move that ties
+    match: MatchState  # the match right after that move: the next deal dealt, nobody the winner
 
 
-def legal(match: game.Game) -> tuple[int, list[game.GameAction]]:
+def legal(match: MatchState) -> tuple[int, list[Action]]:
     """The seat to move and what it may do."""
     seat = match.deal.turn
     assert seat is not None
-    if isinstance(match, TableMatchState):
-        return seat, list(legal_table_actions(match.deal, seat))
-    return seat, list(legal_actions(match.deal, seat))
+    return seat, legal_actions(match, seat)
 
 
-def tied_at_target(match: game.Game) -> bool:
+def tied_at_target(match: MatchState) -> bool:
     top = max(match.totals)
     return not match.over and top >= goal(match) and match.totals.count(top) >= 2
 
 
-def goal(match: game.Game) -> int:
-    return match.rules.goal if isinstance(match, TableMatchState) else match.rules.target
+def goal(match: MatchState) -> int:
+    return match.rules.goal
 
 
-def play_deal(match: game.Game, rng: random.Random) -> tuple[game.Game, list[tuple[int, game.GameAction]]]:
+def play_deal(match: MatchState, rng: random.Random) -> tuple[MatchState, list[tuple[int, Action]]]:
     """Random legal actions to the end of the current deal."""
     number, moves = match.deal_number, []
     while not match.over and match.deal_number == number:
         seat, actions = legal(match)
         action = rng.choice(actions)
-        match, _ = game.apply(match, seat, action)
+        match, _ = apply(match, seat, action)
         moves.append((seat, action))
     return match, moves
 
 
-def _spread(match: game.Game) -> int:
+def _spread(match: MatchState) -> int:
     top, second = sorted(match.totals, reverse=True)[:2]
     return top - second
 
 
-def tie_at_target(rules: game.GameRules, seed: int, play: int, tries: int = 60, attempts: int = 8) -> TiedMatch | None:
+def tie_at_target(rules: Rules, seed: int, play: int, tries: int = 60, attempts: int = 8) -> TiedMatch | None:
     """A way of playing the match of ``seed`` into a tie at the target (rngs ``play``, ``play + 1``, …),
     or None if ``attempts`` of them find none."""
     for attempt in range(attempts):
@@ -67,8 +63,8 @@ def tie_at_target(rules: game.GameRules, seed: int, play: int, tries: int = 60, 
     return None
 
 
-def _steer(rules: game.GameRules, seed: int, rng: random.Random, tries: int) -> TiedMatch | None:
-    match, log = game.new_game(rules, seed), []
+def _steer(rules: Rules, seed: int, rng: random.Random, tries: int) -> TiedMatch | None:
+    match, log = new_game(rules, seed), []
     while not match.over:
         playings = [play_deal(match, rng) for _ in range(tries)]
         for after, moves in playings:

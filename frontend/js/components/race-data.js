@@ -1,7 +1,7 @@
 // The race chart's numbers (race-chart.js draws them): the match totals after each deal for 2, 3 or
 // 4 players, where each point and grid line goes, which line is whose and where its legend sits.
 // Pure — no DOM and no text — and tested under node (race-data.test.mjs).
-import { seatsFromMe } from '../table/nseat.js';
+import { seatsFromMe } from '../table/model.js';
 
 export const W = 360;
 export const H = 230; // for two players; each more adds a legend row

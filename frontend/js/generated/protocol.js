@@ -31,6 +31,7 @@ export const REFUSAL_CODES = Object.freeze([
   "level_unavailable",
   "server_error",
   "spectator_cannot_act",
+  "too_many_tables",
   "unavailable",
   "bad_message",
   "rate_limited",
@@ -56,6 +57,8 @@ export const CLOSE_CODES = Object.freeze({
   "NOT_SEATED": 4403,
   "UNKNOWN_ROOM": 4404,
   "REPLACED": 4409,
+  "TOO_MANY_SOCKETS": 4428,
+  "OUTDATED_CLIENT": 4426,
   "TABLE_CLOSED": 4410,
   "WATCH_REFUSED": 4413,
   "WATCH_FULL": 4429
@@ -93,12 +96,8 @@ export const TABLE_OPTIONS = Object.freeze({
     "default": false
   },
   "deck_size": {
-    "type": "integer",
-    "values": [
-      24,
-      32
-    ],
-    "default": 24
+    "default": null,
+    "type": "integer"
   },
   "stake_per_point": {
     "default": "0",
@@ -151,6 +150,7 @@ export const TABLE_OPTIONS = Object.freeze({
     "default": null,
     "type": "string",
     "values": [
+      "twohand",
       "mcleod",
       "rassel",
       "thousand3",
@@ -161,7 +161,7 @@ export const TABLE_OPTIONS = Object.freeze({
   "seats": {
     "default": null,
     "type": "integer",
-    "minimum": 3,
+    "minimum": 2,
     "maximum": 4
   },
   "scoring": {
@@ -184,12 +184,16 @@ export const TABLE_OPTIONS = Object.freeze({
   }
 });
 
-// The games for three and four (V2–V7) and what each offers.
+// The games of the family (two-hand 1001, V2–V7) and what each offers.
 export const GAMES = Object.freeze({
-  "mcleod": {
-    "rule": "V2",
+  "twohand": {
+    "rule": "R4",
     "seats": [
-      3
+      2
+    ],
+    "decks": [
+      24,
+      32
     ],
     "targets": [
       1001,
@@ -198,6 +202,34 @@ export const GAMES = Object.freeze({
     ],
     "simplified": false,
     "simplified_target": 100,
+    "auction": false,
+    "talon": false,
+    "stock": true,
+    "levels": [
+      "easy",
+      "medium",
+      "hard",
+      "expert"
+    ]
+  },
+  "mcleod": {
+    "rule": "V2",
+    "seats": [
+      3
+    ],
+    "decks": [
+      20
+    ],
+    "targets": [
+      1001,
+      501,
+      301
+    ],
+    "simplified": false,
+    "simplified_target": 100,
+    "auction": true,
+    "talon": true,
+    "stock": false,
     "levels": [
       "easy",
       "medium",
@@ -209,6 +241,9 @@ export const GAMES = Object.freeze({
     "seats": [
       3
     ],
+    "decks": [
+      24
+    ],
     "targets": [
       1000,
       500,
@@ -216,6 +251,9 @@ export const GAMES = Object.freeze({
     ],
     "simplified": false,
     "simplified_target": 100,
+    "auction": true,
+    "talon": false,
+    "stock": false,
     "levels": [
       "easy",
       "medium",
@@ -227,6 +265,9 @@ export const GAMES = Object.freeze({
     "seats": [
       3
     ],
+    "decks": [
+      24
+    ],
     "targets": [
       1001,
       501,
@@ -234,6 +275,9 @@ export const GAMES = Object.freeze({
     ],
     "simplified": true,
     "simplified_target": 100,
+    "auction": false,
+    "talon": false,
+    "stock": false,
     "levels": [
       "easy",
       "medium",
@@ -245,6 +289,9 @@ export const GAMES = Object.freeze({
     "seats": [
       4
     ],
+    "decks": [
+      32
+    ],
     "targets": [
       1001,
       501,
@@ -252,6 +299,9 @@ export const GAMES = Object.freeze({
     ],
     "simplified": true,
     "simplified_target": 100,
+    "auction": false,
+    "talon": false,
+    "stock": false,
     "levels": [
       "easy",
       "medium",
@@ -264,6 +314,10 @@ export const GAMES = Object.freeze({
       3,
       4
     ],
+    "decks": [
+      30,
+      32
+    ],
     "targets": [
       1001,
       501,
@@ -271,6 +325,9 @@ export const GAMES = Object.freeze({
     ],
     "simplified": false,
     "simplified_target": 100,
+    "auction": true,
+    "talon": true,
+    "stock": false,
     "levels": [
       "easy",
       "medium",
@@ -278,6 +335,9 @@ export const GAMES = Object.freeze({
     ]
   }
 });
+
+// The socket protocol's version: sent as ?protocol= when a socket opens.
+export const PROTOCOL = Object.freeze(2);
 
 // Seconds the expert computer thinks about a card at most.
 export const EXPERT_THINKING_S = Object.freeze(0.7);

@@ -3,7 +3,7 @@ import { cardEl, SUIT_SYMBOL, suitName, suitOf } from '../cards.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { isZeroAmount, modal, money } from '../ui.js';
-import { oppSeat, roomOf } from './store.js';
+import { otherSeats, roomOf } from './store.js';
 import { plainName } from './names.js';
 
 /** R3: lead `code` with or without declaring its marriage; `points` come from the server. */
@@ -28,17 +28,23 @@ export function declareDialog({ code, points, onChoose, returnFocus }) {
   return dlg;
 }
 
-/** What resigning now costs, from the server's `resign_price` (contract: null = no stake). */
+/**
+ * What resigning now costs, from the server's `resign_price` (null: no stake): R6.2 at a table of
+ * two, owed to the other; V0.10a at three or four, owed to each other player.
+ */
 export function resignPriceText(s) {
   const msg = s.msg || {};
   const room = roomOf(s);
   const options = (room && room.options) || {};
   const price = msg.resign_price;
-  if (price && !isZeroAmount(price.amount)) return t('resign.price', { amount: money(price.amount, price.currency), name: plainName(s, oppSeat(s)) });
-  if (price || price === null || isZeroAmount(options.stake_per_point ?? '0')) {
-    return isZeroAmount(options.stake_per_point ?? '0') ? t('resign.price_none') : t('resign.price_zero');
+  const others = otherSeats(s);
+  if (price && !isZeroAmount(price.amount)) {
+    const amount = money(price.amount, price.currency);
+    if (others.length === 1) return t('resign.price', { amount, name: plainName(s, price.creditor_seat ?? others[0]) });
+    return t('resign.price_each', { amount, names: others.map((seat) => plainName(s, seat)).join(', ') });
   }
-  return t('resign.price_unknown'); // a server that does not send the price yet
+  // no stake at this table, or nothing short of the target any more (R5.1)
+  return isZeroAmount(options.stake_per_point ?? '0') ? t('resign.price_none') : t('resign.price_zero');
 }
 
 export function resignDialog({ s, onConfirm, returnFocus }) {

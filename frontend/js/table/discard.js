@@ -6,7 +6,7 @@ import { cardBack, cardEl } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
 import { isBot, plainName } from './names.js';
-import { DISCARD_COUNT } from './nseat.js';
+import { DISCARD_COUNT } from './model.js';
 import { canSubmitDiscard, dealOf, discardTurn, isBlocking, isMe } from './store.js';
 
 export function createDiscard({ onDiscard }) {

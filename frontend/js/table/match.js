@@ -1,24 +1,13 @@
-// The end of the match: who won and why, what is owed (R6), the race chart and the score sheet,
-// and the rematch.
+// The end of the match, for every seat count: who won and why (the view's `winner`, `loser` and
+// `end_reason`), the final standings in the view's places, what is owed (R6, V0.10: the message's
+// `stakes`), the rematch (every person at the table accepts; the computer always has), the race
+// chart and the score sheet. Nothing here decides who won: the server says it.
 import { h, setChildren, svg } from '../dom.js';
 import { t } from '../i18n.js';
-import { isZeroAmount, money } from '../ui.js';
-import { isRing, matchOver, mySeat, oppSeat, roomOf, viewOf } from './store.js';
-import { ringScoreSheet, ringStandings, ringSummaryTable } from './ringsummary.js';
+import { isZeroAmount, money, settlementWords } from '../ui.js';
+import { isMe, matchOver, mySeat, otherSeats, roomOf, seatCount, viewOf } from './store.js';
 import { isBot, plainName } from './names.js';
-import { scoreSheet } from './sheet.js';
-import { summaryTable } from './summary.js';
-
-export function stakeText(s, stake) {
-  if (!stake || stake.amount === undefined) return t('match.stake.unknown');
-  if (isZeroAmount(stake.amount)) {
-    return isZeroAmount(stake.stake_per_point) ? t('match.stake.none') : t('match.stake.zero', { amount: money(stake.amount, stake.currency) });
-  }
-  const amount = money(stake.amount, stake.currency);
-  if (stake.debtor_seat === mySeat(s)) return t('match.stake.you_owe', { name: plainName(s, oppSeat(s)), amount });
-  if (stake.debtor_seat === oppSeat(s)) return t('match.stake.owes_you', { name: plainName(s, oppSeat(s)), amount });
-  return amount;
-}
+import { scoreSheet, standingsList, summaryTable } from './summary.js';
 
 function trophy(won) {
   const box = h('div', { class: `trophy ${won ? 'won' : 'lost'}`, 'aria-hidden': 'true' });
@@ -41,137 +30,101 @@ function trophy(won) {
   return box;
 }
 
+/** The headline and the reason: won on the target (R5, V0.9), or left by a resignation or absence (R6.2, V0.10a). */
+function outcome(s, v) {
+  const me = mySeat(s);
+  const won = Number.isInteger(v.winner) && isMe(s, v.winner);
+  let headline;
+  if (Number.isInteger(v.winner)) headline = won ? t('match.you_won') : t('match.they_won', { name: plainName(s, v.winner) });
+  else headline = v.loser === me && isMe(s, me) ? t('ring.you_left') : t('ring.match_ended'); // first place shared
+  let reason;
+  if (v.end_reason === 'target' || !Number.isInteger(v.loser)) reason = t('match.reason.target', { winner: plainName(s, v.winner), target: v.target });
+  else if (v.end_reason === 'resign' && isMe(s, v.loser)) reason = t('match.reason.you_resigned');
+  else reason = t(v.end_reason === 'absence' ? 'match.reason.absence' : 'match.reason.resign', { loser: plainName(s, v.loser) });
+  return { won, headline, reason };
+}
+
+/**
+ * What is owed, from the server's `stakes` (each loser owes the winner, V0.10; the one who left owes
+ * every other player, V0.10a): my own settlements first. A friendly table owes nothing; at a staked
+ * one a settlement of zero is left out by the server (a loser at or over the target, R5.1).
+ */
+function stakeLines(s, v) {
+  const msg = s.msg || {};
+  const room = roomOf(s);
+  const options = (room && room.options) || {};
+  const stakes = (Array.isArray(msg.stakes) ? msg.stakes : msg.stake ? [msg.stake] : []).filter((x) => x && !isZeroAmount(x.amount));
+  const side = (x) => (isMe(s, x.debtor_seat) ? 'debtor' : isMe(s, x.creditor_seat) ? 'creditor' : null);
+  const mine = [...stakes.filter(side), ...stakes.filter((x) => !side(x))];
+  const first = mine[0] || null;
+  let text;
+  if (first) text = mine.map((x) => settlementWords({ debtor: plainName(s, x.debtor_seat), creditor: plainName(s, x.creditor_seat), amount: x.amount, currency: x.currency }, side(x))).join(' · ');
+  else if (isZeroAmount(options.stake_per_point ?? '0')) text = t('match.stake.none');
+  else text = t('match.stake.zero', { amount: money('0', options.currency) });
+  return [
+    h('p', { class: 'stake-owed', 'data-testid': 'stake-owed', 'data-amount': first ? first.amount : '0', 'data-currency': first ? first.currency : options.currency || '' }, text),
+    first && side(first) && first.points_short !== undefined
+      ? h('p', { class: 'muted small', 'data-testid': 'stake-detail', text: t('match.stake.detail', { points: first.points_short, stake: money(first.stake_per_point, first.currency), target: v.target }) })
+      : null,
+  ];
+}
+
 export function createMatchPanel({ sendRematch, raceChart }) {
   const el = h('div', { class: 'match-panel-slot' });
   let shownKey = null;
 
-  function render(s, { stakeFallback } = {}) {
-    const v = viewOf(s);
-    if (!v || !matchOver(s)) {
-      shownKey = null;
-      el.replaceChildren();
-      return false;
-    }
-    if (isRing(s)) return renderRing(s, v);
+  /** The rematch (R6 ends the match; a new one with the seats moved on): it starts once every person accepted. */
+  function rematchRow(s) {
     const room = roomOf(s);
     const me = mySeat(s);
-    const opp = oppSeat(s);
-    const won = v.winner === me;
-    const loser = 1 - v.winner;
-    const stake = (s.msg && s.msg.stake) || (stakeFallback && !stakeFallback.none && !stakeFallback.loading ? stakeFallback : null);
     const offer = room.rematch;
-    const key = JSON.stringify([room.match_id, v.winner, stake, offer, t('match.you_won'), Boolean(raceChart())]);
-    if (key === shownKey) return false;
-    const first = shownKey === null;
-    shownKey = key;
-    let reason;
-    if (v.end_reason === 'resign' && loser === me) reason = t('match.reason.you_resigned');
-    else {
-      const reasonKey = { target: 'match.reason.target', resign: 'match.reason.resign', absence: 'match.reason.absence' }[v.end_reason] || 'match.reason.target';
-      reason = t(reasonKey, { winner: plainName(s, v.winner), loser: plainName(s, loser), target: v.target });
-    }
-    const stakeDetail =
-      stake && !isZeroAmount(stake.amount) && stake.points_short !== undefined
-        ? h('p', { class: 'muted small', 'data-testid': 'stake-detail', text: t('match.stake.detail', { points: stake.points_short, stake: money(stake.stake_per_point, stake.currency), target: v.target }) })
-        : null;
+    const people = otherSeats(s).filter((seat) => !isBot(s, seat));
     const act = (action) => () => sendRematch(action);
-    const rematch = [];
-    if (!offer) rematch.push(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-offer', text: isBot(s, opp) ? t('rematch.play_again') : t('rematch.offer'), onclick: act('offer') }));
-    else if (offer.offered_by === me && isBot(s, opp)) rematch.push(h('p', { 'data-testid': 'rematch-status', text: t('rematch.starting') }));
-    else if (offer.offered_by === me)
-      rematch.push(
-        h('p', { 'data-testid': 'rematch-status', text: t('rematch.waiting', { name: plainName(s, opp) }) }),
-        h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-withdraw', text: t('rematch.withdraw'), onclick: act('withdraw') }),
-      );
-    else
-      rematch.push(
-        h('p', { 'data-testid': 'rematch-status', text: t('rematch.offered', { name: plainName(s, opp) }) }),
-        h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-accept', text: t('rematch.accept'), onclick: act('accept') }),
-        h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-decline', text: t('rematch.decline'), onclick: act('decline') }),
-      );
-    const history = v.history || [];
-    const sum = s.summary;
-    const lastDeal = sum && history.length && sum.event.number === history[history.length - 1].number ? summaryTable(s, sum.event, sum.declarations) : null;
-    const chart = raceFigure(s, v, history, 2);
-    setChildren(
-      el,
-      h(
-        'section',
-        { class: `match-panel ${won ? 'won' : 'lost'}`, 'data-testid': 'match-over', 'data-winner': String(v.winner), role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'match-result-h' },
-        h(
-          'div',
-          { class: 'match-head' },
-          trophy(won),
-          h(
-            'div',
-            {},
-            h('h2', { id: 'match-result-h', 'data-testid': 'match-result', 'data-won': String(won), tabindex: '-1' }, won ? t('match.you_won') : t('match.they_won', { name: plainName(s, v.winner) })),
-            h('p', { class: 'muted', 'data-testid': 'match-reason', text: reason }),
-          ),
-        ),
-        h('p', { class: 'final-totals', 'data-testid': 'final-totals' }, `${plainName(s, me)} ${v.totals[me]} : ${v.totals[opp]} ${plainName(s, opp)}`),
-        h('p', { class: 'stake-owed', 'data-testid': 'stake-owed', 'data-amount': stake ? stake.amount : '', 'data-currency': stake ? stake.currency : '' }, stake ? stakeText(s, stake) : t('common.loading')),
-        stakeDetail,
-        h('div', { class: 'rematch-row' }, rematch, h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
-        chart,
-        lastDeal ? h('details', { class: 'last-deal' }, h('summary', { text: t('summary.title', { n: sum.event.number + 1 }) }), lastDeal) : null,
-        history.length ? h('details', { class: 'match-sheet' }, h('summary', { text: t('sheet.title') }), scoreSheet(s, history)) : null,
-      ),
-    );
-    return first;
+    const accepted = (offer && offer.accepted) || [];
+    const waitingFor = offer ? people.filter((seat) => seat !== offer.offered_by && !accepted.includes(seat)) : [];
+    const waiting = () =>
+      waitingFor.length
+        ? h('p', { 'data-testid': 'rematch-status', text: t('ring.rematch_waiting', { names: waitingFor.map((seat) => plainName(s, seat)).join(', ') }) })
+        : h('p', { 'data-testid': 'rematch-status', text: t('rematch.starting') }); // only the computer to ask: it accepts at once
+    if (!offer) return [h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-offer', text: people.length ? t('rematch.offer') : t('rematch.play_again'), onclick: act('offer') })];
+    if (offer.offered_by === me) return [waiting(), waitingFor.length ? h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-withdraw', text: t('rematch.withdraw'), onclick: act('withdraw') }) : null];
+    if (accepted.includes(me)) return [waiting(), h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-decline', text: t('rematch.decline'), onclick: act('decline') })];
+    return [
+      h('p', { 'data-testid': 'rematch-status', text: t('rematch.offered', { name: plainName(s, offer.offered_by) }) }),
+      h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-accept', text: t('rematch.accept'), onclick: act('accept') }),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-decline', text: t('rematch.decline'), onclick: act('decline') }),
+    ];
   }
 
-  /** The race to the target, a line per seat of `n` (the chart's module is optional: none without it). */
-  function raceFigure(s, v, history, n) {
+  /** The race to the target, a line per seat (the chart's module is optional: none without it). */
+  function raceFigure(s, v, history) {
     const make = raceChart();
     if (!make || !history.length) return null;
     try {
-      const names = Array.from({ length: n }, (_, seat) => plainName(s, seat));
+      const names = Array.from({ length: seatCount(s) }, (_, seat) => plainName(s, seat));
       return h('figure', { class: 'race' }, make({ history, target: v.target, names, me: mySeat(s) }));
     } catch {
       return null;
     }
   }
 
-  /** 3 or 4 seats: the winner (V0.9) or who left (V0.10a), the standings, the rematch, the race, the sheet. */
-  function renderRing(s, v) {
+  function render(s) {
+    const v = viewOf(s);
+    if (!v || !matchOver(s)) {
+      shownKey = null;
+      el.replaceChildren();
+      return false;
+    }
     const room = roomOf(s);
-    const me = mySeat(s);
-    const offer = room.rematch;
-    const key = JSON.stringify([room.match_id, v.winner, v.loser, offer, t('match.you_won'), Boolean(raceChart())]);
+    const msg = s.msg || {};
+    const key = JSON.stringify([room.match_id, v.winner, v.loser, v.places, msg.stakes, room.rematch, t('match.you_won'), Boolean(raceChart())]);
     if (key === shownKey) return false;
     const first = shownKey === null;
     shownKey = key;
-    const won = v.winner === me;
-    let headline;
-    let reason;
-    if (v.winner !== null && v.winner !== undefined) {
-      headline = won ? t('match.you_won') : t('match.they_won', { name: plainName(s, v.winner) });
-      reason = t('match.reason.target', { winner: plainName(s, v.winner), target: v.target });
-    } else {
-      headline = v.loser === me ? t('match.reason.you_resigned') : t('ring.match_ended');
-      const reasonKey = v.end_reason === 'absence' ? 'match.reason.absence' : 'match.reason.resign';
-      reason = v.loser === me ? t('ring.you_left') : t(reasonKey, { loser: plainName(s, v.loser) });
-    }
-    const act = (action) => () => sendRematch(action);
-    const rematch = [];
-    // Every person plays the rematch, so it starts once all have accepted (the computer always has).
-    const accepted = (offer && offer.accepted) || [];
-    const waitingFor = offer ? room.players.map((_, seat) => seat).filter((seat) => seat !== offer.offered_by && !accepted.includes(seat) && !isBot(s, seat)) : [];
-    const waiting = () => h('p', { 'data-testid': 'rematch-status', text: t('ring.rematch_waiting', { names: waitingFor.map((seat) => plainName(s, seat)).join(', ') }) });
-    if (!offer) rematch.push(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-offer', text: t('rematch.offer'), onclick: act('offer') }));
-    else if (offer.offered_by === me) rematch.push(waiting(), h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-withdraw', text: t('rematch.withdraw'), onclick: act('withdraw') }));
-    else if (accepted.includes(me)) rematch.push(waiting(), h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-decline', text: t('rematch.decline'), onclick: act('decline') }));
-    else
-      rematch.push(
-        h('p', { 'data-testid': 'rematch-status', text: t('rematch.offered', { name: plainName(s, offer.offered_by) }) }),
-        h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-accept', text: t('rematch.accept'), onclick: act('accept') }),
-        h('button', { type: 'button', class: 'btn', 'data-testid': 'rematch-decline', text: t('rematch.decline'), onclick: act('decline') }),
-      );
+    const { won, headline, reason } = outcome(s, v);
     const history = v.history || [];
     const sum = s.summary;
-    const lastDeal = sum && history.length && sum.event.number === history[history.length - 1].number ? ringSummaryTable(s, sum.event, sum.declarations) : null;
-    const chart = raceFigure(s, v, history, (v.totals || []).length);
+    const lastDeal = sum && history.length && sum.event.number === history[history.length - 1].number ? summaryTable(s, sum.event, sum.declarations) : null;
     setChildren(
       el,
       h(
@@ -188,11 +141,12 @@ export function createMatchPanel({ sendRematch, raceChart }) {
             h('p', { class: 'muted', 'data-testid': 'match-reason', text: reason }),
           ),
         ),
-        ringStandings(s),
-        h('div', { class: 'rematch-row' }, rematch, h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
-        chart,
+        standingsList(s),
+        stakeLines(s, v),
+        h('div', { class: 'rematch-row' }, rematchRow(s), h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
+        raceFigure(s, v, history),
         lastDeal ? h('details', { class: 'last-deal' }, h('summary', { text: t('summary.title', { n: sum.event.number + 1 }) }), lastDeal) : null,
-        history.length ? h('details', { class: 'match-sheet' }, h('summary', { text: t('sheet.title') }), ringScoreSheet(s, history)) : null,
+        history.length ? h('details', { class: 'match-sheet' }, h('summary', { text: t('sheet.title') }), scoreSheet(s, history)) : null,
       ),
     );
     return first;

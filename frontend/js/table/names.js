@@ -2,7 +2,7 @@
 import { SUIT_SYMBOL, suitName, suitOf } from '../cards.js';
 import { t } from '../i18n.js';
 import { botNumber, playerName } from '../ui.js';
-import { dealOf, isRing, legalMoves, mySeat, player, roomOf } from './store.js';
+import { dealOf, legalMoves, mySeat, otherSeats, player, roomOf } from './store.js';
 
 const playersOf = (s) => (roomOf(s) && roomOf(s).players) || [];
 
@@ -38,24 +38,22 @@ export function whyText(s, code) {
     card: lead ? cardShort(lead) : '',
     trump: d && d.trump ? SUIT_SYMBOL[d.trump] : '',
     cards: legal.map(cardShort).join(' '),
-    name: plainName(s, isRing(s) ? ringTurnSeat(s) : 1 - ((s.shown && s.shown.view && s.shown.view.seat) ?? 0)),
+    name: plainName(s, turnSeat(s)),
   };
   const known = ['not_your_turn', 'must_follow_suit', 'must_beat', 'must_trump', 'cannot_declare', 'summary_open', 'match_over', 'card_not_held', 'deal_over', 'auction_on', 'discard_on'];
   return t(`why.${known.includes(code) ? code : 'not_allowed'}`, params);
 }
 
-
-/** n seats: the seat to move (for "wait for …"), else the declarer. */
-function ringTurnSeat(s) {
+/** The seat to move (for "wait for …"), else the declarer, else the next seat. */
+function turnSeat(s) {
   const d = dealOf(s);
   if (d && Number.isInteger(d.turn)) return d.turn;
-  return d && Number.isInteger(d.declarer) ? d.declarer : mySeat(s);
+  if (d && Number.isInteger(d.declarer)) return d.declarer;
+  return otherSeats(s)[0] ?? mySeat(s);
 }
 
-/** Nobody at the table to chat with: the opponent (or, at 3 or 4 seats, every other seat) is the computer. */
+/** Nobody at the table to chat with: every other seat taken is the computer's. */
 export function nobodyToChat(s) {
-  if (!isRing(s)) return isBot(s, 1 - mySeat(s));
-  const players = (s.shown && s.shown.room && s.shown.room.players) || [];
-  const me = mySeat(s);
-  return players.every((p, seat) => seat === me || !p || Boolean(p.bot_level));
+  const taken = otherSeats(s).filter((seat) => player(s, seat));
+  return taken.length > 0 && taken.every((seat) => isBot(s, seat));
 }

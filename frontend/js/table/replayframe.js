@@ -1,19 +1,12 @@
-// The replay of a deal for 3 and 4 seats (V2–V7): pure helpers over the server's answer to
-// GET /api/matches/{id}/deals/{n}/replay (`{seats, variant, frames: [TableReplayFrame], result, …}`).
-// No DOM and no text (tested under node: replayframe.test.mjs). A frame is turned into the `state`
-// message the n-seat table's store reads (a spectator's, with every hand counted and none held), so
-// that ring.js, auction.js and ringsummary.js draw it as they draw a live table; the hands are shown
-// face up beside it (R7: the match is over). Nothing here applies a rule: every position, every
+// The replay of a deal, for every game of the family and every seat count: pure helpers over the
+// server's answer to GET /api/matches/{id}/deals/{n}/replay (`{seats, variant, frames: [ReplayFrame],
+// result, …}`, one frame shape for every game). No DOM and no text (tested under node:
+// replayframe.test.mjs). A frame is turned into the message the table's store reads — a spectator's
+// (`seat` null, no hand, nothing to do), every hand counted — so that the table's own components
+// (ring.js, auction.js, summary.js) draw it as they draw a live table; the hands are shown face up
+// beside it (R7: the match is over). Nothing here applies a rule: every position, the stock, every
 // call, the talon, the discards and the scores come from the frames.
 import { initialState, reduce } from './store.js';
-
-/** An answer for 3 or 4 seats (two-hand replays have `seats: 2` and frames without an auction). */
-export function isRingReplay(data) {
-  if (!data || !Array.isArray(data.frames)) return false;
-  if (Number.isInteger(data.seats)) return data.seats > 2;
-  const first = data.frames[0];
-  return Boolean(first && Array.isArray(first.calls));
-}
 
 export function seatsOf(data) {
   if (Number.isInteger(data.seats) && data.seats > 0) return data.seats;
@@ -53,10 +46,10 @@ function roomOf(data, n) {
 }
 
 /**
- * Frame `step` as a `state` message of the n-seat table, seen from `bottom` (a spectator: no hand,
- * no bid, no legal card). A trick just taken stays on the felt with its winner (`final_trick`).
+ * Frame `step` as a spectator's message of the table (`seat` null: no hand, no bid, no legal card).
+ * A trick just taken stays on the felt with its winner (`final_trick`).
  */
-export function frameMessage(data, step, { bottom = 0 } = {}) {
+export function frameMessage(data, step) {
   const n = seatsOf(data);
   const f = data.frames[step];
   const trick = trickOf(f.trick);
@@ -67,8 +60,10 @@ export function frameMessage(data, step, { bottom = 0 } = {}) {
     phase: f.phase,
     dealer: data.dealer,
     turn: f.deal_over ? null : f.turn ?? null,
-    hand: [],
+    hand: null,
     hand_counts: list(f.hands).map((h) => list(h).length),
+    stock_count: f.stock_count ?? 0,
+    stock_bottom: null,
     talon_count: f.talon_taken ? 0 : list(f.talon).length,
     talon: null,
     discards: discards.length ? [...discards] : null,
@@ -87,7 +82,7 @@ export function frameMessage(data, step, { bottom = 0 } = {}) {
     card_points: list(f.card_points).length === n ? [...f.card_points] : Array(n).fill(0),
   };
   const view = {
-    seat: bottom,
+    seat: null,
     rules: { variant: data.variant, seats: n },
     target: null,
     totals: Array(n).fill(0),
@@ -102,19 +97,20 @@ export function frameMessage(data, step, { bottom = 0 } = {}) {
     winner: null,
     loser: null,
     end_reason: null,
+    places: null,
   };
-  return { type: 'state', version: step + 1, reply_to: null, room: roomOf(data, n), view, events: [], stake: null };
+  return { type: 'watch_state', version: step + 1, room: roomOf(data, n), view, events: [], watchers: 0 };
 }
 
-/** The table's store state for frame `step`: what ring.js, auction.js and ringsummary.js read. */
+/** The table's store state for frame `step`, seen from `bottom`: what ring.js, auction.js and summary.js read. */
 export function frameState(data, step, { bottom = 0 } = {}) {
-  return reduce(initialState({ myId: null, spectator: true }), frameMessage(data, step, { bottom }));
+  return reduce(initialState({ bottom }), frameMessage(data, step));
 }
 
 /**
  * What step `step` did, as facts for a line of text each: the action (a bid, a pass, the discard,
- * a card), a declaration, the trick taken, the talon taken by the declarer (or the declarer
- * fixed where there is no talon), the throw-in and the end of the deal.
+ * a card), a declaration, the trick taken, the cards drawn from the stock (R4), the talon taken by
+ * the declarer (or the declarer fixed where there is no talon), the throw-in and the end of the deal.
  */
 export function stepFacts(data, step) {
   const f = data.frames[step];
@@ -131,6 +127,7 @@ export function stepFacts(data, step) {
     action: a ? { ...a } : null,
     declared: f.declared || null,
     trickWon: f.trick_won || null,
+    drawn: list(f.drawn).map((d) => ({ ...d })), // the trick's winner first (R4)
     // the auction is over: the declarer takes the talon (face up) — or, without one, just plays
     tookTalon: tookTalon ? { seat: f.declarer, contract: f.contract, cards: [...talon] } : null,
     declarer: !tookTalon && declarerNow && !declarerBefore && Boolean(prev) ? { seat: f.declarer, contract: f.contract } : null,
@@ -175,7 +172,7 @@ export function scoreRows(data, step) {
 }
 
 /**
- * The stored result as ringsummary.js reads a `deal_over` event: the deal points (card points and
+ * The stored result as summary.js reads a `deal_over` event: the deal points (card points and
  * the declarations that count, V0.8) added up from the stored lists when the result has none.
  */
 export function resultForSummary(data) {

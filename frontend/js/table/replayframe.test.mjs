@@ -1,12 +1,12 @@
-// The replay of a deal for 3 seats: frames (fixtures/replay-*.json, written from the server's own
-// frame builder by frontend/tools/table_fixtures.py) → the n-seat table's state and the step's facts.
-// node --test frontend/js/table/
+// The replay of a deal, for 2, 3 and 4 seats: frames (fixtures/replay-*.json, written from the
+// server's own frame builder by frontend/tools/table_fixtures.py) → the table's state and the step's
+// facts. node --test frontend/js/table/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { bottomSeat, frameMessage, frameState, fromTalon, isRingReplay, resultForSummary, scoreRows, seatsOf, stepFacts, talonShown, trickOf } from './replayframe.js';
-import { auction, dealOf, isMe, matchOver, mySeat, myTurn, phaseOf, tricksWon, viewOf } from './store.js';
-import { isRingView, trickCards } from './nseat.js';
+import { bottomSeat, frameMessage, frameState, fromTalon, resultForSummary, scoreRows, seatsOf, stepFacts, talonShown, trickOf } from './replayframe.js';
+import { auction, dealOf, isMe, isSpectator, matchOver, mySeat, myTurn, phaseOf, tricksWon, viewOf } from './store.js';
+import { hasAuction, hasStock, seatCountOf, trickCards } from './model.js';
 
 const deepFreeze = (o) => {
   if (o && typeof o === 'object') {
@@ -16,48 +16,121 @@ const deepFreeze = (o) => {
   return o;
 };
 const fixture = (name) => deepFreeze(JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')));
-const data = fixture('replay-mcleod3');
 const thrown = fixture('replay-thrown-in');
 const stepWhere = (d, test) => d.frames.findIndex(test);
 
-test('a replay for three seats is told from a two-hand one', () => {
-  assert.ok(isRingReplay(data));
-  assert.equal(seatsOf(data), 3);
-  assert.ok(!isRingReplay({ seats: 2, variant: null, frames: [{ hands: [[], []], stock_count: 12 }] }));
-  assert.ok(!isRingReplay(null));
-  // before the server said `seats`: frames with an auction are n-seat ones
-  assert.ok(isRingReplay({ frames: [{ calls: [], hands: [[], [], []] }] }));
+const REPLAYS = [
+  ['replay-twohand2', 2],
+  ['replay-mcleod3', 3],
+  ['replay-bidding4', 4],
+];
+
+test('where the viewer sits: its own seat when it played the match, else seat 0', () => {
+  const data = fixture('replay-mcleod3');
   assert.equal(bottomSeat(data.players, 'p2'), 2);
   assert.equal(bottomSeat(data.players, 'someone else'), 0);
   assert.equal(bottomSeat(data.players, null), 0);
+  assert.deepEqual(trickOf([]), null);
 });
 
-test('every frame becomes a spectator’s state of the n-seat table: counted hands, no control', () => {
-  for (let step = 0; step < data.frames.length; step++) {
+for (const [name, n] of REPLAYS) {
+  const data = fixture(name);
+
+  test(`${name}: every frame becomes a spectator's state of the ${n}-seat table: counted hands, no control`, () => {
+    assert.equal(seatsOf(data), n);
+    assert.equal(typeof data.variant, 'string');
+    for (let step = 0; step < data.frames.length; step++) {
+      const f = data.frames[step];
+      const s = frameState(data, step, { bottom: 1 });
+      const v = viewOf(s);
+      assert.equal(seatCountOf(v), n, `step ${step}`);
+      assert.ok(isSpectator(s));
+      assert.equal(mySeat(s), 1);
+      assert.ok(!isMe(s, 1) && !myTurn(s) && !matchOver(s));
+      assert.equal(phaseOf(s), f.phase);
+      const d = dealOf(s);
+      assert.equal(d.hand, null);
+      assert.deepEqual(d.hand_counts, f.hands.map((h) => h.length));
+      assert.equal(d.stock_count, f.stock_count);
+      assert.deepEqual(d.card_points, f.card_points);
+      assert.deepEqual(tricksWon(s), f.tricks_won);
+      assert.equal(d.turn, f.deal_over ? null : f.turn);
+      assert.equal(d.declarer, f.declarer);
+      assert.equal(d.contract, f.contract);
+      assert.equal(auction(s).calls.length, f.calls.length);
+      assert.deepEqual(d.discards, f.discards.length ? f.discards : null);
+    }
+    // the message is never the frame itself: frames stay as the server sent them
+    const m = frameMessage(data, 4);
+    assert.notEqual(m.view.deal.declarations, data.frames[4].declarations);
+    // the game's flags come from its id: two-hand 1001 has the stock, the others an auction
+    const v = viewOf(frameState(data, 0));
+    assert.equal(hasStock(v), data.variant === 'twohand');
+    assert.equal(hasAuction(v), data.frames[0].phase === 'auction');
+  });
+
+  test(`${name}: the trick in progress, a trick just taken (kept with its winner), and the last trick`, () => {
+    const playing = stepWhere(data, (f) => f.trick.length === n - 1); // one card short of a trick
+    const d = dealOf(frameState(data, playing));
+    assert.deepEqual(trickCards(d.trick, n), data.frames[playing].trick);
+    assert.equal(d.final_trick, null);
+
+    const taken = stepWhere(data, (f) => f.trick_won && !f.deal_over);
+    const f = data.frames[taken];
+    const dt = dealOf(frameState(data, taken));
+    assert.deepEqual(dt.final_trick, f.last_trick);
+    assert.equal(dt.final_trick.cards.length, n);
+    assert.equal(stepFacts(data, taken).trickWon.seat, f.last_trick.winner);
+    const next = dealOf(frameState(data, taken + 1));
+    assert.equal(next.final_trick, null);
+    assert.deepEqual(next.last_trick, f.last_trick);
+  });
+
+  test(`${name}: the end of the deal: each seat's score and total, as stored`, () => {
+    const last = data.frames.length - 1;
+    assert.ok(stepFacts(data, last).dealOver);
+    assert.equal(scoreRows(data, last - 1), null);
+    const rows = scoreRows(data, last);
+    assert.equal(rows.length, n);
+    assert.deepEqual(rows.map((r) => r.score), data.result.score);
+    assert.deepEqual(rows.map((r) => r.total), data.result.totals);
+    assert.deepEqual(rows.map((r) => r.cardPoints), data.result.card_points);
+    const result = resultForSummary(data);
+    assert.deepEqual(result.deal_points, data.result.card_points.map((c, i) => c + data.result.declaration_points[i]));
+    assert.equal(result.declarer, data.result.declarer);
+    assert.equal(result.made, data.result.made);
+    assert.ok(stepFacts(data, 0).start);
+    assert.equal(stepFacts(data, 0).turn, data.frames[0].turn);
+  });
+}
+
+test('two-hand 1001: the stock shrinks by the cards drawn after each trick of R4’s phase 1', () => {
+  const data = fixture('replay-twohand2');
+  const taken = stepWhere(data, (f) => f.trick_won);
+  const facts = stepFacts(data, taken);
+  assert.equal(facts.drawn.length, 2);
+  assert.equal(facts.drawn[0].seat, data.frames[taken].trick_won.seat); // the winner draws first
+  assert.equal(dealOf(frameState(data, taken)).stock_count, dealOf(frameState(data, taken - 1)).stock_count - 2);
+  assert.equal(talonShown(data.frames[taken]), null);
+  assert.equal(auction(frameState(data, taken)).calls.length, 0);
+});
+
+test('a marriage declared: trump and the declaration, in the step and from then on', () => {
+  for (const [name] of REPLAYS) {
+    const data = fixture(name);
+    const step = stepWhere(data, (f) => f.declared);
+    if (step < 0) continue;
     const f = data.frames[step];
-    const s = frameState(data, step, { bottom: 1 });
-    const v = viewOf(s);
-    assert.ok(isRingView(v), `step ${step}`);
-    assert.equal(mySeat(s), 1);
-    assert.ok(!isMe(s, 1) && !myTurn(s) && !matchOver(s));
-    assert.equal(phaseOf(s), f.phase);
-    const d = dealOf(s);
-    assert.deepEqual(d.hand, []);
-    assert.deepEqual(d.hand_counts, f.hands.map((h) => h.length));
-    assert.deepEqual(d.card_points, f.card_points);
-    assert.deepEqual(tricksWon(s), f.tricks_won);
-    assert.equal(d.turn, f.deal_over ? null : f.turn);
-    assert.equal(d.declarer, f.declarer);
-    assert.equal(d.contract, f.contract);
-    assert.equal(auction(s).calls.length, f.calls.length);
-    assert.deepEqual(d.discards, f.discards.length ? f.discards : null);
+    assert.deepEqual(stepFacts(data, step).declared, f.declared);
+    const d = dealOf(frameState(data, step));
+    assert.equal(d.trump, f.declared.suit);
+    assert.deepEqual(d.declarations, f.declarations);
   }
-  // the message is never the frame itself: frames stay as the server sent them
-  const m = frameMessage(data, 8);
-  assert.notEqual(m.view.deal.declarations, data.frames[8].declarations);
+  assert.ok(stepWhere(fixture('replay-twohand2'), (f) => f.declared) >= 0);
 });
 
 test('the auction: each call, the high bid and who holds it; the talon face up until taken', () => {
+  const data = fixture('replay-mcleod3');
   const step = stepWhere(data, (f) => f.calls.length === 3);
   const s = frameState(data, step);
   const a = auction(s);
@@ -69,9 +142,10 @@ test('the auction: each call, the high bid and who holds it; the talon face up u
 });
 
 test('the declarer takes the talon, lays two cards away, and the play begins', () => {
+  const data = fixture('replay-mcleod3');
   const took = stepWhere(data, (f) => f.talon_taken);
   const facts = stepFacts(data, took);
-  assert.deepEqual(facts.tookTalon, { seat: 0, contract: 70, cards: data.frames[took].talon });
+  assert.deepEqual(facts.tookTalon, { seat: 0, contract: data.frames[took].contract, cards: data.frames[took].talon });
   assert.equal(facts.action.kind, 'pass');
   const shown = talonShown(data.frames[took]);
   assert.ok(shown.taken && shown.seat === 0);
@@ -88,49 +162,7 @@ test('the declarer takes the talon, lays two cards away, and the play begins', (
   assert.equal(phaseOf(s), 'play');
   assert.deepEqual(dealOf(s).discards, f.discards);
   assert.equal(dealOf(s).talon_count, 0);
-});
-
-test('the trick in progress, a trick just taken (kept with its winner), and the last trick', () => {
-  const playing = stepWhere(data, (f) => f.trick.length === 2);
-  const d = dealOf(frameState(data, playing));
-  assert.deepEqual(trickCards(d.trick, 3), data.frames[playing].trick);
-  assert.equal(d.final_trick, null);
-
-  const taken = stepWhere(data, (f) => f.trick_won && !f.deal_over);
-  const f = data.frames[taken];
-  const dt = dealOf(frameState(data, taken));
-  assert.deepEqual(dt.final_trick, f.last_trick);
-  assert.equal(stepFacts(data, taken).trickWon.seat, f.last_trick.winner);
-  // the next card: a new trick, the one taken is the last trick
-  const next = dealOf(frameState(data, taken + 1));
-  assert.equal(next.final_trick, null);
-  assert.deepEqual(next.last_trick, f.last_trick);
-  assert.deepEqual(trickOf([]), null);
-});
-
-test('a marriage declared: trump and the declaration, in the step and from then on', () => {
-  const step = stepWhere(data, (f) => f.declared);
-  const f = data.frames[step];
-  assert.deepEqual(stepFacts(data, step).declared, f.declared);
-  const d = dealOf(frameState(data, step));
-  assert.equal(d.trump, f.declared.suit);
-  assert.deepEqual(d.declarations, f.declarations);
-  assert.deepEqual(dealOf(frameState(data, data.frames.length - 1)).declarations, f.declarations);
-});
-
-test('the end of the deal: the contract made, each seat’s score and total, as stored', () => {
-  const last = data.frames.length - 1;
-  assert.ok(stepFacts(data, last).dealOver);
-  assert.equal(scoreRows(data, last - 1), null);
-  const rows = scoreRows(data, last);
-  assert.deepEqual(rows.map((r) => r.score), data.result.score);
-  assert.deepEqual(rows.map((r) => r.total), data.result.totals);
-  assert.deepEqual(rows.map((r) => r.cardPoints), data.result.card_points);
-  assert.deepEqual(rows.map((r) => r.made), [true, null, null]);
-  const result = resultForSummary(data);
-  assert.deepEqual(result.deal_points, data.result.card_points.map((c, i) => c + data.result.declaration_points[i]));
-  assert.equal(result.declarer, 0);
-  assert.equal(result.made, true);
+  assert.deepEqual(scoreRows(data, data.frames.length - 1).map((r) => r.made), [data.result.made, null, null]);
 });
 
 test('everybody passes: the cards are thrown in, with the talon still face up', () => {
@@ -143,6 +175,4 @@ test('everybody passes: the cards are thrown in, with the talon still face up', 
   assert.ok(talonShown(thrown.frames[last]));
   assert.ok(resultForSummary(thrown).thrown_in);
   assert.deepEqual(scoreRows(thrown, last).map((r) => r.score), [0, 0, 0]);
-  assert.ok(stepFacts(thrown, 0).start);
-  assert.equal(stepFacts(thrown, 0).turn, thrown.frames[0].turn);
 });

@@ -1,17 +1,20 @@
-// The two players on the felt: name and presence, cards held, card points of the deal, the
-// marriages they declared this deal and their match score against the target.
+// The seats at the table, for every seat count: one box per seat — presence, name, dealer, the cards
+// it holds (backs only, R7), its card points where they are shown, the tricks it took, its call or
+// contract in an auction (V0.6), its marriages (R3) and its total against the target. Where a box
+// sits comes from model.positionOf (me at the bottom, the others clockwise; for two the other on
+// top); ring.js places them. A spectator's bottom seat is one of the others: backs and a count.
 import { cardBack, suitBadge } from '../cards.js';
-import { h, setChildren, svg } from '../dom.js';
+import { h, svg } from '../dom.js';
 import { t, tn } from '../i18n.js';
-import { dealOf, marriagesOf, matchOver, mySeat, oppSeat, player, viewOf, roomOf } from './store.js';
-import { plainName } from './names.js';
+import { plainName, shortName } from './names.js';
+import { auction, dealOf, isMe, marriagesOf, matchOver, phaseOf, player, seatCount, tricksWon, viewOf } from './store.js';
 
-export function presenceDot(s, seat, prefix = 'presence') {
+/** The seat's presence: a light (online / away), or the computer's badge. */
+export function presenceDot(s, seat, testid = `seat-${seat}-presence`) {
   const p = player(s, seat);
   const on = Boolean(p && p.connected);
-  const who = seat === mySeat(s) ? 'me' : 'opponent';
   if (p && p.bot_level) {
-    const icon = h('span', { class: 'bot-badge', 'data-testid': `${prefix}-${who}`, 'data-connected': 'true', 'data-bot': p.bot_level, role: 'img', 'aria-label': t('bot.label'), title: t('bot.label') });
+    const icon = h('span', { class: 'bot-badge', 'data-testid': testid, 'data-connected': 'true', 'data-bot': p.bot_level, role: 'img', 'aria-label': t('bot.label'), title: t('bot.label') });
     icon.appendChild(
       svg(
         'svg',
@@ -24,86 +27,142 @@ export function presenceDot(s, seat, prefix = 'presence') {
     return icon;
   }
   const label = on ? t('table.online') : t('table.offline');
-  return h('span', { class: `presence ${on ? 'on' : 'off'}`, 'data-testid': `${prefix}-${who}`, 'data-connected': String(on), role: 'img', 'aria-label': label, title: label });
+  return h('span', { class: `presence ${on ? 'on' : 'off'}`, 'data-testid': testid, 'data-connected': String(on), role: 'img', 'aria-label': label, title: label });
 }
 
+/** R6.2: how long an absent player's seat is still held. */
 export function graceText(deadline, now = Date.now()) {
   const left = Math.max(0, Math.round((new Date(deadline).getTime() - now) / 1000));
   return t('table.seat_held', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` });
 }
 
-function marriages(s, seat, testid) {
+function marriages(s, seat) {
   const list = marriagesOf(s, seat);
+  if (!list.length) return null;
   return h(
     'span',
-    { class: 'marriages', 'data-testid': testid, 'data-count': String(list.length), hidden: list.length ? null : true },
+    { class: 'marriages', 'data-testid': `seat-${seat}-declarations`, 'data-count': String(list.length) },
     h('span', { class: 'visually-hidden', text: `${t('table.declarations')}:` }),
     list.map((x) => h('span', { class: 'marriage-chip', 'data-suit': x.suit }, suitBadge(x.suit), h('span', { text: String(x.points) }))),
   );
 }
 
-function score(s, seat, who) {
+function total(s, seat) {
   const v = viewOf(s);
-  const room = roomOf(s);
-  const target = v ? v.target : (room && room.options && room.options.target) || 1001;
-  const total = v ? v.totals[seat] ?? 0 : 0;
-  const pct = Math.min(100, Math.round((total / target) * 100));
+  const target = v.target || 1001;
+  const n = (v.totals || [])[seat] ?? 0;
+  const pct = Math.max(0, Math.min(100, Math.round((n / target) * 100)));
   return h(
     'span',
-    { class: 'score', 'data-testid': `score-${who}`, 'data-total': String(total), style: `--p:${pct}%`, title: t('table.score_title', { n: total, target }) },
+    { class: 'score', 'data-testid': `seat-${seat}-total`, 'data-total': String(n), style: `--p:${pct}%`, title: t('table.score_title', { n, target }) },
     h('span', { class: 'visually-hidden', text: `${t('table.score')}:` }),
-    h('strong', { 'data-testid': who === 'me' ? 'my-total' : 'opponent-total', text: String(total) }),
+    h('strong', { text: n < 0 ? `−${-n}` : String(n) }),
     h('span', { class: 'of', text: `/${target}` }),
   );
 }
 
-export function createSeats() {
-  const oppInfo = h('div', { class: 'seat-info opp', 'data-testid': 'opponent-info' });
-  const oppHand = h('div', { class: 'opp-hand', 'data-testid': 'opponent-hand', role: 'img' });
-  const meInfo = h('div', { class: 'seat-info me', 'data-testid': 'my-info' });
-  const opp = h('div', { class: 'seat-row opp' }, oppInfo, oppHand);
-  let turnSeat = null;
-
-  function render(s) {
-    const d = dealOf(s);
-    const o = oppSeat(s);
-    const m = mySeat(s);
-    const count = d ? d.opponent_cards : 0;
-    const p = player(s, o);
-    turnSeat = d && !matchOver(s) && !s.held ? d.turn : null;
-    opp.dataset.turn = String(turnSeat === o);
-    meInfo.dataset.turn = String(turnSeat === m);
-    setChildren(
-      oppInfo,
-      presenceDot(s, o),
-      h('span', { class: 'seat-name', 'data-testid': 'opponent-name', text: plainName(s, o) }),
-      d && d.dealer === o ? h('span', { class: 'dealer-chip', title: t('table.dealer'), 'aria-label': t('table.dealer'), role: 'img', text: t('table.dealer_short') }) : null,
-      d ? h('span', { class: 'count-chip', 'data-testid': 'opponent-count', text: tn('table.cards_count', count) }) : null,
-      d && d.card_points ? h('span', { class: 'count-chip points', 'data-testid': 'opponent-card-points', 'data-points': String(d.card_points[o]), text: t('table.my_card_points', { n: d.card_points[o] }) }) : null,
-      p && !p.bot_level && !p.connected && p.grace_deadline && !matchOver(s) ? h('span', { class: 'count-chip away', 'data-testid': 'grace-countdown', text: graceText(p.grace_deadline) }) : null,
-      d ? marriages(s, o, 'marriages-opponent') : null,
-      d ? score(s, o, 'opponent') : null,
-    );
-    oppHand.dataset.count = String(count);
-    oppHand.setAttribute('aria-label', t('table.opponent_hand', { name: plainName(s, o), n: count }));
-    if (oppHand.childElementCount !== count) setChildren(oppHand, ...Array.from({ length: count }, () => cardBack({ className: 'mini' })));
-    setChildren(
-      meInfo,
-      presenceDot(s, m),
-      h('span', { class: 'seat-name', 'data-testid': 'my-name', text: plainName(s, m) }),
-      d && d.dealer === m ? h('span', { class: 'dealer-chip', title: t('table.dealer'), 'aria-label': t('table.dealer'), role: 'img', text: t('table.dealer_short') }) : null,
-      d ? h('span', { class: 'count-chip points', 'data-testid': 'my-card-points', 'data-points': String(d.my_card_points), text: t('table.my_card_points', { n: d.my_card_points }) }) : null,
-      d ? marriages(s, m, 'marriages-me') : null,
-      d ? score(s, m, 'me') : null,
-    );
+/** The seat's call in the auction ("60", "Pass"), or the contract once it is the declarer's (V0.6). */
+function callChip(s, seat) {
+  const d = dealOf(s);
+  const phase = phaseOf(s);
+  if (d.declarer === seat && d.contract !== null && d.contract !== undefined) {
+    return h('span', { class: 'call-chip declarer', 'data-testid': `seat-${seat}-contract`, 'data-contract': String(d.contract), title: t('ring.contract_title', { name: plainName(s, seat), n: d.contract }) }, t('ring.plays', { n: d.contract }));
   }
+  if (phase !== 'auction' && phase !== 'thrown_in') return null;
+  const last = auction(s).last[seat];
+  if (last === null || last === undefined) return null;
+  return last === 'pass'
+    ? h('span', { class: 'call-chip passed', 'data-testid': `seat-${seat}-call`, 'data-call': 'pass', text: t('ring.pass_call') })
+    : h('span', { class: 'call-chip bid', 'data-testid': `seat-${seat}-call`, 'data-call': String(last), text: String(last) });
+}
 
-  /** Count down a held seat (R6.2) without re-rendering everything. */
-  function tick(s) {
-    const out = oppInfo.querySelector('[data-testid="grace-countdown"]');
-    const p = player(s, oppSeat(s));
-    if (out && p && p.grace_deadline) out.textContent = graceText(p.grace_deadline);
+/**
+ * The cards a seat holds, face down (R7): at a table of two a fan of backs (there is room), at three
+ * or four one back and the count.
+ */
+function cardsHeld(s, seat, name) {
+  const count = (dealOf(s).hand_counts || [])[seat] ?? 0;
+  const fan = seatCount(s) === 2;
+  const label = t('table.opponent_hand', { name, n: count });
+  return h(
+    'span',
+    { class: `rs-cards${fan ? ' fan' : ''}`, 'data-testid': `seat-${seat}-cards`, 'data-count': String(count), role: 'img', 'aria-label': label, title: label },
+    h('span', { class: 'rs-backs' }, Array.from({ length: fan ? count : 1 }, () => cardBack({ className: 'mini' }))),
+    h('span', { class: 'rs-count', 'aria-hidden': 'true', text: String(count) }),
+  );
+}
+
+/**
+ * One seat's box at `pos` (bottom, top, left, right). `open` (the replay's) is its hand face up,
+ * drawn instead of the backs; `pointsText(n)` words open card points for narrow boxes ("18 pts");
+ * `shortNames` names a computer seat without its level ("Computer 2", the whole name in its title).
+ */
+export function seatBox(s, seat, pos, { open = null, pointsText = null, shortNames = false } = {}) {
+  const d = dealOf(s);
+  const n = seatCount(s);
+  const p = player(s, seat);
+  const over = matchOver(s);
+  const turn = !over && !s.held && d.turn === seat;
+  const playing = !['auction', 'discard', 'thrown_in'].includes(phaseOf(s)); // tricks and card points once cards are played
+  const won = playing && n > 2 ? tricksWon(s) : null; // two seats: the cards held say enough
+  const mine = isMe(s, seat); // a spectator's bottom seat is one of the others
+  const plain = plainName(s, seat);
+  const name = mine ? t('table.you_named', { name: plain }) : plain;
+  const points = d.card_points ? d.card_points[seat] : null; // R7 open_scores: every seat's
+  const extras = [
+    callChip(s, seat),
+    marriages(s, seat),
+    p && !p.bot_level && !p.connected && p.grace_deadline && !over ? h('span', { class: 'count-chip away', 'data-testid': `seat-${seat}-grace`, text: graceText(p.grace_deadline) }) : null,
+  ].filter(Boolean);
+  return h(
+    'div',
+    {
+      class: `ring-seat ${mine ? 'me' : 'other'}`,
+      'data-testid': `seat-${seat}`,
+      'data-seat': String(seat),
+      'data-pos': pos,
+      'data-me': String(mine),
+      'data-turn': String(turn),
+      'data-dealer': String(d.dealer === seat),
+      'data-declarer': String(d.declarer === seat),
+      role: 'group',
+      'aria-label': name,
+    },
+    h(
+      'div',
+      { class: 'rs-info' },
+      h(
+        'div',
+        { class: 'rs-head' },
+        presenceDot(s, seat),
+        shortNames
+          ? h('span', { class: 'seat-name', 'data-testid': `seat-${seat}-name`, title: plain, text: shortName(s, seat) })
+          : h('span', { class: 'seat-name', 'data-testid': `seat-${seat}-name`, text: plain }),
+        d.dealer === seat ? h('span', { class: 'dealer-chip', title: t('table.dealer'), 'aria-label': t('table.dealer'), role: 'img', text: t('table.dealer_short') }) : null,
+        turn && !mine ? h('span', { class: 'turn-dot', 'aria-label': t('ring.to_move'), role: 'img', title: t('ring.to_move') }) : null,
+      ),
+      h(
+        'div',
+        { class: 'rs-line' },
+        mine && playing ? h('span', { class: 'count-chip points', 'data-testid': 'my-card-points', 'data-points': String(d.my_card_points ?? 0), text: t('table.my_card_points', { n: d.my_card_points ?? 0 }) }) : null,
+        points !== null && !mine && playing
+          ? h('span', { class: 'count-chip points', 'data-testid': `seat-${seat}-card-points`, 'data-points': String(points), text: pointsText ? pointsText(points) : t('table.my_card_points', { n: points }) })
+          : null,
+        won ? h('span', { class: 'count-chip tricks', 'data-testid': `seat-${seat}-tricks`, 'data-count': String(won[seat]), title: tn('ring.tricks', won[seat]), 'aria-label': tn('ring.tricks', won[seat]), text: t('ring.tricks_short', { n: won[seat] }) }) : null,
+        total(s, seat),
+      ),
+      extras.length ? h('div', { class: 'rs-line rs-extra' }, extras) : null,
+    ),
+    mine || open ? null : cardsHeld(s, seat, plain),
+    open,
+  );
+}
+
+/** Count down held seats (R6.2) in `el` without re-rendering everything. */
+export function tickSeats(el, s) {
+  for (const out of el.querySelectorAll('[data-testid$="-grace"]')) {
+    const seat = Number(out.closest('[data-seat]').dataset.seat);
+    const p = player(s, seat);
+    if (p && p.grace_deadline) out.textContent = graceText(p.grace_deadline);
   }
-
-  return { opp, me: meInfo, render, tick };
 }

@@ -3,46 +3,16 @@
 import { suitBadge, suitName } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
-import { durationText, optionsSummary } from '../ui.js';
-import { dealOf, isRing, matchOver, mySeat, oppSeat, roomOf, viewOf } from './store.js';
-import { nobodyToChat, plainName, shortName } from './names.js';
-import { seatCountOf, seatsFromMe } from './nseat.js';
-import { ringScoreSheet } from './ringsummary.js';
+import { durationText } from '../ui.js';
+import { tableSummary } from '../games.js';
+import { dealOf, isMe, matchOver, mySeat, roomOf, seatCount, viewOf } from './store.js';
+import { nobodyToChat, plainName } from './names.js';
+import { seatsFromMe } from './model.js';
 import { presenceDot } from './seats.js';
+import { scoreSheet } from './summary.js';
 
 export const CHAT_MAX = 200;
 const TABS = ['chat', 'sheet', 'table'];
-
-/** The score sheet of a match: a row per finished deal, each side's gain and total. */
-export function scoreSheet(s, history) {
-  if (isRing(s)) return ringScoreSheet(s, history);
-  const me = mySeat(s);
-  const opp = oppSeat(s);
-  if (!history.length) return h('p', { class: 'muted small', text: t('sheet.empty') });
-  return h(
-    'div',
-    { class: 'sheet-scroll', tabindex: '0', role: 'region', 'aria-label': t('sheet.title') },
-    h(
-      'table',
-      { class: 'sheet' },
-      h('caption', { class: 'visually-hidden', text: t('sheet.title') }),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: shortName(s, me) }), h('th', { scope: 'col', text: shortName(s, opp) }))),
-      h(
-        'tbody',
-        {},
-        history.map((r) =>
-          h(
-            'tr',
-            {},
-            h('th', { scope: 'row', text: String(r.number + 1) }),
-            h('td', {}, h('span', { class: 'gain', text: `+${r.score[me]}` }), h('span', { class: 'tot', text: String(r.totals[me]) })),
-            h('td', {}, h('span', { class: 'gain', text: `+${r.score[opp]}` }), h('span', { class: 'tot', text: String(r.totals[opp]) })),
-          ),
-        ),
-      ),
-    ),
-  );
-}
 
 export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
   const titleId = 'table-sheet-h';
@@ -160,13 +130,13 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
     const room = roomOf(s);
     const d = dealOf(s);
     const target = v ? v.target : (room && room.options && room.options.target) || 1001;
-    const totals = v ? v.totals : [0, 0];
-    const order = isRing(s) ? seatsFromMe(seatCountOf(v), mySeat(s)) : [mySeat(s), oppSeat(s)];
+    const totals = v ? v.totals : [];
+    const order = seatsFromMe(seatCount(s), mySeat(s));
     const rows = order.map((seat) =>
       h(
         'tr',
         { class: v && !matchOver(s) && d && d.turn === seat ? 'to-move' : '' },
-        h('th', { scope: 'row' }, presenceDot(s, seat, 'score-presence'), ' ', seat === mySeat(s) ? t('table.you_named', { name: plainName(s, seat) }) : plainName(s, seat)),
+        h('th', { scope: 'row' }, presenceDot(s, seat, `score-presence-${seat}`), ' ', isMe(s, seat) ? t('table.you_named', { name: plainName(s, seat) }) : plainName(s, seat)),
         h('td', { class: 'num', text: String(totals[seat] ?? 0) }),
         h('td', { class: 'bar-cell' }, h('span', { class: 'bar', style: `--p:${Math.min(100, Math.round(((totals[seat] || 0) / target) * 100))}%` })),
       ),
@@ -176,7 +146,7 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
       h('h3', { text: t('table.match') }),
       h('table', { class: 'totals' }, h('caption', { class: 'visually-hidden', text: t('table.totals_caption') }), h('tbody', {}, rows)),
       h('p', { class: 'muted small', 'data-testid': 'target', 'data-target': String(target) }, t('table.target', { n: target }), v ? ` · ${t('table.deal_number', { n: v.deal_number + 1 })}` : ''),
-      room ? optionsSummary(room.options) : null,
+      room ? tableSummary(room.options) : null,
     );
     if (!d) {
       info.replaceChildren();
@@ -187,18 +157,17 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
       const decls = (d.declarations || []).length
         ? h('ul', { class: 'decl-list', 'data-testid': 'declarations' }, d.declarations.map((x) => h('li', {}, h('span', { text: plainName(s, x.seat) }), ' ', suitBadge(x.suit), ' ', h('strong', { text: String(x.points) }))))
         : h('p', { class: 'muted small', 'data-testid': 'declarations', text: t('table.no_declarations') });
-      const points = isRing(s)
-        ? h('p', { 'data-testid': 'card-points' }, t('table.card_points_mine', { n: d.my_card_points ?? 0 }))
-        : d.card_points
-        ? h('p', { 'data-testid': 'card-points' }, t('table.card_points_both', { me: d.card_points[mySeat(s)], them: d.card_points[oppSeat(s)], name: plainName(s, oppSeat(s)) }))
-        : h('p', { 'data-testid': 'card-points' }, t('table.card_points_mine', { n: d.my_card_points }));
+      // R7: my own card points; every seat's under open_scores
+      const points = d.card_points
+        ? h('p', { 'data-testid': 'card-points' }, order.map((seat) => `${isMe(s, seat) ? t('ring.you') : plainName(s, seat)} ${d.card_points[seat]}`).join(' · '))
+        : h('p', { 'data-testid': 'card-points' }, t('table.card_points_mine', { n: d.my_card_points ?? 0 }));
       setChildren(
         info,
         h('h3', { text: t('table.this_deal', { n: v.deal_number + 1 }) }),
         h('div', { class: 'info-row' }, h('span', { class: 'label', text: t('table.trump') }), trump),
         h('div', { class: 'info-row col' }, h('span', { class: 'label', text: t('table.declarations') }), decls),
         h('div', { class: 'info-row' }, h('span', { class: 'label', text: t('table.card_points') }), points),
-        isRing(s) && d.declarer !== null && d.declarer !== undefined
+        d.declarer !== null && d.declarer !== undefined
           ? h('div', { class: 'info-row' }, h('span', { class: 'label', text: t('ring.contract') }), h('span', { 'data-testid': 'sheet-contract', text: t('ring.contract_title', { name: plainName(s, d.declarer), n: d.contract }) }))
           : null,
         h('p', { class: 'muted small', text: t('table.dealer_is', { name: plainName(s, d.dealer) }) }),

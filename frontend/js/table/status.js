@@ -1,8 +1,10 @@
-// The line between the trick and the own hand: whose turn it is, and the phase (R4; at 3 or 4
-// seats the deal's phase: auction, discard, play).
+// The line between the trick and the own hand: whose turn it is and to do what, and the deal's phase
+// (the auction, the talon, the play — with a stock, R4's two phases: the stock open, then follow and
+// beat — or the deal over), for every game from the same data (`deal.phase`, `deal.stock_count`).
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
-import { auctionTurn, dealOf, discardTurn, isRing, matchOver, myTurn, oppSeat, phaseOf } from './store.js';
+import { hasStock } from './model.js';
+import { auctionTurn, dealOf, discardTurn, matchOver, myTurn, phaseOf, viewOf } from './store.js';
 import { cardShort, isBot, plainName } from './names.js';
 
 export function createStatus() {
@@ -11,22 +13,6 @@ export function createStatus() {
   function render(s) {
     const d = dealOf(s);
     if (!d) return;
-    if (isRing(s)) return renderRing(s, d);
-    let text;
-    const mine = myTurn(s);
-    if (matchOver(s)) text = t('table.match_over');
-    else if (s.held) text = t('table.deal_over_pause');
-    else if (mine) {
-      const lead = d.trick && d.trick.cards && d.trick.cards[0];
-      text = lead ? t('table.your_turn_answer', { card: cardShort(lead) }) : t('table.your_turn_lead');
-    } else text = t(isBot(s, oppSeat(s)) ? 'table.bot_thinking' : 'table.their_turn', { name: plainName(s, oppSeat(s)) });
-    el.className = `turn-line${mine ? ' mine' : ''}`;
-    el.dataset.myTurn = String(mine);
-    const phase = d.phase === 2 ? 2 : 1;
-    setChildren(el, h('span', { class: 'turn-text', text }), h('span', { class: 'phase-chip', 'data-testid': 'phase', 'data-phase': String(phase), text: t(phase === 2 ? 'table.phase2_short' : 'table.phase1_short'), title: t(phase === 2 ? 'table.phase2' : 'table.phase1') }));
-  }
-
-  function renderRing(s, d) {
     const mine = myTurn(s);
     const phase = phaseOf(s);
     const who = Number.isInteger(d.turn) ? d.turn : null;
@@ -42,9 +28,28 @@ export function createStatus() {
     } else text = waiting('table.their_turn');
     el.className = `turn-line${mine ? ' mine' : ''}`;
     el.dataset.myTurn = String(mine);
-    const shown = s.held ? 'over' : phase || 'play';
-    setChildren(el, h('span', { class: 'turn-text', text }), h('span', { class: 'phase-chip', 'data-testid': 'phase', 'data-phase': shown, text: t(`ring.phase.${['auction', 'discard', 'play'].includes(shown) ? shown : 'over'}`) }));
+    // the deal over (held behind its summary) or the match over: the line says it, no chip again
+    setChildren(el, h('span', { class: 'turn-text', text }), s.held || matchOver(s) ? null : phaseChip(s, { testid: 'phase' }));
   }
 
   return { el, render };
+}
+
+/**
+ * The deal's phase as a chip (`data-phase`: auction, discard, play, over, thrown_in); in the play of
+ * a game with a stock, R4's phase (`data-stock`): the stock open (any card) or empty (follow and beat).
+ */
+export function phaseChip(s, { testid = null } = {}) {
+  const d = dealOf(s);
+  const phase = phaseOf(s) || 'play';
+  const shown = s.held ? 'over' : phase;
+  const chip = h('span', { class: 'phase-chip', 'data-testid': testid, 'data-phase': shown });
+  if (shown === 'play' && hasStock(viewOf(s))) {
+    const open = d.stock_count > 0;
+    chip.dataset.stock = open ? 'open' : 'empty';
+    chip.textContent = t(open ? 'table.phase1_short' : 'table.phase2_short');
+    chip.title = t(open ? 'table.phase1' : 'table.phase2');
+  } else if (shown === 'thrown_in') chip.textContent = t('ring.thrown_in_short');
+  else chip.textContent = t(`ring.phase.${['auction', 'discard', 'play'].includes(shown) ? shown : 'over'}`);
+  return chip;
 }

@@ -2,21 +2,24 @@
 // actions. It never mutates a message (nor the previous state): every change builds new objects, so
 // it runs under `node --test` without a browser (frontend/js/table/store.test.mjs).
 //
-// Actions are the server's messages as they arrive (`state`, `rejected`, `chat`, `chat_log`,
-// `presence`) and local ones, all named `local/*`. `state.effects` lists what the last action
-// asks the page to do once (sounds: 'turn', 'card', 'trick', 'marriage', 'deal', 'match').
-//
-// Tables for 3 and 4 seats (a view whose `rules` name a `variant`, V2–V7) go through the same
-// reducer; what only they have — the bid amount chosen, the two cards picked for the discard, the
-// tricks each seat took — is kept in `bid`, `discard` and `tally`, with the pure rules in nseat.js.
-import { auctionOf, bidChoice, discardReady, isRingView, seatCountOf, stepBid, tallyAfter, toggleDiscard, tricksWonOf } from './nseat.js';
+// One message shape for every game of the family and every seat count (protocol 2): a `state` (a
+// player's) or a `watch_state` (a spectator's, whose view is the engine's `SeatView` with `seat`
+// null and no hand) carries the engine's view and events. Where a game differs, the data says so:
+// the phase (`auction`, `discard`, `play`, …), `deal.stock_count`, `view.rules`. Actions are the
+// server's messages as they arrive (`state`, `watch_state`, `rejected`, `chat`, `chat_log`,
+// `presence`) and local ones, all named `local/*`. `state.effects` lists what the last action asks
+// the page to do once (sounds: 'turn', 'card', 'trick', 'marriage', 'deal', 'match'). What only the
+// page keeps — the bid amount chosen and the two cards picked for the discard — is in `bid` and
+// `discard`, with the pure helpers in model.js.
+import { auctionOf, bidChoice, discardReady, seatCountOf, stepBid, toggleDiscard, tricksAfter } from './model.js';
 
 export const CHAT_KEEP = 100;
 
-export function initialState({ myId = null, spectator = false } = {}) {
+/** `bottom`: the seat drawn at the bottom when the view names none (a spectator's: seat 0). */
+export function initialState({ myId = null, bottom = 0 } = {}) {
   return {
     myId,
-    spectator, // watching (views/watch.js): seat 0's place at the bottom, but nothing is mine to do
+    bottom,
     msg: null, // the last `state` message: the truth (its version is what intents are made against)
     shown: null, // what the page shows: `msg`, or the end of the last deal while its summary is up
     version: 0,
@@ -34,9 +37,8 @@ export function initialState({ myId = null, spectator = false } = {}) {
     fatal: null,
     seq: 0,
     effects: [],
-    bid: null, // n seats: the amount the bid stepper shows (one of view.bids), null = the lowest
-    discard: [], // n seats: the cards picked for the discard (V0.7)
-    tally: null, // n seats: {deal, counts} tricks taken per seat, counted from trick_won events
+    bid: null, // the amount the bid stepper shows (one of view.bids), null = the lowest (V0.6)
+    discard: [], // the cards picked for the discard (V0.7)
   };
 }
 
@@ -45,59 +47,73 @@ export const roomOf = (s) => (s.shown && s.shown.room) || (s.msg && s.msg.room) 
 export const viewOf = (s) => (s.shown && s.shown.view) || null;
 export const dealOf = (s) => (viewOf(s) && viewOf(s).deal) || null;
 
+/** How many seats the table has (2, 3 or 4). */
+export function seatCount(s) {
+  const v = viewOf(s);
+  if (v) return seatCountOf(v);
+  const room = roomOf(s);
+  return (room && Array.isArray(room.players) && room.players.length) || 2;
+}
+
+/** A spectator's view (`seat` null): nothing at the table is its own. */
+export const isSpectator = (s) => {
+  const v = viewOf(s);
+  return Boolean(v) && (v.seat === null || v.seat === undefined);
+};
+
+/** The seat at the bottom of the table: mine, or for a spectator the one it looks from. */
 export function mySeat(s) {
   const v = viewOf(s);
-  if (v) return v.seat;
+  if (v) return Number.isInteger(v.seat) ? v.seat : s.bottom;
   const room = roomOf(s);
   const players = (room && room.players) || [];
   const i = players.findIndex((p) => p && p.id === s.myId);
-  return i < 0 ? 0 : i;
+  return i < 0 ? s.bottom : i;
 }
 
-export const oppSeat = (s) => 1 - mySeat(s);
-
 /** The seat is mine (a spectator has none: its bottom seat is only where it looks from). */
-export const isMe = (s, seat) => !s.spectator && seat === mySeat(s);
+export const isMe = (s, seat) => !isSpectator(s) && seat === mySeat(s);
 
 export function player(s, seat) {
   const room = roomOf(s);
   return (room && room.players && room.players[seat]) || null;
 }
 
+/** The other seats, in playing order from mine. */
+export function otherSeats(s) {
+  const n = seatCount(s);
+  const me = mySeat(s);
+  return Array.from({ length: n - 1 }, (_, k) => (me + 1 + k) % n);
+}
+
+/** The match is over: the view says why (`end_reason`), or the room is finished. */
 export function matchOver(s) {
   const v = viewOf(s);
   const room = roomOf(s);
-  const ended = v && v.end_reason !== null && v.end_reason !== undefined && isRingView(v); // n seats: a resignation has a loser, no winner
-  return Boolean(v && v.winner !== null && v.winner !== undefined) || Boolean(ended) || Boolean(room && room.status === 'finished');
+  return Boolean(v && v.end_reason) || Boolean(room && room.status === 'finished');
 }
 
 export function myTurn(s) {
   const d = dealOf(s);
-  return Boolean(d && !s.spectator && !s.held && d.turn === mySeat(s) && !matchOver(s));
+  return Boolean(d && !isSpectator(s) && !s.held && d.turn === mySeat(s) && !matchOver(s));
 }
 
-/** A table of 3 or 4 seats (V2–V7). */
-export const isRing = (s) => isRingView(viewOf(s));
-
-/** The phase of an n-seat deal (auction, discard, play, over, thrown_in); null for two hands. */
+/** The deal's phase: auction, discard, play, over or thrown_in (two-hand 1001 is always in play). */
 export function phaseOf(s) {
   const d = dealOf(s);
   return d && typeof d.phase === 'string' ? d.phase : null;
 }
 
 /** My turn to play a card (not to bid or discard). */
-export function playTurn(s) {
-  const phase = phaseOf(s);
-  return myTurn(s) && (phase === null || phase === 'play');
-}
+export const playTurn = (s) => myTurn(s) && phaseOf(s) === 'play';
 
-/** My turn to bid or pass (n seats). */
+/** My turn to bid or pass (V0.6). */
 export function auctionTurn(s) {
   const v = viewOf(s);
   return myTurn(s) && phaseOf(s) === 'auction' && Boolean(v && v.may_pass);
 }
 
-/** I hold the talon and must lay two cards away (n seats, V0.7). */
+/** I hold the talon and must lay two cards away (V0.7). */
 export function discardTurn(s) {
   const v = viewOf(s);
   return myTurn(s) && phaseOf(s) === 'discard' && Boolean(v && v.must_discard);
@@ -111,14 +127,13 @@ export function bidAmount(s) {
 
 /** The auction of the shown deal (calls, each seat's last call, high bid and holder). */
 export function auction(s) {
-  return auctionOf(dealOf(s), seatCountOf(viewOf(s)));
+  return auctionOf(dealOf(s), seatCount(s));
 }
 
-/** Tricks taken per seat in the shown deal, or null when not known (joined mid-deal). */
+/** Tricks taken per seat in the shown deal (the view's own count). */
 export function tricksWon(s) {
-  const v = viewOf(s);
-  if (!v) return null;
-  return tricksWonOf(v.deal, s.tally, v.deal_number, seatCountOf(v));
+  const d = dealOf(s);
+  return d && Array.isArray(d.tricks_won) ? d.tricks_won : null;
 }
 
 export const canSubmitDiscard = (s) => discardTurn(s) && discardReady(s.discard);
@@ -132,7 +147,7 @@ export function legalMoves(s) {
   return moves;
 }
 
-/** `view.blocked` (when the server sends it) as a Map card → refusal code. */
+/** `view.blocked` as a Map card → refusal code. */
 export function blockedMoves(s) {
   const out = new Map();
   const v = viewOf(s);
@@ -172,6 +187,7 @@ export function reduce(state, action) {
   const s = { ...state, effects: [] };
   switch (action.type) {
     case 'state':
+    case 'watch_state':
       return onState(s, action);
     case 'rejected': {
       const seq = s.seq + 1;
@@ -195,7 +211,7 @@ export function reduce(state, action) {
     case 'local/conn': {
       const next = { ...s, conn: action.status, fatal: action.status === 'fatal' ? action.detail || 'unknown' : s.fatal };
       if (action.status === 'connecting' || action.status === 'open') next.fatal = null;
-      if (action.status === 'open' || !viewOf(s)) return next;
+      if (action.status === 'open' || !viewOf(s) || isSpectator(s)) return next;
       // While our own socket is down our own presence light says so too.
       const me = mySeat(s);
       return withPlayers({ ...next, pending: null }, (players) => players.map((p, seat) => (p && seat === me ? { ...p, connected: false } : p)));
@@ -242,6 +258,8 @@ function onState(s, m) {
   const kinds = new Set(events.map((e) => e && e.kind));
   const before = s.msg;
   const wasMyTurn = myTurn(s);
+  const v = m.view;
+  const hand = (v && v.deal && v.deal.hand) || [];
   let next = {
     ...s,
     msg: m,
@@ -249,28 +267,30 @@ function onState(s, m) {
     awaitingState: false,
     pending: null, // every state answers the intent in flight (or makes it moot)
     illegal: null,
+    // the bid and the discard picked stay only while they still apply
+    discard: v && v.must_discard ? s.discard.filter((c) => hand.includes(c)) : [],
+    bid: v && v.may_pass && Array.isArray(v.bids) && v.bids.includes(s.bid) ? s.bid : null,
   };
-  if (isRingView(m.view)) next = ringState(next, s, m, events);
   const oldMatch = before && before.room && before.room.match_id;
   const newMatch = kinds.has('match_started') || (oldMatch && m.room && m.room.match_id !== oldMatch);
   if (newMatch) next = { ...next, summary: null, held: false, banners: [] };
 
   const dealOver = events.find((e) => e && e.kind === 'deal_over');
+  const over = kinds.has('match_over') || Boolean(v && v.end_reason);
   if (dealOver) {
-    const history = (m.view && m.view.history) || [];
+    const history = (v && v.history) || [];
     const record = history.find((r) => r && r.number === dealOver.number) || null;
-    const over = kinds.has('match_over');
     next.summary = {
       event: dealOver,
       declarations: record ? record.declarations || [] : [],
       matchId: (m.room && m.room.match_id) || null,
-      open: !over,
+      open: !kinds.has('match_over'),
     };
     // The last trick stays and the summary shows; the next deal waits until it is closed.
-    next.held = !over && Boolean(s.shown && s.shown.view);
-    next.shown = next.held ? heldView(s.shown, m, events, dealOver, s.tally) : m;
-  } else if (next.held && !kinds.has('match_over') && !(m.view && m.view.winner !== null && m.view.winner !== undefined)) {
-    // The next deal goes on underneath (the opponent may lead): shown later, as it is then.
+    next.held = !kinds.has('match_over') && Boolean(s.shown && s.shown.view);
+    next.shown = next.held ? heldView(s.shown, m, events, dealOver) : m;
+  } else if (next.held && !over) {
+    // The next deal goes on underneath (another seat may lead): shown later, as it is then.
     next.shown = { ...next.shown, room: m.room };
   } else {
     // Not held (any more): a resignation or a lapse ends the match even behind a summary.
@@ -295,45 +315,11 @@ function onState(s, m) {
   return next;
 }
 
-/** n seats: the bid and the discard picked stay only while they still apply; tricks are counted. */
-function ringState(next, s, m, events) {
-  const v = m.view;
-  const n = seatCountOf(v);
-  const hand = (v.deal && v.deal.hand) || [];
-  const discard = v.must_discard ? s.discard.filter((c) => hand.includes(c)) : [];
-  const bid = v.may_pass && Array.isArray(v.bids) && v.bids.includes(s.bid) ? s.bid : null;
-  const tally = tallyAfter(s.tally, events, v.deal_number, n);
-  return { ...next, discard, bid, tally };
-}
-
-/** The end of a deal as the players last saw it: the final trick on the table, empty hands. */
-function heldView(prev, m, events, dealOver, tally) {
-  if (isRingView(prev.view)) return heldRingView(prev, m, events, dealOver, tally);
-  const pv = prev.view;
-  const pd = pv.deal || {};
-  const me = pv.seat;
-  const won = [...events].reverse().find((e) => e && e.kind === 'trick_won') || null;
-  const played = events.filter((e) => e && e.kind === 'card_played');
-  const mine = new Set(played.filter((e) => e.seat === me).map((e) => e.card));
-  const theirs = played.filter((e) => e.seat !== me).length;
-  const deal = {
-    ...pd,
-    hand: (pd.hand || []).filter((c) => !mine.has(c)),
-    opponent_cards: Math.max(0, (pd.opponent_cards || 0) - theirs),
-    trick: won ? { leader: won.leader, cards: [...won.cards] } : pd.trick,
-    final_trick: won ? { leader: won.leader, cards: [...won.cards], winner: won.seat } : null,
-    turn: null,
-  };
-  return {
-    ...prev,
-    room: m.room,
-    view: { ...pv, deal, legal: [], blocked: [], totals: [...dealOver.totals], history: (m.view && m.view.history) || pv.history },
-    events,
-  };
-}
-
-/** heldView for n seats: every seat's count goes down by the cards it played; the last calls join the auction. */
-function heldRingView(prev, m, events, dealOver, tally) {
+/**
+ * The end of a deal as the players last saw it: the final trick on the table (`final_trick`), every
+ * seat's count down by the cards it played, the last calls in the auction, the tricks taken.
+ */
+function heldView(prev, m, events, dealOver) {
   const pv = prev.view;
   const pd = pv.deal || {};
   const n = seatCountOf(pv);
@@ -343,21 +329,19 @@ function heldRingView(prev, m, events, dealOver, tally) {
   const mine = new Set(played.filter((e) => e.seat === me).map((e) => e.card));
   const counts = Array.from({ length: n }, (_, seat) => Math.max(0, ((pd.hand_counts || [])[seat] || 0) - played.filter((e) => e.seat === seat).length));
   const calls = [...(pd.calls || []), ...events.filter((e) => e && (e.kind === 'bid' || e.kind === 'pass')).map((e) => ({ seat: e.seat, bid: e.kind === 'bid' ? e.amount : null }))];
-  const finished = tallyAfter(tally, events.filter((e) => e && e.kind === 'trick_won'), pv.deal_number, n);
-  const tricksPlayed = (pd.tricks_played || 0) + events.filter((e) => e && e.kind === 'trick_won').length;
+  const tricks = events.filter((e) => e && e.kind === 'trick_won');
   const deal = {
     ...pd,
     phase: dealOver.thrown_in ? 'thrown_in' : 'over',
-    hand: (pd.hand || []).filter((c) => !mine.has(c)),
+    hand: Array.isArray(pd.hand) ? pd.hand.filter((c) => !mine.has(c)) : null, // a spectator holds none
     hand_counts: counts,
     calls,
     trick: won ? { leader: won.leader, cards: [...won.cards] } : pd.trick,
     final_trick: won ? { leader: won.leader, cards: [...won.cards], winner: won.seat } : null,
-    tricks_played: tricksPlayed,
-    tricks_won: finished.counts.reduce((a, b) => a + b, 0) === tricksPlayed ? finished.counts : undefined,
+    tricks_played: (pd.tricks_played || 0) + tricks.length,
+    tricks_won: tricksAfter(pd.tricks_won, tricks, n),
     turn: null,
   };
-  if (deal.tricks_won === undefined) delete deal.tricks_won;
   return {
     ...prev,
     room: m.room,

@@ -1,4 +1,6 @@
-// Unit tests of the table's store: node --test frontend/js/table/
+// Unit tests of the table's store over hand-made two-hand messages in the one shape of protocol 2
+// (the same reducer reads every seat count: model.test.mjs runs it over real engine views of 2, 3 and 4).
+// node --test frontend/js/table/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockedMoves, initialState, legalMoves, marriagesOf, myTurn, reduce, whyNot } from './store.js';
@@ -22,15 +24,23 @@ function stateMsg({ version, hand, turn = 0, trick = [], legal = [], blocked, ev
       target: 1001,
       totals,
       deal_number: history.length,
-      deal: { dealer: 1, forehand: 0, turn, phase: 1, hand, opponent_cards: opp, stock_count: 6, stock_bottom: null, trump: null, declarations, trick: { leader: 0, cards: trick }, last_trick: null, my_card_points: 0, card_points: null },
+      rules: { variant: 'twohand', seats: 2, target: 1001, scoring: 'original', jungfrau: false, open_scores: false, declaration_scoring: 'by_suit', show_stock_bottom: false, deck_size: 24 },
+      deal: { variant: 'twohand', dealer: 1, forehand: 0, turn, phase: 'play', hand, hand_counts: [hand.length, opp], stock_count: 6, stock_bottom: null, talon_count: 0, talon: null, discards: null, calls: [], high_bid: null, declarer: null, contract: null, trump: null, declarations, trick: { leader: 0, cards: trick }, last_trick: null, tricks_played: 0, tricks_won: [0, 0], my_card_points: 0, card_points: null },
+      bids: [],
+      may_pass: false,
+      must_discard: false,
       legal,
-      ...(blocked ? { blocked } : {}),
+      blocked: blocked || [],
       history,
       winner: null,
+      loser: null,
       end_reason: null,
+      places: null,
     },
     events,
     stake: null,
+    stakes: [],
+    resign_price: null,
   });
 }
 
@@ -55,7 +65,7 @@ test('an older version is ignored', () => {
   assert.deepEqual(older.effects, []);
 });
 
-test('without view.blocked the reason falls back gracefully', () => {
+test('a card neither legal nor blocked is refused in general terms; another seat’s turn says so', () => {
   const s = reduce(initialState({ myId: 'p0' }), stateMsg({ version: 1, hand: ['AS', '9S'], legal: [{ card: 'AS', declare: null }] }));
   assert.equal(whyNot(s, '9S'), 'not_allowed');
   const theirs = reduce(s, stateMsg({ version: 2, hand: ['AS', '9S'], turn: 1 }));
@@ -75,13 +85,13 @@ test('a marriage is announced once and listed by seat', () => {
 
 test('a deal that ends holds the next hand back until the summary is closed', () => {
   const last = reduce(initialState({ myId: 'p0' }), stateMsg({ version: 5, hand: ['AS'], legal: [{ card: 'AS', declare: null }], opp: 1, trick: [] }));
-  const dealOver = { kind: 'deal_over', number: 0, card_points: [70, 50], declaration_points: [0, 0], score: [70, 50], totals: [70, 50], seed: 'x' };
+  const dealOver = { kind: 'deal_over', number: 0, thrown_in: false, declarer: null, contract: null, made: null, card_points: [70, 50], declaration_points: [0, 0], deal_points: [70, 50], jungfrau: [0, 0], score: [70, 50], totals: [70, 50], seed: 'x' };
   const next = stateMsg({
     version: 6,
     hand: ['KC', 'QC', 'TD'],
     turn: 1,
     totals: [70, 50],
-    history: [{ number: 0, dealer: 1, seed: 'x', card_points: [70, 50], declarations: [], declaration_points: [0, 0], score: [70, 50], totals: [70, 50] }],
+    history: [{ number: 0, dealer: 1, seed: 'x', thrown_in: false, declarer: null, contract: null, made: null, card_points: [70, 50], declarations: [], declaration_points: [0, 0], deal_points: [70, 50], jungfrau: [0, 0], score: [70, 50], totals: [70, 50] }],
     events: [
       { kind: 'card_played', seat: 0, card: 'AS', declare: null },
       { kind: 'card_played', seat: 1, card: '9S', declare: null },
@@ -96,7 +106,10 @@ test('a deal that ends holds the next hand back until the summary is closed', ()
   assert.equal(s.msg, next);
   assert.deepEqual(s.shown.view.deal.hand, []);
   assert.deepEqual(s.shown.view.deal.trick.cards, ['AS', '9S']);
-  assert.equal(s.shown.view.deal.opponent_cards, 0);
+  assert.deepEqual(s.shown.view.deal.hand_counts, [0, 0]);
+  assert.equal(s.shown.view.deal.phase, 'over');
+  assert.deepEqual(s.shown.view.deal.tricks_won, [1, 0]);
+  assert.deepEqual(s.shown.view.deal.final_trick, { leader: 0, cards: ['AS', '9S'], winner: 0 });
   assert.deepEqual(s.shown.view.totals, [70, 50]);
   assert.equal(s.summary.open, true);
   assert.equal(legalMoves(s).size, 0);
@@ -107,8 +120,8 @@ test('a deal that ends holds the next hand back until the summary is closed', ()
   assert.deepEqual(led.shown.view.deal.hand, []);
   assert.ok(!led.effects.includes('turn'));
   // A resignation behind the summary ends the match at once.
-  const resigned = stateMsg({ version: 8, hand: ['KC', 'QC', 'TD'], turn: 0, totals: [70, 50], events: [{ kind: 'match_over', winner: 1, reason: 'resign', totals: [70, 50] }] });
-  const over = reduce(led, { ...resigned, view: { ...resigned.view, winner: 1, end_reason: 'resign' } });
+  const resigned = stateMsg({ version: 8, hand: ['KC', 'QC', 'TD'], turn: 0, totals: [70, 50], events: [{ kind: 'match_over', winner: 1, loser: 0, reason: 'resign', totals: [70, 50] }] });
+  const over = reduce(led, { ...resigned, view: { ...resigned.view, winner: 1, loser: 0, end_reason: 'resign', places: [2, 1] } });
   assert.ok(!over.held);
   assert.equal(over.shown.view.winner, 1);
   const open = reduce(led, { type: 'local/summary_close' });

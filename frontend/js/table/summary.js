@@ -1,43 +1,133 @@
-// The end of a deal: card points, marriages, deal score and the new totals, over the felt until the
-// players close it (or it times out); the next hand waits behind it (store: `held`).
+// Results at the table, for every seat count: the deal summary over the felt (card points, marriages,
+// the deal points and the Jungfrau bonus where they differ from the score, the contract made or failed,
+// the score and the new totals; a thrown-in deal), until the players close it or it times out — the
+// next hand waits behind it (store: `held`); the score sheet with a column per seat; and the final
+// standings in the view's own places. Rows and columns come from the result (model.js), the
+// places from the server: nothing here decides who won.
 import { SUIT_SYMBOL } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
-import { isRing, mySeat, oppSeat, matchOver } from './store.js';
-import { ringSummaryTable } from './ringsummary.js';
 import { plainName, shortName } from './names.js';
+import { seatsFromMe, signed, standings, summaryColumns, summaryRows, total } from './model.js';
+import { isMe, matchOver, mySeat, seatCount, viewOf } from './store.js';
 
 export const SUMMARY_MS = 12000;
 
-/** A deal's result as one small table: a row per player, cards · marriages · deal · total. */
-export function summaryTable(s, event, declarations) {
+/** One line on the contract (V0.8): made or failed, by whom, with how many points; or the throw-in (V0.6a). */
+export function contractLine(s, result) {
+  if (result.thrown_in) return h('p', { class: 'contract-result thrown-in', 'data-testid': 'summary-thrown-in', text: t('ring.thrown_in') });
+  if (result.declarer === null || result.declarer === undefined) return null;
+  const points = (result.deal_points || [])[result.declarer] ?? 0;
+  const params = { name: plainName(s, result.declarer), n: result.contract, points };
+  // "You" only for a player's own contract: a spectator (or the replay) names every declarer.
+  const key = isMe(s, result.declarer) ? (result.made ? 'ring.you_made' : 'ring.you_failed') : result.made ? 'ring.contract_made' : 'ring.contract_failed';
+  return h(
+    'p',
+    { class: `contract-result ${result.made ? 'made' : 'failed'}`, 'data-testid': 'summary-contract', 'data-made': String(Boolean(result.made)), 'data-declarer': String(result.declarer), 'data-contract': String(result.contract) },
+    h('span', { class: 'mark', 'aria-hidden': 'true', text: result.made ? '✓' : '✗' }),
+    ' ',
+    t(key, params),
+  );
+}
+
+/** A deal's result (a `deal_over` event or a history record) as a table: a row per seat, me first. */
+export function summaryTable(s, result, declarations) {
   const me = mySeat(s);
-  const opp = oppSeat(s);
+  const v = viewOf(s);
+  const rows = summaryRows(result, seatCount(s), me);
+  const cols = summaryColumns(rows, v && v.rules);
   const declText = (seat) => {
     const list = (declarations || []).filter((x) => x.seat === seat);
     return list.length ? list.map((x) => `${SUIT_SYMBOL[x.suit]}${x.points}`).join(' ') : '—';
   };
-  const voided = [me, opp].filter((seat) => (declarations || []).some((x) => x.seat === seat) && event.declaration_points[seat] === 0);
-  const row = (seat) =>
+  // R3: a marriage counts only for a player who took a trick
+  const voided = rows.filter((r) => (declarations || []).some((x) => x.seat === r.seat) && r.declarationPoints === 0);
+  const heads = [t('history.col.cards'), t('history.col.decl'), cols.dealPoints ? t('ring.col.deal_points') : null, cols.jungfrau ? t('ring.col.jungfrau') : null, t('history.col.deal'), t('history.col.total')].filter(Boolean);
+  const row = (r) =>
     h(
       'tr',
-      { 'data-testid': seat === me ? 'summary-row-me' : 'summary-row-opponent' },
-      h('th', { scope: 'row', class: 'who', title: plainName(s, seat), text: shortName(s, seat) }),
-      h('td', { 'data-testid': 'summary-card-points', text: String(event.card_points[seat]) }),
-      h('td', { class: voided.includes(seat) ? 'voided' : '', 'data-testid': 'summary-declarations', text: declText(seat) }),
-      h('td', { class: 'gain', 'data-testid': 'summary-score', text: `+${event.score[seat]}` }),
-      h('td', { class: 'tot', 'data-testid': 'summary-total', text: String(event.totals[seat]) }),
+      { 'data-testid': r.me ? 'summary-row-me' : `summary-row-${r.seat}`, 'data-seat': String(r.seat), class: r.declarer ? `declarer ${result.made ? 'made' : 'failed'}` : '' },
+      h('th', { scope: 'row', class: 'who', title: plainName(s, r.seat) }, shortName(s, r.seat), r.declarer ? h('span', { class: 'decl-mark', text: t('ring.plays', { n: result.contract }) }) : null),
+      h('td', { 'data-testid': 'summary-card-points', text: String(r.cardPoints) }),
+      h('td', { class: voided.includes(r) ? 'voided' : '', 'data-testid': 'summary-declarations', text: declText(r.seat) }),
+      cols.dealPoints ? h('td', { 'data-testid': 'summary-deal-points', text: String(r.dealPoints) }) : null,
+      cols.jungfrau ? h('td', { 'data-testid': 'summary-jungfrau', text: r.jungfrau ? `+${r.jungfrau}` : '—' }) : null,
+      h('td', { class: `gain${r.score < 0 ? ' loss' : ''}`, 'data-testid': 'summary-score', text: signed(r.score) }),
+      h('td', { class: 'tot', 'data-testid': 'summary-total', text: total(r.total) }),
     );
   return h(
     'div',
     { class: 'summary' },
+    contractLine(s, result),
+    result.thrown_in
+      ? null
+      : h(
+          'table',
+          { class: 'summary-table' },
+          h('thead', {}, h('tr', {}, h('td', {}), heads.map((x) => h('th', { scope: 'col', text: x })))),
+          h('tbody', {}, rows.map(row)),
+        ),
+    voided.map((r) => h('p', { class: 'muted small voided-note', text: t('summary.voided', { name: plainName(s, r.seat) }) })),
+    rows.some((r) => r.jungfrau) ? h('p', { class: 'muted small', text: t('ring.jungfrau_note') }) : null,
+  );
+}
+
+/** The score sheet: a row per deal, a column per seat (me first); the declarer's cell marked. */
+export function scoreSheet(s, history) {
+  const order = seatsFromMe(seatCount(s), mySeat(s));
+  if (!history.length) return h('p', { class: 'muted small', text: t('sheet.empty') });
+  return h(
+    'div',
+    { class: 'sheet-scroll', tabindex: '0', role: 'region', 'aria-label': t('sheet.title') },
     h(
       'table',
-      { class: 'summary-table' },
-      h('thead', {}, h('tr', {}, h('td', {}), [t('history.col.cards'), t('history.col.decl'), t('history.col.deal'), t('history.col.total')].map((x) => h('th', { scope: 'col', text: x })))),
-      h('tbody', {}, row(me), row(opp)),
+      { class: 'sheet', 'data-n': String(order.length) },
+      h('caption', { class: 'visually-hidden', text: t('sheet.title') }),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), order.map((seat) => h('th', { scope: 'col', title: plainName(s, seat), text: shortName(s, seat) })))),
+      h(
+        'tbody',
+        {},
+        history.map((r) =>
+          h(
+            'tr',
+            { 'data-testid': `sheet-row-${r.number}`, class: r.thrown_in ? 'thrown-in' : '' },
+            h('th', { scope: 'row', text: String(r.number + 1) }),
+            order.map((seat) =>
+              h(
+                'td',
+                { class: r.declarer === seat ? `declarer ${r.made ? 'made' : 'failed'}` : '', title: r.declarer === seat ? t(r.made ? 'ring.contract_made_short' : 'ring.contract_failed_short', { n: r.contract }) : null },
+                h('span', { class: `gain${(r.score[seat] ?? 0) < 0 ? ' loss' : ''}`, text: r.thrown_in ? '—' : signed(r.score[seat]) }),
+                h('span', { class: 'tot', text: total(r.totals[seat]) }),
+              ),
+            ),
+          ),
+        ),
+      ),
     ),
-    voided.map((seat) => h('p', { class: 'muted small voided-note', text: t('summary.voided', { name: plainName(s, seat) }) })),
+  );
+}
+
+/** The final standings in the view's places (R5, ruling V0.9; the one who left last, R6.2 / V0.10a). */
+export function standingsList(s) {
+  const v = viewOf(s);
+  const me = mySeat(s);
+  return h(
+    'ol',
+    { class: 'standings', 'data-testid': 'final-standings' },
+    standings(v.totals, v.places).map(({ seat, total: points, place }) =>
+      h(
+        'li',
+        {
+          'data-testid': `standing-${seat}`,
+          'data-total': String(points),
+          'data-place': place === null ? null : String(place),
+          value: place === null ? null : String(place), // equal totals share a place (1, 2, 2, 4)
+          class: `${place === 1 ? 'winner' : ''}${seat === v.loser ? ' loser' : ''}${isMe(s, seat) ? ' me' : ''}`.trim(),
+        },
+        h('span', { class: 'who', text: isMe(s, seat) ? t('table.you_named', { name: plainName(s, seat) }) : plainName(s, seat) }),
+        h('strong', { text: total(points) }),
+      ),
+    ),
   );
 }
 
@@ -55,15 +145,14 @@ export function createSummary({ onClose }) {
     const key = `${sum.matchId}|${sum.event.number}|${t('summary.title', { n: 1 })}`;
     if (key === shownKey) return;
     shownKey = key;
-    const ring = isRing(s);
-    const title = ring && sum.event.thrown_in ? t('ring.thrown_in_title', { n: sum.event.number + 1 }) : t('summary.title', { n: sum.event.number + 1 });
+    const title = sum.event.thrown_in ? t('ring.thrown_in_title', { n: sum.event.number + 1 }) : t('summary.title', { n: sum.event.number + 1 });
     setChildren(
       el,
       h(
         'section',
         { class: 'deal-summary', 'data-testid': 'deal-summary', 'data-deal': String(sum.event.number), 'data-match': String(sum.matchId), role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'deal-summary-h', style: `--summary-ms:${SUMMARY_MS}ms` },
         h('h2', { id: 'deal-summary-h', text: title }),
-        ring ? ringSummaryTable(s, sum.event, sum.declarations) : summaryTable(s, sum.event, sum.declarations),
+        summaryTable(s, sum.event, sum.declarations),
         h('div', { class: 'summary-actions' }, h('button', { type: 'button', class: 'btn primary', 'data-testid': 'deal-summary-close', title: t('summary.close'), text: t('summary.continue'), onclick: onClose })),
         h('div', { class: 'summary-timer', 'aria-hidden': 'true' }),
       ),

@@ -4,7 +4,7 @@
 import { api } from '../api.js';
 import { h, setChildren } from '../dom.js';
 import { getLang, t } from '../i18n.js';
-import { getPlayer, setPlayer } from '../session.js';
+import { clearPlayer, getPlayer, setPlayer } from '../session.js';
 import { apiErrorText, linkBox, loading, nameForm } from '../ui.js';
 
 const LINK_REFUSALS = new Set(['device_link_used', 'device_link_expired', 'device_link_unknown']);
@@ -77,6 +77,77 @@ export function mountDevice(root) {
     );
   }
 
+  // This account: sign the other devices out, or delete it (after a second, explicit step).
+  let accountNote = null; // {key, vars, testid, error} shown under the buttons, kept across a change of language
+  let confirming = false;
+
+  function note(key, vars = {}, { error = false } = {}) {
+    accountNote = { key, vars, error };
+    renderAccount();
+  }
+
+  async function signOutOthers() {
+    try {
+      const { devices } = await api.signOutOthers();
+      if (!destroyed) note(devices ? 'account.signed_out' : 'account.signed_out_none', { n: devices });
+    } catch (err) {
+      if (!destroyed) note(null, { text: apiErrorText(err) }, { error: true });
+    }
+  }
+
+  async function deleteAccount() {
+    try {
+      await api.deleteAccount();
+    } catch (err) {
+      confirming = false;
+      if (destroyed) return;
+      if (err && err.code === 'room_started') note('account.delete_playing', {}, { error: true });
+      else note(null, { text: apiErrorText(err) }, { error: true });
+      return;
+    }
+    clearPlayer();
+    if (!destroyed) location.replace('#/');
+  }
+
+  let accountPanel = null;
+  function renderAccount() {
+    if (!accountPanel) return;
+    const shown = accountNote
+      ? h('p', {
+          class: accountNote.error ? 'form-error' : 'muted',
+          role: accountNote.error ? 'alert' : 'status',
+          'data-testid': 'account-note',
+          text: accountNote.key ? t(accountNote.key, accountNote.vars) : accountNote.vars.text,
+        })
+      : null;
+    const confirm = confirming
+      ? h(
+          'div',
+          { class: 'account-confirm', 'data-testid': 'account-delete-confirm' },
+          h('p', { text: t('account.delete_explained') }),
+          h(
+            'div',
+            { class: 'actions' },
+            h('button', { type: 'button', class: 'btn danger', 'data-testid': 'account-delete-yes', text: t('account.delete_yes'), onclick: deleteAccount }),
+            h('button', { type: 'button', class: 'btn', 'data-testid': 'account-delete-no', text: t('common.cancel'), onclick: () => { confirming = false; renderAccount(); } }),
+          ),
+        )
+      : null;
+    setChildren(
+      accountPanel,
+      h('h2', { text: t('account.heading') }),
+      h('p', { class: 'muted', text: t('account.intro') }),
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'button', class: 'btn', 'data-testid': 'account-sign-out-others', text: t('account.sign_out_others'), onclick: signOutOthers }),
+        confirming ? null : h('button', { type: 'button', class: 'btn danger', 'data-testid': 'account-delete', text: t('account.delete'), onclick: () => { confirming = true; accountNote = null; renderAccount(); } }),
+      ),
+      confirm,
+      shown,
+    );
+  }
+
   function render() {
     root.replaceChildren();
     if (!getPlayer()) {
@@ -84,7 +155,9 @@ export function mountDevice(root) {
       return;
     }
     const panel = h('section', { class: 'card-panel device-panel', 'data-testid': 'device-panel' });
-    root.append(hero(), panel);
+    accountPanel = h('section', { class: 'card-panel device-panel', 'data-testid': 'account-panel' });
+    renderAccount();
+    root.append(hero(), panel, accountPanel);
     if (link) show(panel);
     else make(panel);
   }

@@ -7,7 +7,7 @@ import { SUIT_SYMBOL, suitBadge } from '../cards.js';
 import { raceChart } from '../components/race-chart.js';
 import { downloadButton } from './replay.js';
 import { getPlayer } from '../session.js';
-import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, isZeroAmount, loading, money, nameForm, num, playerName } from '../ui.js';
+import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, isZeroAmount, loading, money, nameForm, num, playerName, settlementWords } from '../ui.js';
 import { TWO_HAND, gameName, gameOf, tableSummary } from '../games.js';
 
 // ---------------------------------------------------------------- normalising server data
@@ -25,30 +25,29 @@ function seatOfMe(m, meId) {
   return i < 0 ? 0 : i;
 }
 
-/** The players in seat order (n = 2, 3 or 4): [{id, name, bot}] — the computer named by its level. */
-function seatedPlayers(m, seat) {
+/** The players in seat order (n = 2, 3 or 4): [{id, name, bot, place, result}] — the computer named by its level. */
+function seatedPlayers(m) {
   const players = [...(m.players || [])].sort((a, b) => (a?.seat ?? 0) - (b?.seat ?? 0));
   const n = Math.max(players.length, (pick(m, 'totals') || []).length, 2);
-  const opp = pick(m, 'opponent');
   return Array.from({ length: n }, (_, i) => {
-    let p = players.find((x) => x && x.seat === i) || players[i];
-    if (!p && n === 2 && i === 1 - seat) p = typeof opp === 'string' ? { name: opp } : opp || { name: pick(m, 'opponent_name') };
-    p = p || {};
-    return { id: p.id || p.player_id || null, name: p.bot_level ? playerName(p, players) : p.name || '?', bot: p.bot_level || null };
+    const p = players.find((x) => x && x.seat === i) || players[i] || {};
+    return { id: p.id || p.player_id || null, name: p.bot_level ? playerName(p, players) : p.name || '?', bot: p.bot_level || null, place: p.place ?? null, result: p.result ?? null };
   });
 }
 
-/** One match, whatever the exact field names, as {id, seat, players, others, totals, winner, …}. */
+/**
+ * One match as {id, seat, players, others, totals, result, places, …}. The server ranks every seat
+ * once the match is over (`place` 1 the best, `result` won or lost: the leaver last, equal totals
+ * sharing a place): the client never works out who won.
+ */
 export function normaliseMatch(m, meId) {
   const seat = seatOfMe(m, meId);
-  const players = seatedPlayers(m, seat);
+  const players = seatedPlayers(m);
   const n = players.length;
   // The others in play order from the viewer: the seat after mine first.
   const others = Array.from({ length: n - 1 }, (_, k) => (seat + 1 + k) % n);
   const totals = pick(m, 'totals') || [pick(m, 'total0') ?? 0, pick(m, 'total1') ?? 0];
-  const winner = pick(m, 'winner', 'winner_seat');
   const options = pick(m, 'options', 'rules') || {};
-  const first = players[others[0]] || { name: '?' };
   return {
     id: m.id || m.match_id,
     seat,
@@ -56,18 +55,18 @@ export function normaliseMatch(m, meId) {
     players,
     others,
     names: players.map((p) => p.name),
-    // Two players: the opponent; more: everyone else, in play order.
+    // everyone else, in play order (for two: the opponent)
     opponentName: others.map((s) => players[s].name).join(', '),
-    opponentBot: n === 2 ? first.bot : others.map((s) => players[s].bot).find(Boolean) || null,
+    opponentBot: others.map((s) => players[s].bot).find(Boolean) || null,
     totals,
-    winner: winner === undefined ? null : winner,
-    status: pick(m, 'status') || (winner === undefined || winner === null ? 'playing' : 'finished'),
+    result: pick(m, 'result') ?? players[seat].result ?? null, // mine: won (first place) or lost
+    places: pick(m, 'places') || null,
+    status: pick(m, 'status') || 'playing',
     endReason: pick(m, 'end_reason', 'reason'),
     date: pick(m, 'finished_at', 'ended_at', 'started_at', 'created_at'),
     target: pick(m, 'target') || options.target,
     options,
-    stake: pick(m, 'stake') || null,
-    // n players (V0.10): every settlement of the match, each loser to the winner.
+    // every settlement of the match (R6, V0.10: each loser to the winner)
     settlements: asSettlements(pick(m, 'settlements', 'stakes', 'settlement')),
     deals: pick(m, 'deals', 'history') || [],
   };
@@ -78,24 +77,6 @@ function asSettlements(value) {
   return value && value.amount !== undefined ? [value] : [];
 }
 
-/** Who owes whom: the server's signed `balance` (+ owed to me), else debtor id or seat. */
-function iOwe(stake, seat, meId) {
-  if (typeof stake.balance === 'string' && stake.balance) return stake.balance.startsWith('-');
-  if (stake.debtor_id) return stake.debtor_id === meId;
-  if (stake.debtor_seat === 0 || stake.debtor_seat === 1) return stake.debtor_seat === seat;
-  return null;
-}
-
-function stakeLine(stake, seat, opponentName, meId) {
-  if (!stake || stake.amount === undefined) return '—';
-  if (isZeroAmount(stake.amount)) return isZeroAmount(stake.stake_per_point) ? t('history.friendly') : money(stake.amount, stake.currency);
-  const amount = money(stake.amount, stake.currency);
-  const owe = iOwe(stake, seat, meId);
-  if (owe === true) return t('match.stake.you_owe', { name: opponentName, amount });
-  if (owe === false) return t('match.stake.owes_you', { name: opponentName, amount });
-  return amount;
-}
-
 /** A settlement in words from the viewer's side: "you owe B €1", "B owes you €1", "B owes C €1". */
 function settlementText(x, m, meId) {
   const nameOf = (id, seat) => {
@@ -104,20 +85,17 @@ function settlementText(x, m, meId) {
   };
   const debtor = nameOf(x.debtor_id, x.debtor_seat);
   const creditor = nameOf(x.creditor_id, x.creditor_seat);
-  const amount = money(x.amount, x.currency);
   if (isZeroAmount(x.amount)) return t('history.settlement.even', { debtor, creditor });
-  if (x.debtor_id === meId || x.debtor_seat === m.seat) return t('match.stake.you_owe', { name: creditor, amount });
-  if (x.creditor_id === meId || x.creditor_seat === m.seat) return t('match.stake.owes_you', { name: debtor, amount });
-  return t('history.settlement.owes', { debtor, creditor, amount });
+  const mine = x.debtor_id === meId || x.debtor_seat === m.seat ? 'debtor' : x.creditor_id === meId || x.creditor_seat === m.seat ? 'creditor' : null;
+  return settlementWords({ debtor, creditor, amount: x.amount, currency: x.currency }, mine);
 }
 
-/** The match's stake line: two players as before; n players: the viewer's own settlement, else the first. */
+/** What was owed (R6, V0.10): the viewer's own settlements, else every one; a friendly match owes nothing. */
 function matchStakeText(m, meId) {
-  if (m.n === 2 || !m.settlements.length) return stakeLine(m.stake, m.seat, m.opponentName, meId);
-  if (m.settlements.every((x) => isZeroAmount(x.amount) && isZeroAmount(x.stake_per_point))) return t('history.friendly');
   const paid = m.settlements.filter((x) => !isZeroAmount(x.amount));
+  if (!paid.length) return isZeroAmount(m.options.stake_per_point ?? '0') ? t('history.friendly') : money('0', m.options.currency);
   const mine = paid.filter((x) => x.debtor_id === meId || x.creditor_id === meId || x.debtor_seat === m.seat || x.creditor_seat === m.seat);
-  return (mine.length ? mine : paid.length ? paid : m.settlements).map((x) => settlementText(x, m, meId)).join(' · ');
+  return (mine.length ? mine : paid).map((x) => settlementText(x, m, meId)).join(' · ');
 }
 
 /** "120 : 80" for two; for more the viewer first, then the others in play order. */
@@ -125,9 +103,10 @@ function scoreText(m) {
   return [m.seat, ...m.others].map((s) => num(m.totals[s] ?? 0)).join(' : ');
 }
 
+/** My result as the server ranked it: won (first place, shared or alone) or lost; in progress before. */
 function resultLabel(m) {
-  if (m.status !== 'finished' || m.winner === null) return { text: t('history.in_progress'), cls: 'playing' };
-  return m.winner === m.seat ? { text: t('history.won'), cls: 'won' } : { text: t('history.lost'), cls: 'lost' };
+  if (m.status !== 'finished' || !m.result) return { text: t('history.in_progress'), cls: 'playing' };
+  return m.result === 'won' ? { text: t('history.won'), cls: 'won' } : { text: t('history.lost'), cls: 'lost' };
 }
 
 // ---------------------------------------------------------------- the list and the ledger
@@ -246,7 +225,8 @@ export function mountList(root) {
                       text: zero ? settled : negative ? t('history.you_owe', { amount: money(amount.slice(1), b.currency) }) : t('history.owed_to_you', { amount: money(amount.replace(/^\+/, ''), b.currency) }),
                     });
                   })
-                : h('span', { class: 'balance even', text: '—' }),
+                : // nothing ever owed between them (friendly matches: a zero amount is left out, R6)
+                  h('span', { class: 'balance even', 'data-testid': 'ledger-balance', 'data-amount': '0', text: t('history.settled') }),
             ),
           );
         }),
@@ -377,19 +357,20 @@ export function mountMatch(root, matchId) {
     // Every finished match replays, two-hand 1001 and the games for three and four (V2–V7) alike.
     const replayable = m.status === 'finished';
     const target = m.target ? ` (${t('table.target', { n: num(m.target) })})` : '';
-    const totalsLine =
-      m.n === 2
-        ? [`${me.name} ${num(m.totals[seat])} : ${num(m.totals[1 - seat])} ${m.opponentName}`, target]
-        : [[seat, ...m.others].map((s) => `${names[s]} ${num(m.totals[s] ?? 0)}`).join(' · '), target];
+    // The totals, me first then in play order — once over, in the server's places (1. Anna 320 · 2. …).
+    const order = [seat, ...m.others];
+    const placed = m.status === 'finished' && m.players.every((p) => Number.isInteger(p.place));
+    if (placed) order.sort((a, b) => m.players[a].place - m.players[b].place);
+    const totalsLine = [order.map((s) => `${placed ? `${num(m.players[s].place)}. ` : ''}${names[s]} ${num(m.totals[s] ?? 0)}`).join(' · '), target];
     setChildren(
       panel,
-      h('h1', { class: 'h2', text: m.n === 2 ? t('history.match_vs', { name: m.opponentName }) : t('history.match_with', { names: m.opponentName }) }),
+      h('h1', { class: 'h2', text: m.others.length === 1 ? t('history.match_vs', { name: m.opponentName }) : t('history.match_with', { names: m.opponentName }) }),
       gameOf(m.options) !== TWO_HAND ? h('p', { class: 'match-game-line', 'data-testid': 'detail-game', text: gameName(m.options) }) : null,
       h('p', { class: 'muted match-when', text: formatDate(m.date) }),
       h('p', {}, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'detail-result', text: res.text }), ' ', m.endReason ? t(`history.reason.${m.endReason}`) : ''),
       h('p', { class: 'final-totals', 'data-testid': 'detail-totals' }, ...totalsLine),
-      // n players: every settlement of the match, one a line (each loser owes the winner, V0.10).
-      m.n > 2 && m.status === 'finished' && m.settlements.length
+      // Every settlement of the match, one a line (each loser owes the winner, V0.10).
+      m.status === 'finished' && m.settlements.length
         ? h(
             'ul',
             { class: 'settlements', 'data-testid': 'detail-stake' },

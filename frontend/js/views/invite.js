@@ -3,8 +3,8 @@ import { api } from '../api.js';
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
 import { getPlayer } from '../session.js';
-import { apiErrorText, loading, nameForm, optionsSummary } from '../ui.js';
-import { gameAndSeats, gameOf, tableSummary, TWO_HAND } from '../games.js';
+import { apiErrorText, loading, nameForm } from '../ui.js';
+import { gameAndSeats, tableSummary } from '../games.js';
 
 export function mount(root, code) {
   let destroyed = false;
@@ -40,8 +40,8 @@ export function mount(root, code) {
     const children = [
       h('h2', { text: t('invite.invited_by', { name: host ? host.name : '?' }) }),
       // A game for 3 or 4 (V2–V7): which game and the seats taken, and the options that game has.
-      gameOf(room.options) !== TWO_HAND ? h('p', { class: 'invite-game', 'data-testid': 'invite-game', text: gameAndSeats(room) }) : null,
-      gameOf(room.options) !== TWO_HAND ? tableSummary(room.options) : optionsSummary(room.options),
+      h('p', { class: 'invite-game', 'data-testid': 'invite-game', text: gameAndSeats(room) }),
+      tableSummary(room.options),
     ].filter(Boolean);
     if (seated) {
       children.push(

@@ -7,7 +7,7 @@ import { hasKey, t, tn } from '../i18n.js';
 import { cardBack, cardEl } from '../cards.js';
 import { getPlayer, setPlayer } from '../session.js';
 import { apiErrorText, botName, durationText, inviteBox, loading, nameForm, num, playerName } from '../ui.js';
-import { TWO_HAND, VARIANT_IDS, gameAndSeats, gameInfo, seatCount, tableSummary, targetsOf } from '../games.js';
+import { GAME_IDS, TWO_HAND, gameAndSeats, gameInfo, seatCount, sentAsVariant, tableSummary, targetsOf } from '../games.js';
 
 const REFRESH_MS = 4000;
 // What the server offers comes from its own RoomCreate model (frontend/js/generated/protocol.js).
@@ -26,7 +26,7 @@ const FORM_DEFAULTS = {
   level: defaultOf('bot_level'),
   target: defaultOf('target'),
   scoring: defaultOf('declaration_scoring'),
-  deck: defaultOf('deck_size'),
+  deck: String(gameInfo(TWO_HAND).decks[0]), // R1 24 cards, V1 32
   bottom: Boolean(OPT.show_stock_bottom.default),
   openScores: Boolean(OPT.open_scores.default),
   spectators: OPT.spectators ? Boolean(OPT.spectators.default) : true,
@@ -386,9 +386,8 @@ export function mount(root) {
     };
 
     // The game: two-hand 1001 (as ever) or one of the variants, each with a one-line description.
-    const gameIds = [TWO_HAND, ...VARIANT_IDS];
-    if (!gameIds.includes(s.game)) s.game = TWO_HAND;
-    const game = select('create-variant', s.game, gameIds.map((id) => [id, t(`lobby.game.${id}`)]));
+    if (!GAME_IDS.includes(s.game)) s.game = TWO_HAND;
+    const game = select('create-variant', s.game, GAME_IDS.map((id) => [id, t(`lobby.game.${id}`)]));
     game.setAttribute('aria-describedby', 'create-variant-help');
     const gameHelp = h('p', { class: 'help', id: 'create-variant-help', 'data-testid': 'create-variant-help' });
     const gameField = h('div', { class: 'field' }, h('label', { for: 'create-variant', class: 'field-label', text: t('lobby.game') }), game, gameHelp);
@@ -439,7 +438,7 @@ export function mount(root) {
 
     // Advanced options, folded away so that the form stays simple.
     const scoring = select('opt-scoring', s.scoring, values('declaration_scoring').map((v) => [v, label(`opt.scoring.${v}.long`, v)]));
-    const deck = select('opt-deck', s.deck, values('deck_size').map((v) => [v, label(`opt.deck.${v}`, v)]));
+    const deck = select('opt-deck', s.deck, gameInfo(TWO_HAND).decks.map(String).map((v) => [v, label(`opt.deck.${v}`, v)]));
     const [bottom, bottomField] = check('opt-bottom', 'opt-stock-bottom', s.bottom, t('opt.stock_bottom.long'));
     const [openScores, openScoresField] = check('opt-open-scores', 'opt-open-scores', s.openScores, t('opt.open_scores.long'));
     const [spectators, spectatorsField] = check('opt-spectators', 'opt-spectators', s.spectators, t('opt.spectators.long'));
@@ -484,7 +483,7 @@ export function mount(root) {
       submit,
       error,
     );
-    const variant = () => (game.value === TWO_HAND ? null : game.value);
+    const variant = () => (sentAsVariant(game.value) ? game.value : null); // RoomCreate: no variant is two-hand 1001
     const seatTotal = () => (variant() ? Number(seats.value) || gameInfo(variant()).seats[0] : 2);
     const bots = () => (variant() ? Number(computerSeats.value) || 0 : computer.checked ? 1 : 0);
     const vsComputer = () => bots() > 0 && bots() === seatTotal() - 1; // nobody to invite

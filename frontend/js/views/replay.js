@@ -3,16 +3,25 @@
 // server (GET /api/matches/{id}/deals/{n}/replay): this view only shows frames, it never applies a
 // rule itself. Every hand is face up — the match is over (R7). It needs no account: a public
 // table's replay is anyone's, a private one's its players' and their watch link's (issue 12).
-// A game for 3 or 4 seats (V2–V7: an answer with `seats` > 2) is drawn by the n-seat table's own
-// components (table/replayring.js); the controls, the keys and the links are the same.
+// Every game of the family and every seat count is drawn by the table's own components: each frame
+// becomes a spectator's state of the table (table/replayframe.js, pure) and ring.js draws it — the
+// seats around the felt with every hand face up, the stock, the auction (auction.js) with the talon
+// face up, the talon taken while the declarer lays two away, the trick with each card at its seat —
+// with what each step did in words beside it and, at the end, the deal's score.
 import { api } from '../api.js';
 import { h, setChildren } from '../dom.js';
-import { t, tn } from '../i18n.js';
-import { cardBack, cardEl, cardName, sortHand, suitBadge, suitName } from '../cards.js';
+import { t } from '../i18n.js';
+import { cardEl, cardName, sortHand, suitName } from '../cards.js';
 import { getPlayer } from '../session.js';
-import { apiErrorText, loading, num, playerName, replayHref } from '../ui.js';
-import { bottomSeat as seatOfViewer, isRingReplay } from '../table/replayframe.js';
-import { createRingReplay } from '../table/replayring.js';
+import { apiErrorText, loading, num, replayHref } from '../ui.js';
+import { createAuction } from '../table/auction.js';
+import { hasAuction, signed, total } from '../table/model.js';
+import { cardShort, plainName, shortName } from '../table/names.js';
+import { bottomSeat as seatOfViewer, frameState, fromTalon, resultForSummary, scoreRows, stepFacts, talonShown } from '../table/replayframe.js';
+import { createRing } from '../table/ring.js';
+import { phaseChip } from '../table/status.js';
+import { viewOf } from '../table/store.js';
+import { contractLine } from '../table/summary.js';
 
 const SPEEDS = [0.5, 1, 2, 4]; // autoplay: moves per second
 const KEY_STEPS = { ArrowRight: 1, ArrowLeft: -1 };
@@ -52,6 +61,147 @@ export function downloadButton(matchId, testid, className = 'btn ghost', code = 
   return h('span', { class: 'replay-download' }, button, error);
 }
 
+const none = () => {};
+
+/** What step `step` did, in words: the call, the discard or the card, a marriage, the trick, the draws, the talon. */
+function eventLines(s, facts) {
+  const who = (seat) => plainName(s, seat);
+  const lines = [];
+  const a = facts.action;
+  if (facts.start) lines.push(t(facts.phase === 'auction' ? 'replay.start_auction' : 'replay.start', { name: who(facts.turn) }));
+  else if (a.kind === 'bid') lines.push(t('replay.bid', { name: who(a.seat), n: num(a.amount) }));
+  else if (a.kind === 'pass') lines.push(t('replay.pass', { name: who(a.seat) }));
+  else if (a.kind === 'discard') lines.push(t('replay.discarded', { name: who(a.seat), a: cardName(a.cards[0]), b: cardName(a.cards[1]) }));
+  else if (a.kind === 'play') lines.push(t('replay.played', { name: who(a.seat), card: cardName(a.card) }));
+  if (facts.declared) {
+    const d = facts.declared;
+    lines.push(t('replay.declared', { name: who(d.seat), suit: suitName(d.suit), points: num(d.points) }));
+  }
+  if (facts.trickWon) lines.push(t('replay.trick_won', { name: who(facts.trickWon.seat), points: num(facts.trickWon.points) }));
+  for (const draw of facts.drawn) lines.push(t('replay.drew', { name: who(draw.seat), card: cardName(draw.card) })); // R4 phase 1
+  if (facts.tookTalon) {
+    const x = facts.tookTalon;
+    lines.push(t('replay.took_talon', { name: who(x.seat), n: num(x.contract), cards: x.cards.map(cardShort).join(' ') }));
+  }
+  if (facts.declarer) lines.push(t('replay.declarer', { name: who(facts.declarer.seat), n: num(facts.declarer.contract) }));
+  // a throw-in is said by the deal's result below (summary.js contractLine)
+  return lines;
+}
+
+/**
+ * The replay's felt, for every seat count: the table's own ring with every hand face up, the
+ * auction panel with the talon face up, the taken talon while the declarer discards, and the words.
+ */
+function createFelt(data, bottom) {
+  let frame = data.frames[0];
+  let marks = new Set();
+
+  // The middle of the felt in the auction: the table's own auction panel, and the talon face up.
+  const auction = createAuction({ onStep: none, onBid: none, onPass: none });
+  const talon = h('div', { class: 'talon-cards', 'data-testid': 'replay-talon' });
+  const talonLabel = h('span', { class: 'label' });
+  const talonBox = h('div', { class: 'talon-pile replay-talon-open' }, talonLabel, talon);
+  const auctionPanel = {
+    el: h('div', { class: 'replay-stage' }, auction.el, talonBox),
+    render(s) {
+      auction.render(s);
+      const shown = talonShown(frame);
+      talonBox.hidden = !shown;
+      talonLabel.textContent = t('ring.talon');
+      talon.dataset.cards = shown ? shown.cards.join(' ') : '';
+      setChildren(talon, shown ? shown.cards.map((code) => cardEl(code, { className: 'small' })) : []);
+    },
+  };
+
+  // The talon taken: its cards face up with their taker, who lays two cards of its hand away.
+  const discardTitle = h('h2', { class: 'discard-title' });
+  const discardCards = h('div', { class: 'talon-cards', 'data-testid': 'replay-talon-taken' });
+  const discardHint = h('p', { class: 'discard-hint' });
+  const discardPanel = {
+    el: h('section', { class: 'discard replay-discard', 'data-testid': 'discard' }, discardTitle, discardCards, discardHint),
+    render(s) {
+      const shown = talonShown(frame);
+      const seat = frame.declarer;
+      discardTitle.textContent = t('ring.took_talon', { name: plainName(s, seat), n: num(frame.contract ?? 0) });
+      discardCards.dataset.cards = shown ? shown.cards.join(' ') : '';
+      setChildren(discardCards, shown ? shown.cards.map((code) => cardEl(code, { className: 'small' })) : []);
+      discardHint.textContent = t('ring.discarding', { name: plainName(s, seat) });
+    },
+  };
+
+  /** A seat's hand face up, in the table's order; the talon's cards marked while discarding. */
+  const hands = (seat) => {
+    const cards = frame.hands[seat] || [];
+    return h(
+      'div',
+      { class: 'rs-hand', 'data-testid': `replay-hand-${seat}`, 'data-cards': cards.join(' '), style: `--count:${Math.max(1, cards.length)}` },
+      sortHand(cards).map((code) => cardEl(code, { className: marks.has(code) ? 'from-talon' : '', attrs: marks.has(code) ? { title: t('ring.card_from_talon') } : {} })),
+    );
+  };
+  const ring = createRing({ auction: auctionPanel, discard: discardPanel, hands, pointsText: (n) => t('replay.seat_points', { n: num(n) }), shortNames: true });
+
+  const facts = h('p', { class: 'replay-facts' });
+  const events = h('ul', { class: 'replay-events', 'data-testid': 'replay-events', 'aria-live': 'polite' });
+  const result = h('div', { class: 'replay-result' });
+  const points = h('p', { class: 'replay-points', 'data-testid': 'replay-points' });
+  const info = h('div', { class: 'replay-info' }, facts, events, result, points);
+
+  function paintInfo(s, step) {
+    const n = frame.hands.length;
+    setChildren(
+      facts,
+      h('span', { class: 'replay-phase', 'data-testid': 'replay-phase', 'data-phase': frame.phase }, phaseChip(s)),
+      h('span', { class: 'replay-tricks', text: t('replay.tricks', { n: num(frame.tricks_played) }) }),
+    );
+    setChildren(events, eventLines(s, stepFacts(data, step)).map((line) => h('li', { text: line })));
+    const rows = scoreRows(data, step);
+    points.dataset.points = frame.card_points.join(',');
+    points.dataset.score = rows ? rows.map((r) => r.score).join(',') : '';
+    if (rows) {
+      const res = resultForSummary(data);
+      setChildren(result, res ? contractLine(s, res) : null);
+      setChildren(
+        points,
+        h('strong', { text: t('replay.deal_score') }),
+        ' ',
+        h(
+          'span',
+          { class: 'replay-scores' },
+          rows.map((r) =>
+            h(
+              'span',
+              { class: `replay-score${r.declarer ? ` declarer ${r.made ? 'made' : 'failed'}` : ''}`, 'data-testid': `replay-score-${r.seat}`, 'data-score': String(r.score), 'data-total': r.total === null ? '' : String(r.total) },
+              h('span', { class: 'who', title: plainName(s, r.seat), text: shortName(s, r.seat) }),
+              ' ',
+              h('strong', { class: r.score < 0 ? 'loss' : '', text: signed(r.score) }),
+              r.total === null ? null : h('span', { class: 'tot', text: ` (${t('replay.total', { n: r.total < 0 ? `−${num(-r.total)}` : num(r.total) })})` }),
+            ),
+          ),
+        ),
+      );
+    } else {
+      // The last step of a deal a resignation cut short (R6.2, ruling V0.10a): no score.
+      const cut = step === data.frames.length - 1 && !frame.deal_over;
+      setChildren(result, cut ? h('p', { class: 'muted', text: t('replay.not_finished') }) : null);
+      const list = Array.from({ length: n }, (_, seat) => `${shortName(s, seat)} ${total(frame.card_points[seat])}`).join(' · ');
+      setChildren(points, t('replay.points_n', { list }));
+    }
+  }
+
+  return {
+    /** The felt's parts in the page's grid: every seat (the bottom one below the others), the middle, what happened. */
+    nodes: [h('div', { class: 'replay-seats' }, ring.seats, ring.me), ring.centre, info],
+    paint(step) {
+      frame = data.frames[step];
+      marks = fromTalon(frame);
+      const s = frameState(data, step, { bottom });
+      ring.render(s, { events: [] });
+      paintInfo(s, step);
+      return s;
+    },
+  };
+}
+
 export function mount(root, matchId, dealNumber, code = null) {
   let destroyed = false;
   let data = null;
@@ -59,11 +209,11 @@ export function mount(root, matchId, dealNumber, code = null) {
   let timer = null;
   let speed = 1;
   let els = null;
-  let ring = null; // 3 or 4 seats: the n-seat felt (table/replayring.js)
+  let felt = null; // the table's felt (createFelt)
+  let byMove = false; // a game with an auction: a step may be a call or the discard, not only a card
 
   document.body.classList.add('at-replay');
 
-  const names = () => data.players.map((p) => (p.bot_level ? playerName(p, data.players) : p.name));
   // The match page is its players' only: anyone else goes back to the lobby.
   const isPlayer = () => Boolean(getPlayer() && data && data.players.some((p) => p.id === getPlayer().id));
   const backLink = (testid) =>
@@ -113,110 +263,16 @@ export function mount(root, matchId, dealNumber, code = null) {
   }
   document.addEventListener('keydown', onKey);
 
-  function handRow(seat, frame) {
-    const mine = getPlayer() && data.players[seat] && data.players[seat].id === getPlayer().id;
-    const turn = frame.turn === seat;
-    return h(
-      'section',
-      { class: `replay-seat${turn ? ' to-play' : ''}`, 'aria-label': names()[seat] },
-      h(
-        'p',
-        { class: 'replay-seat-head' },
-        h('strong', { class: 'replay-name', text: names()[seat] }),
-        seat === data.dealer ? h('span', { class: 'replay-dealer', title: t('table.dealer'), text: t('table.dealer_short') }) : null,
-        mine ? h('span', { class: 'visually-hidden', text: ` (${t('replay.you')})` }) : null,
-        h('span', { class: 'replay-seat-points num', text: t('replay.seat_points', { n: num(frame.card_points[seat]) }) }),
-      ),
-      h(
-        'div',
-        { class: 'replay-hand', 'data-testid': `replay-hand-${seat}`, 'data-cards': frame.hands[seat].join(' ') },
-        sortHand(frame.hands[seat]).map((code) => cardEl(code)),
-      ),
-    );
-  }
-
-  function trickArea(frame) {
-    // The trick in progress; right after a trick is taken, that trick (marked with its winner).
-    let cards = frame.trick;
-    let won = null;
-    if (!cards.length && frame.trick_won && frame.last_trick) {
-      const lt = frame.last_trick;
-      cards = lt.cards.map((card, i) => ({ seat: i === 0 ? lt.leader : 1 - lt.leader, card }));
-      won = lt.winner;
-    }
-    const pile = frame.stock_count
-      ? h('div', { class: 'replay-pile', 'aria-hidden': 'true' }, cardBack(), h('span', { class: 'replay-pile-count num', text: num(frame.stock_count) }))
-      : null;
-    return [
-      pile,
-      h(
-        'div',
-        { class: 'replay-trick', 'data-testid': 'replay-trick', 'aria-label': t('replay.trick') },
-        cards.map((c) => h('div', { class: `replay-played seat-${c.seat === bottomSeat() ? 'bottom' : 'top'}${won === c.seat ? ' won' : ''}` }, cardEl(c.card))),
-      ),
-    ];
-  }
-
   /** The viewer's own seat at the bottom (seat 0 for anyone else). */
   function bottomSeat() {
     const me = getPlayer();
     return seatOfViewer(data.players, me && me.id);
   }
 
-  /** What the step did, in words: the card played, a marriage and trump, the trick taken, the draws. */
-  function eventLines(frame) {
-    const who = names();
-    if (!frame.action) return [t('replay.start', { name: who[1 - data.dealer] })];
-    const lines = [t('replay.played', { name: who[frame.action.seat], card: cardName(frame.action.card) })];
-    if (frame.declared) {
-      const d = frame.declared;
-      lines.push(t('replay.declared', { name: who[d.seat], suit: suitName(d.suit), points: num(d.points) }));
-    }
-    if (frame.trick_won) lines.push(t('replay.trick_won', { name: who[frame.trick_won.seat], points: num(frame.trick_won.points) }));
-    for (const draw of frame.drawn) lines.push(t('replay.drew', { name: who[draw.seat], card: cardName(draw.card) }));
-    return lines;
-  }
-
-  function infoPanel(frame) {
-    const who = names();
-    const over = frame.deal_over;
-    return h(
-      'div',
-      { class: 'replay-info' },
-      h(
-        'p',
-        { class: 'replay-facts' },
-        h('span', { class: `replay-trump${frame.declared ? ' changed' : ''}`, 'data-testid': 'replay-trump', 'data-trump': frame.trump || '' }, `${t('table.trump')}: `, frame.trump ? suitBadge(frame.trump) : t('table.no_trump')),
-        h('span', { class: 'replay-stock', 'data-testid': 'replay-stock', 'data-count': frame.stock_count, text: frame.stock_count ? tn('table.stock_count', frame.stock_count, { n: num(frame.stock_count) }) : t('table.stock_empty') }),
-        h('span', { class: 'replay-tricks', text: t('replay.tricks', { n: num(frame.tricks_played) }) }),
-      ),
-      h('ul', { class: 'replay-events', 'data-testid': 'replay-events', 'aria-live': 'polite' }, eventLines(frame).map((line) => h('li', { text: line }))),
-      frame.declarations.length
-        ? h('p', { class: 'replay-marriages', 'data-testid': 'replay-marriages' }, `${t('summary.declared')}: `, frame.declarations.map((d) => h('span', { class: 'replay-marriage' }, who[d.seat], ' ', suitBadge(d.suit), ` ${num(d.points)}`)))
-        : null,
-      h(
-        'p',
-        { class: 'replay-points', 'data-testid': 'replay-points', 'data-points': frame.card_points.join(','), 'data-score': frame.score ? frame.score.join(',') : '' },
-        over && frame.score
-          ? h('strong', { text: t('replay.score', { a: who[0], b: who[1], x: num(frame.score[0]), y: num(frame.score[1]) }) })
-          : t('replay.points', { a: who[0], b: who[1], x: num(frame.card_points[0]), y: num(frame.card_points[1]) }),
-      ),
-      step === lastStep() && !over ? h('p', { class: 'muted', text: t('replay.not_finished') }) : null,
-    );
-  }
-
   function paint() {
-    const frame = frames()[step];
-    if (ring) ring.paint(step);
-    else {
-      const bottom = bottomSeat();
-      setChildren(els.top, handRow(1 - bottom, frame));
-      setChildren(els.bottom, handRow(bottom, frame));
-      setChildren(els.centre, trickArea(frame));
-      setChildren(els.info, infoPanel(frame));
-    }
-    // Two hands step card by card; at 3 or 4 seats a step is also a call or the discard.
-    const where = t(ring ? 'replay.move' : 'replay.step', { n: num(step), total: num(lastStep()) });
+    felt.paint(step);
+    // Without an auction a deal steps card by card; with one a step is also a call or the discard.
+    const where = t(byMove ? 'replay.move' : 'replay.step', { n: num(step), total: num(lastStep()) });
     els.slider.value = String(step);
     els.slider.setAttribute('aria-valuetext', where);
     els.step.dataset.step = String(step);
@@ -237,10 +293,12 @@ export function mount(root, matchId, dealNumber, code = null) {
   }
 
   function build() {
-    ring = isRingReplay(data) ? createRingReplay({ data, bottom: bottomSeat() }) : null;
+    felt = createFelt(data, bottomSeat());
+    const s = felt.paint(0);
+    byMove = hasAuction(viewOf(s));
     const first = control('«', 'replay.first', 'replay-first', () => (stopAutoplay(), go(0)));
-    const prev = control('‹', ring ? 'replay.prev_move' : 'replay.prev', 'replay-prev', () => (stopAutoplay(), go(step - 1)));
-    const next = control('›', ring ? 'replay.next_move' : 'replay.next', 'replay-next', () => (stopAutoplay(), go(step + 1)));
+    const prev = control('‹', byMove ? 'replay.prev_move' : 'replay.prev', 'replay-prev', () => (stopAutoplay(), go(step - 1)));
+    const next = control('›', byMove ? 'replay.next_move' : 'replay.next', 'replay-next', () => (stopAutoplay(), go(step + 1)));
     const last = control('»', 'replay.last', 'replay-last', () => (stopAutoplay(), go(lastStep())));
     const play = h('button', {
       type: 'button',
@@ -277,12 +335,12 @@ export function mount(root, matchId, dealNumber, code = null) {
       SPEEDS.map((s) => h('option', { value: s, selected: s === speed, text: t('replay.speed_n', { n: num(s) }) })),
     );
     const stepLabel = h('span', { class: 'replay-step num', 'data-testid': 'replay-step', 'data-step': '0' });
-    els = { first, prev, next, last, play, slider, step: stepLabel, top: h('div', { class: 'replay-top' }), bottom: h('div', { class: 'replay-bottom' }), centre: h('div', { class: 'replay-centre' }), info: h('div', { class: 'replay-side' }) };
-    const who = names();
-    const title = ring ? t('replay.title_n', { n: num(dealNumber + 1), names: who.join(', ') }) : t('replay.title', { n: num(dealNumber + 1), a: who[0], b: who[1] });
+    els = { first, prev, next, last, play, slider, step: stepLabel };
+    const who = data.players.map((p) => plainName(s, p.seat));
+    const title = t('replay.title_n', { n: num(dealNumber + 1), names: who.join(', ') });
     return h(
       'div',
-      { class: `replay-page${ring ? ' replay-ring' : ''}`, 'data-testid': 'replay-viewer', 'data-match': matchId, 'data-deal': dealNumber, 'data-seats': who.length, 'data-variant': data.variant || null },
+      { class: 'replay-page', 'data-testid': 'replay-viewer', 'data-match': matchId, 'data-deal': dealNumber, 'data-seats': data.seats || who.length, 'data-variant': data.variant },
       h(
         'header',
         { class: 'replay-bar' },
@@ -292,7 +350,7 @@ export function mount(root, matchId, dealNumber, code = null) {
         dealLink(dealNumber + 1, '›', 'replay-deal-next'),
         downloadButton(matchId, 'replay-download', 'btn', code),
       ),
-      ring ? ring.nodes : [els.top, els.centre, els.bottom, els.info],
+      felt.nodes,
       h('div', { class: 'replay-controls', role: 'group', 'aria-label': t('replay.controls') }, first, prev, play, next, last, slider, stepLabel, speedSelect),
     );
   }

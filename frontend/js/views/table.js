@@ -1,7 +1,7 @@
 // The card table: one socket → the store (table/store.js, a pure reducer) → small components that
 // render from it (table/*.js). This module only wires them and does the I/O: socket, timers, focus.
-// A table of 3 or 4 seats (its view's rules name a `variant`, V2–V7) draws the seats around the felt
-// (table/ring.js) with the auction and the discard in the middle instead of the two-seat rows.
+// One table for every game and seat count: the seats around the felt (table/ring.js, me at the
+// bottom — for two the other on top), the stock, the auction, the talon or the trick in the middle.
 import { api } from '../api.js';
 import { cardBack } from '../cards.js';
 import { h, setChildren } from '../dom.js';
@@ -11,17 +11,15 @@ import { gameInfo, gameName, gameOf, seatCount } from '../games.js';
 import { clearPlayer, getPlayer, nextMessageId } from '../session.js';
 import { RoomSocket } from '../socket.js';
 import { apiErrorText, botName, inviteBox, loading, nameForm, toast } from '../ui.js';
-import { BANNER_MS, createCentre } from '../table/centre.js';
 import { declareDialog, resignDialog } from '../table/dialogs.js';
 import { createHand } from '../table/hand.js';
 import { createMatchPanel } from '../table/match.js';
 import { cardShort, nobodyToChat, plainName, suitWord } from '../table/names.js';
 import { createAuction } from '../table/auction.js';
 import { createDiscard } from '../table/discard.js';
-import { createRing } from '../table/ring.js';
-import { createSeats } from '../table/seats.js';
+import { BANNER_MS, createRing } from '../table/ring.js';
 import { createSheet } from '../table/sheet.js';
-import { auctionTurn, bidAmount, canDeclare, canSubmitDiscard, dealOf, discardTurn, initialState, isBlocking, isRing, matchOver, myTurn, oppSeat, reduce, roomOf, viewOf } from '../table/store.js';
+import { auctionTurn, bidAmount, canDeclare, canSubmitDiscard, dealOf, discardTurn, initialState, isBlocking, matchOver, myTurn, reduce, roomOf, viewOf } from '../table/store.js';
 import { createSummary, SUMMARY_MS } from '../table/summary.js';
 import { createStatus } from '../table/status.js';
 
@@ -56,7 +54,6 @@ export function mount(root, roomId) {
   let destroyed = false;
   let inviteCode = null;
   let openPoll = null;
-  let stakeFallback = null;
   let dialog = null;
   let summaryTimer = null;
   let arrived = false;
@@ -76,8 +73,6 @@ export function mount(root, roomId) {
   });
   const discard = createDiscard({ onDiscard: () => canSubmitDiscard(state) && sendIntent({ type: 'discard', cards: [...state.discard] }) });
   const ring = createRing({ auction, discard });
-  const centre = createCentre();
-  const seats = createSeats();
   const status = createStatus();
   const summary = createSummary({ onClose: () => dispatch({ type: 'local/summary_close' }) });
   const matchPanel = createMatchPanel({ sendRematch: (action) => sendIntent({ type: 'rematch', action }), raceChart: () => raceModule && raceModule.raceChart });
@@ -115,11 +110,8 @@ export function mount(root, roomId) {
   el.felt = h(
     'section',
     { class: 'felt', 'data-testid': 'felt', 'aria-labelledby': 'table-h1' },
-    seats.opp,
-    centre.el,
     ring.el,
     status.el,
-    seats.me,
     ring.me,
     hand.el,
     el.feltMessage,
@@ -147,7 +139,6 @@ export function mount(root, roomId) {
       if (m.type === 'state' && m.room && m.room.status === 'open') startOpenPoll();
       else if (m.type === 'state') stopOpenPoll();
       dispatch(m);
-      if (m.type === 'state' && matchOver(state) && !(state.msg && state.msg.stake) && !stakeFallback) loadStakeFallback();
     },
     onStatus(status, detail) {
       dispatch({ type: 'local/conn', status, detail });
@@ -325,14 +316,11 @@ export function mount(root, roomId) {
     el.page.dataset.sheet = state.sheet.open ? 'open' : 'closed';
     el.main.inert = state.sheet.open && !wide.matches; // the drawer over the table on phones
     sheet.render(state);
-    const ringMode = isRing(state);
-    el.felt.dataset.ring = String(ringMode);
     if (!room) {
       el.felt.dataset.mode = 'loading';
       setChildren(el.feltMessage, loading());
       return;
     }
-    if (!ringMode) seats.render(state);
     if (room.status === 'open' || !viewOf(state)) {
       el.felt.dataset.mode = 'waiting';
       renderWaiting(room);
@@ -341,12 +329,11 @@ export function mount(root, roomId) {
     el.felt.dataset.mode = 'playing';
     document.body.classList.toggle('table-live', room.status === 'playing' && !matchOver(state));
     el.feltMessage.replaceChildren();
-    if (ringMode) ring.render(state, { events });
-    else centre.render(state, { events });
+    ring.render(state, { events });
     status.render(state);
     hand.render(state, { events });
     summary.render(state);
-    if (matchPanel.render(state, { stakeFallback }) && focusInTable()) matchPanel.focus();
+    if (matchPanel.render(state) && focusInTable()) matchPanel.focus();
     document.title = myTurn(state) ? `● ${t('table.your_turn')} — ${t('app.title')}` : t('app.title');
   }
 
@@ -360,9 +347,8 @@ export function mount(root, roomId) {
     watch.note.hidden = allowed;
     watch.note.textContent = t('watch.off');
     if (!watch.allow.disabled) watch.allow.checked = allowed;
-    // Against the computer alone (two seats) nobody is offered a watch link; a table of 3 or 4 seats
-    // offers one even with computer seats (friends may watch one person play two computers).
-    watch.box.hidden = !room || room.status === 'closed' || Boolean(room.options && room.options.bot_level && !isRing(state));
+    // Every table may be watched, computer seats or not (friends may watch one person play the computer).
+    watch.box.hidden = !room || room.status === 'closed';
     watch.allowText.textContent = t('watch.allow');
   }
 
@@ -383,8 +369,7 @@ export function mount(root, roomId) {
     const room = roomOf(state);
     renderWatch(room);
     const v = viewOf(state);
-    if (isRing(state)) el.h1.textContent = t('ring.h1', { names: room.players.map((p, seat) => plainName(state, seat)).join(', ') });
-    else el.h1.textContent = room && room.players && room.players[1] ? t('table.h1', { me: plainName(state, 1 - oppSeat(state)), them: plainName(state, oppSeat(state)) }) : t('table.title');
+    el.h1.textContent = room && room.players && room.players.some((p, seat) => p && seat > 0) ? t('ring.h1', { names: room.players.map((p, seat) => plainName(state, seat)).join(', ') }) : t('table.title');
     setChildren(el.lobby, h('span', { 'aria-hidden': 'true', text: '←' }), h('span', { class: 'bar-label', text: t('common.back_to_lobby') }));
     el.lobby.title = t('common.back_to_lobby');
     const canResign = room && room.status === 'playing' && !matchOver(state) && v;
@@ -539,10 +524,9 @@ export function mount(root, roomId) {
     return h('div', { class: 'fill-computers row-actions' }, level, button);
   }
 
-  /** Who the table waits for: the friend (two seats), or the seats still free of 3 or 4. */
+  /** Who the table waits for: the seats still free, and how to invite them. */
   function waitingText(room) {
     const n = seatCount(room.options, room.players);
-    if (n <= 2) return [h('h2', { text: t('table.waiting') }), h('p', { text: room.visibility === 'public' ? t('table.waiting_public') : t('table.waiting_private') })];
     const taken = (room.players || []).filter(Boolean).length;
     return [
       h('h2', { text: tn('ring.waiting', n - taken) }),
@@ -569,21 +553,7 @@ export function mount(root, roomId) {
     openPoll = null;
   }
 
-  async function loadStakeFallback() {
-    const room = roomOf(state);
-    if (!room || !room.match_id) return;
-    stakeFallback = { loading: true };
-    try {
-      const m = await api.match(room.match_id);
-      const s = m && (m.stake || m.settlement);
-      stakeFallback = s && s.amount !== undefined ? s : { none: true };
-    } catch {
-      stakeFallback = { none: true };
-    }
-    render();
-  }
-
-  const graceTicker = setInterval(() => (isRing(state) ? ring.tick(state) : seats.tick(state)), 1000);
+  const graceTicker = setInterval(() => ring.tick(state), 1000);
   feedbackReady.then(() => !destroyed && render());
   raceReady.then(() => !destroyed && matchOver(state) && render());
 

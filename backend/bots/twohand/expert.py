@@ -1,0 +1,334 @@
+"""The ``expert`` level: determinized search with exact per-world evaluation, inference and match awareness.
+
+Phase 1 (stock not empty), for the seat whose turn it is:
+
+1. **Worlds.** ``4 × max_worlds`` guesses of the hidden cards are drawn uniformly among
+   the deals consistent with what the seat saw (``worlds.sample_world``: R3 declared
+   partners stay with the opponent, R2 faced card at the stock bottom). Each gets a
+   likelihood from what the opponent did (``world_weight``) and ``max_worlds`` of them
+   are kept by weighted sampling without replacement, so the search time goes to the
+   likely worlds.
+2. **Iterative deepening with a deadline.** Pass 0 scores every legal play in every
+   world by a ``medium`` playout (what ``hard`` does). Pass ``d`` (1, 2, …) replaces a
+   world's scores by an alpha-beta search (``deep.DealSearch``) that plays ``d`` phase-1
+   tricks exactly — both hands and the stock order are known inside a world — and then
+   estimates by a playout, or solves the rest of the deal exactly once the stock runs
+   out. The last pass (``d`` = phase-1 tricks left) is exact to the end of the deal.
+   Every search checks the clock; at the deadline the pass in progress is abandoned and
+   each world contributes the scores of the deepest search it completed.
+3. **Match utility.** A world's score of a play is the deal score difference still to
+   come; it is turned into an estimated chance of winning the match (``match_utility``)
+   from the match totals, the deal's points so far and the target, and the play with
+   the best mean chance over the worlds wins (ties, e.g. far from the target where the
+   utility is almost linear, are broken by the mean score).
+
+Phase 2 (stock empty, perfect information): the exact endgame solver, as ``hard``.
+
+The decision reads only the ``SeatKnowledge`` (R7). All randomness comes from ``rng``;
+the time limit comes from ``clock`` (injectable for tests), so a decision that does not
+reach its deadline is reproducible.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable
+
+from backend.engine.cards import KING, QUEEN
+from backend.engine.deal import Play
+
+from ..knowledge import SeatKnowledge
+from ..worlds import sample_world
+from .deep import DealSearch, Timeout
+from .policy import DECLARE, cards_list
+from .sim import play_out
+from .solver import solve
+
+__all__ = ["THINKING_S", "ExpertBot", "match_utility", "root_scores", "world_weight"]
+
+# The deadline of a phase-1 decision in seconds: the expert's typical thinking time per card, which the
+# lobby shows (``EXPERT_THINKING_S`` in the generated client protocol).
+THINKING_S = 0.7
+
+# Likelihood factors of the opponent's observed choices (see ``world_weight``).
+KQ_LEAD_WITHOUT_DECLARING = 0.3
+KQ_THROWN_BREAKING_MARRIAGE = 0.5
+
+
+def match_utility(totals: tuple[int, int], target: int, final_me: float, final_opp: float) -> float:
+    """Estimated chance that the seat wins the match once this deal scores ``final_me`` : ``final_opp``.
+
+    ``totals`` are (seat's, opponent's) match totals before the deal. R5/R5.1: a seat
+    reaching the target alone wins; if both reach it the higher total wins (a tie means
+    another deal: 1/2). Otherwise the match goes on, and the chance is a logistic of the
+    lead in points still needed, ``L = need_opp − need_me``, relative to how much the
+    difference can still swing: about 100 points of standard deviation per deal between
+    evenly matched players, over the ``n ≈ (need_me + need_opp) / 190`` deals still
+    expected (a deal is worth about 190 points to the two players together):
+    ``σ(1.7 · L / (100 · √max(n, 0.5)))`` — 1.7 makes the logistic close to the normal
+    distribution function.
+    """
+    a = totals[0] + final_me
+    b = totals[1] + final_opp
+    if a >= target or b >= target:
+        if a > b:
+            return 1.0 if a >= target else 0.0
+        if b > a:
+            return 0.0 if b >= target else 1.0
+        return 0.5
+    need_me, need_opp = target - a, target - b
+    deals = max((need_me + need_opp) / 190.0, 0.5)
+    x = 1.7 * (need_opp - need_me) / (100.0 * math.sqrt(deals))
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def world_weight(k: SeatKnowledge, opp_hand: int) -> float:
+    """The relative likelihood of a sampled opponent hand given the opponent's choices so far (R3).
+
+    * The opponent led a K or Q of a suit not yet declared without declaring it: had it
+      held the partner it would usually have declared (by_suit the points are large), so
+      a world where it still holds the partner counts ``0.3``.
+    * The opponent threw a K or Q of an undeclared suit on a trick it lost: players rarely
+      break a marriage they hold, so a world where the partner is in its hand counts ``0.5``.
+
+    People do hold marriages back, so these are soft weights, never exclusions.
+    """
+    opp = k.opponent
+    weight = 1.0
+    pending = list(k.declarations)
+    plays: list[tuple[int, int, bool, bool]] = []  # (card, leader?, declared?, lost?)
+    for t in k.tricks:
+        lead, follow = t.cards
+        declaring = False
+        if pending and pending[0].seat == t.leader and lead >> 3 == pending[0].suit and (lead & 7) in (KING, QUEEN):
+            declaring = True
+            pending.pop(0)
+        if t.leader == opp:
+            plays.append((lead, 1, declaring, t.winner != opp))
+        else:
+            plays.append((follow, 0, False, t.winner != opp))
+    if k.trick and k.leader == opp:
+        lead = k.trick[0]
+        declaring = bool(pending) and pending[0].seat == opp and lead >> 3 == pending[0].suit
+        plays.append((lead, 1, declaring, False))
+    declared_now = k.declared_suits
+    for c, led, declaring, lost in plays:
+        if declaring or (c & 7) not in (KING, QUEEN):
+            continue
+        suit = c >> 3
+        partner = c ^ 1  # K (2) <-> Q (3)
+        if not opp_hand >> partner & 1:
+            continue
+        if led:
+            if not _declared_before(k, suit, c):
+                weight *= KQ_LEAD_WITHOUT_DECLARING
+        elif lost and not declared_now >> suit & 1:
+            weight *= KQ_THROWN_BREAKING_MARRIAGE
+    return weight
+
+
+def _declared_before(k: SeatKnowledge, suit: int, card: int) -> bool:
+    """Was ``suit`` declared before ``card`` was played? (Declarations are matched to their leads in order.)"""
+    pending = list(k.declarations)
+    for t in k.tricks:
+        lead = t.cards[0]
+        if lead == card or t.cards[1] == card:
+            return False
+        if pending and pending[0].seat == t.leader and lead >> 3 == pending[0].suit and (lead & 7) in (KING, QUEEN):
+            if pending[0].suit == suit:
+                return True
+            pending.pop(0)
+    return any(d.suit == suit for d in pending) and not (k.trick and k.trick[0] == card)
+
+
+def root_scores(search: DealSearch, k: SeatKnowledge, opp: int, depth: int) -> dict[int, int]:
+    """Every legal move's score (deal score difference to come, for the seat) in one world whose
+    stock is already set in ``search``; the opponent holds ``opp``."""
+    me, other = k.seat, k.opponent
+    pending = k.pending
+    if k.trick:  # the opponent led: any follow is legal in phase 1 (R4)
+        return search.follow_values(
+            k.trick[0], opp, k.hand, 0, k.trump, k.declared_suits, pending[other], pending[me], depth
+        )
+    return search.lead_values(k.hand, opp, 0, k.trump, k.declared_suits, pending[me], pending[other], depth)
+
+
+class ExpertBot:
+    """See the module docstring. ``budget`` is the thinking time in seconds of ``clock`` per phase-1 decision."""
+
+    level = "expert"
+
+    def __init__(
+        self,
+        budget: float = THINKING_S,
+        max_worlds: int = 40,
+        clock: Callable[[], float] = time.perf_counter,
+        match_aware: bool = True,
+        infer: bool = True,
+        max_depth: int = 99,
+        enumerate_limit: int = 150,
+    ) -> None:
+        self.budget = budget
+        self.max_worlds = max_worlds
+        self.clock = clock
+        self.match_aware = match_aware
+        self.infer = infer
+        self.max_depth = max_depth
+        self.enumerate_limit = enumerate_limit
+        self.last_depths: list[int] = []  # per world, the deepest completed pass (for benchmarks)
+
+    def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Play:
+        k = knowledge
+        plays = list(k.plays)
+        if k.turn != k.seat or not plays:
+            raise ValueError(f"it is not seat {k.seat}'s turn")
+        if len(plays) == 1:
+            return plays[0]
+        if not k.stock_count:
+            self.last_depths = []
+            return solve(k)
+        return self._phase1(k, plays, rng)
+
+    # ------------------------------------------------------------ phase 1
+
+    def sample_worlds(self, k: SeatKnowledge, rng: random.Random) -> list[tuple[int, list[int]]]:
+        """``max_worlds`` worlds, drawn by weight (without replacement) from 4× as many uniform samples."""
+        candidates = []
+        for _ in range(4 * self.max_worlds):
+            sampled = sample_world(k, rng)
+            candidates.append((sampled.hands[k.opponent], sampled.stock))
+        if not self.infer:
+            return candidates[: self.max_worlds]
+        keyed = []
+        for i, world in enumerate(candidates):
+            w = world_weight(k, world[0])
+            keyed.append((rng.random() ** (1.0 / w), i))  # Efraimidis–Spirakis
+        keyed.sort(reverse=True)
+        return [candidates[i] for _, i in keyed[: self.max_worlds]]
+
+    def all_worlds(self, k: SeatKnowledge, limit: int) -> list[tuple[int, list[int]]] | None:
+        """Every world consistent with ``k`` (as ``sample_world`` draws them), or ``None`` if there are more
+        than ``limit``. Late in phase 1 there are few: at the last phase-1 trick of the 24-card game at
+        most 10 · 9 = 90 (which two unseen cards are in the stock, in which order)."""
+        known = k.known_opponent_cards
+        bottom = k.stock_bottom
+        free = [c for c in cards_list(k.unseen & ~known) if c != bottom]
+        need = k.opponent_count - known.bit_count()
+        in_stock = len(free) - need
+        count = math.comb(len(free), need) * math.factorial(in_stock)
+        if count > limit:
+            return None
+        worlds = []
+        for chosen in itertools.combinations(free, in_stock):
+            opp = known
+            for c in free:
+                if c not in chosen:
+                    opp |= 1 << c
+            for order in itertools.permutations(chosen):
+                stock = list(order)
+                if bottom is not None:
+                    stock.append(bottom)
+                worlds.append((opp, stock))
+        return worlds
+
+    def _phase1(self, k: SeatKnowledge, plays: list[Play], rng: random.Random) -> Play:
+        deadline = self.clock() + self.budget
+        every = self.all_worlds(k, self.enumerate_limit)
+        weights: list[float] | None = None
+        if every is not None:
+            # Few enough to take them all (in random order, so that a deadline leaves a fair subset
+            # searched deeply), each weighted by its likelihood.
+            rng.shuffle(every)
+            worlds = every
+            if self.infer:
+                weights = [world_weight(k, opp) for opp, _ in worlds]
+        else:
+            worlds = self.sample_worlds(k, rng)
+        moves = [p.card | (DECLARE if p.declare else 0) for p in plays]
+        me = k.seat
+        pending = k.pending
+        by_suit = k.rules.by_suit
+        lead = k.trick[0] if k.trick else -1
+
+        # Pass 0: medium playouts (cheap, never interrupted).
+        scores: list[dict[int, int]] = []
+        for opp, stock in worlds:
+            row = {}
+            for move in moves:
+                hands = [0, 0]
+                hands[me] = k.hand
+                hands[1 - me] = opp
+                diff = play_out(hands, stock, k.trump, k.declared_suits, list(pending), k.leader, lead, by_suit, move)
+                row[move] = diff if me == 0 else -diff
+            scores.append(row)
+        depths = [0] * len(worlds)
+
+        # Passes 1..exact: alpha-beta per world until the deadline.
+        tricks_left = k.stock_count // 2  # draws still to come = phase-1 tricks left, this one included
+        search = DealSearch(by_suit, deadline=deadline, clock=self.clock)
+        try:
+            for depth in range(1, min(tricks_left, self.max_depth) + 1):
+                for i, (opp, stock) in enumerate(worlds):
+                    search.set_stock(stock)
+                    scores[i] = root_scores(search, k, opp, depth)
+                    depths[i] = depth
+        except Timeout:
+            pass
+        self.last_depths = depths
+
+        return plays[self.pick(k, moves, scores, weights)]
+
+    # ------------------------------------------------------------ the match utility
+
+    def pick(
+        self, k: SeatKnowledge, moves: list[int], scores: list[dict[int, int]], weights: list[float] | None = None
+    ) -> int:
+        """The index of the move with the best mean match utility over the worlds' scores (deal score
+        difference to come per move, one dict per world, weighted by ``weights``); ties broken by the mean
+        score. Without ``match_aware``: the mean score."""
+        base = self._counted(k)
+        w = weights if weights is not None else [1.0] * len(scores)
+        best_key: tuple[float, float] = (-math.inf, -math.inf)
+        best = 0
+        for j, move in enumerate(moves):
+            total = 0.0
+            utility = 0.0
+            for row, weight in zip(scores, w, strict=True):
+                value = row[move]
+                total += weight * value
+                if self.match_aware:
+                    utility += weight * self._utility(k, base, value)
+            key = (utility, total) if self.match_aware else (total, 0.0)
+            if key > best_key:
+                best_key, best = key, j
+        return best
+
+    @staticmethod
+    def _counted(k: SeatKnowledge) -> tuple[int, int, int]:
+        """(seat's points so far, opponent's, points of the deal in all): card points of the tricks
+        taken, declarations of seats that took a trick, and the total the deal's points add up to
+        so far (120 card points plus every declaration made)."""
+        cards = k.card_points
+        won = k.tricks_won
+        mine, theirs = cards[k.seat], cards[k.opponent]
+        declared = 0
+        for d in k.declarations:
+            declared += d.points
+            if won[d.seat]:
+                if d.seat == k.seat:
+                    mine += d.points
+                else:
+                    theirs += d.points
+        return mine, theirs, 120 + declared  # R1/V1: 120 card points in either pack
+
+    def _utility(self, k: SeatKnowledge, base: tuple[int, int, int], to_come: int) -> float:
+        """Chance of winning the match if the rest of the deal goes ``to_come`` points our way (difference)."""
+        mine, theirs, total = base
+        diff = mine - theirs + to_come
+        final_me = (total + diff) / 2
+        final_opp = (total - diff) / 2
+        totals = k.totals
+        return match_utility((totals[k.seat], totals[k.opponent]), k.rules.goal, final_me, final_opp)
