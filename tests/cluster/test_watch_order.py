@@ -21,7 +21,7 @@ from backend.db.store import Store
 from backend.rooms.codes import CloseCode
 from backend.rooms.sql_store import SqlRoomStore, rebuild
 from tests.cluster.test_cluster import Cluster, running_cluster, table_across
-from tests.support.client import Seat
+from tests.support.client import Player, Seat
 from tests.support.services import ServerProcess
 from tests.support.tables import Watcher
 
@@ -235,3 +235,21 @@ async def test_a_socket_attached_while_the_owner_is_dead_is_served_and_never_clo
     for seat in seats:
         await seat.close()
         assert seat.close_code != CloseCode.TRY_AGAIN
+
+
+async def test_a_stranger_turning_watching_off_at_a_private_table_is_told_not_seated_on_any_process(
+    pair: Cluster,
+) -> None:
+    """Defect 3: ``PATCH /api/rooms/{id}`` by a signed-in player without a seat answers ``403
+    not_seated`` at a private table too (docs/protocol.md, as ``watch-link`` does), whichever process
+    it reaches — the owner or not — and changes nothing."""
+    anna, ben, room = await table_across(pair, {"target": 301, "visibility": "private"})
+    for server in pair.servers:
+        stranger = await Player(server.url, "Dora").register()
+        for method, path in (("PATCH", f"/api/rooms/{room['id']}"), ("POST", f"/api/rooms/{room['id']}/watch-link")):
+            answer = await stranger.request(method, path, json={"spectators": False})
+            assert answer.status_code == 403 and answer.json()["detail"]["code"] == "not_seated", (server.url, path)
+    now = await anna.player.get(f"/api/rooms/{room['id']}")
+    assert now["options"]["spectators"] is True and now["version"] == anna.state["version"]
+    for seat in (anna, ben):
+        await seat.close()
