@@ -75,6 +75,9 @@ class Settings(BaseSettings):
     max_sockets_per_address: int = Field(
         default=40, ge=1, description="WebSockets one client address may hold open on one process"
     )
+    lobby_heartbeat_s: float = Field(
+        default=20.0, gt=0, description="Seconds between the heartbeat comments of an idle lobby event stream"
+    )
 
 
 @lru_cache

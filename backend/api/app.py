@@ -23,9 +23,10 @@ from backend.rooms.sql_store import SqlRoomStore
 from backend.rooms.watch import Spectators, WatchLimits
 from backend.settings import Settings, get_settings
 
-from . import routes, ws
+from . import friends, routes, ws
 from .headers import SecurityHeaders
 from .limits import Limiter, MemoryCounters, RedisCounters, limits_from
+from .lobby_events import LobbyEvents
 from .logging import install_secret_filter
 from .static import StaticClient
 
@@ -66,9 +67,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         rebuilt = await app.state.rooms.start()
         rooms: Rooms = app.state.rooms
+        lobby_events = LobbyEvents(store, cluster)  # "Play again" invitations (backend/api/friends.py)
+        app.state.lobby_events = lobby_events
+        rooms.on_table_changed = lobby_events.table_changed
 
         async def drain() -> None:  # SIGTERM: hand the rooms over, send the sockets elsewhere
             await rooms.drain(CloseCode.SERVICE_RESTART, "server restarting; reconnect")
+            lobby_events.close_all()  # the lobby streams reconnect elsewhere too
             await rooms.sockets_closed(timeout=settings.shutdown_timeout_s * 0.2)
 
         shutdown.install(asyncio.get_running_loop(), drain, settings.shutdown_timeout_s)
@@ -85,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            lobby_events.close_all()
             await app.state.rooms.shutdown()
             store.dispose()
 
@@ -99,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limiter = None
     app.state.sockets_by_address = ws.SocketsByAddress(settings.max_sockets_per_address)
     app.include_router(routes.router)
+    app.include_router(friends.router)
     app.include_router(ws.router)
     if settings.metrics:
         app.include_router(ops_web.router)  # /metrics: off unless METRICS=1 (docs/operating.md)

@@ -29,9 +29,42 @@ class TransportCode(StrEnum):
     REDIS_UNAVAILABLE = "redis_unavailable"
 
 
-RefusalCode = IllegalCode | RoomCode | TransportCode | DeviceLinkCode
+class FriendCode(StrEnum):
+    """Refusals of "Play again" (``/api/me/opponents``, ``/api/me/invitations``)."""
+
+    OPPONENT_UNKNOWN = "opponent_unknown"  # not a person among the player's recent opponents
+    INVITATION_UNKNOWN = "invitation_unknown"  # no such invitation waits for the player
+
+
+class LobbyEvent(StrEnum):
+    """The event names of the lobby's stream, ``GET /api/me/events`` (Server-Sent Events)."""
+
+    READY = "ready"  # the stream is listened to: invitations sent from now on arrive
+    INVITATION = "invitation"  # a recent opponent invites the player to a new private table
+    INVITATION_GONE = "invitation_gone"  # it lapsed: the table started or closed, or it was declined
+
+
+class InvitationEnd(StrEnum):
+    """Why an invitation lapsed (``invitation_gone``)."""
+
+    STARTED = "started"  # the table filled up and its match began
+    CLOSED = "closed"  # its creator left it, or it expired unjoined
+    DECLINED = "declined"  # the invitee said "Not now" (on this or another device)
+
+
+RefusalCode = IllegalCode | RoomCode | TransportCode | DeviceLinkCode | FriendCode
 REFUSAL_CODES: tuple[str, ...] = tuple(
-    code.value for enum in (IllegalCode, RoomCode, TransportCode, DeviceLinkCode) for code in enum
+    code.value for enum in (IllegalCode, RoomCode, TransportCode, DeviceLinkCode, FriendCode) for code in enum
 )
 
-__all__ = ["PROTOCOL", "REFUSAL_CODES", "CloseCode", "DeviceLinkCode", "RefusalCode", "TransportCode"]
+__all__ = [
+    "PROTOCOL",
+    "REFUSAL_CODES",
+    "CloseCode",
+    "DeviceLinkCode",
+    "FriendCode",
+    "InvitationEnd",
+    "LobbyEvent",
+    "RefusalCode",
+    "TransportCode",
+]

@@ -27,7 +27,9 @@ from redis.exceptions import RedisError
 
 from backend.ops import metrics
 
-Group = Literal["signup", "rooms", "join", "tickets", "device_links", "redeem", "watch_links", "tables", "account"]
+Group = Literal[
+    "signup", "rooms", "join", "tickets", "device_links", "redeem", "watch_links", "tables", "account", "invites"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,8 @@ DEFAULT_LIMITS: dict[Group, GroupLimits] = {
     "watch_links": GroupLimits(address=_per(120, 60), player=_per(30, 60)),
     "tables": GroupLimits(address=_per(120, 60), player=_per(30, 60)),
     "account": GroupLimits(address=_per(30, 3600), player=_per(10, 3600)),
+    # "Play again": a new private table for a recent opponent, who is told at once; and "Not now".
+    "invites": GroupLimits(address=_per(60, 60), player=_per(10, 60)),
 }
 
 

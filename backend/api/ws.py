@@ -160,21 +160,30 @@ class SocketsByAddress:
         self.cap = cap
         self._open: Counter[str] = Counter()
 
+    def take(self, address: str) -> bool:
+        """Count one more connection of ``address`` if it may hold one (a socket or a lobby stream)."""
+        if self._open[address] >= self.cap:
+            return False
+        self._open[address] += 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        self._open[address] -= 1
+        if self._open[address] <= 0:
+            del self._open[address]
+
     @contextlib.asynccontextmanager
     async def admitted(self, websocket: WebSocket) -> AsyncIterator[bool]:
         address = websocket.client.host if websocket.client else ""
-        if self._open[address] >= self.cap:
+        if not self.take(address):
             await websocket.accept()  # so that the client can read why
             await websocket.close(CloseCode.TOO_MANY_SOCKETS, "too many sockets from this address")
             yield False
             return
-        self._open[address] += 1
         try:
             yield True
         finally:
-            self._open[address] -= 1
-            if not self._open[address]:
-                del self._open[address]
+            self.give_back(address)
 
 
 def _sockets_by_address(websocket: WebSocket) -> SocketsByAddress:

@@ -686,6 +686,34 @@ class Store:
             ).all()
             return list(rows), total
 
+    def recent_opponents(self, player_id: str, limit: int, scan: int = 200) -> list[tuple[Player, Match]]:
+        """The people the player sat at a table with most recently, each once, newest first, with
+        the last match they played together (its options make the next table: "Play again").
+
+        Computer players and deleted accounts are left out. The player's newest ``scan`` matches
+        are read (an index on ``match_seats.player_id``), which finds ``limit`` people in practice."""
+        mine, theirs = aliased(MatchSeat), aliased(MatchSeat)
+        with self._sessions() as session:
+            rows = session.execute(
+                select(theirs.player_id, Match)
+                .select_from(mine)
+                .join(Match, Match.id == mine.match_id)
+                .join(theirs, (theirs.match_id == mine.match_id) & (theirs.seat != mine.seat))
+                .join(Player, Player.id == theirs.player_id)
+                .where(mine.player_id == player_id, theirs.player_id != player_id)
+                .where(Player.bot_level.is_(None), Player.name != DELETED_NAME)
+                .order_by(Match.started_at.desc(), Match.id.desc())
+                .limit(scan)
+            ).all()
+            last: dict[str, Match] = {}
+            for other, match in rows:
+                if other not in last:
+                    last[other] = match
+                if len(last) >= limit:
+                    break
+            people = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(list(last)))).all()}
+            return [(people[other], match) for other, match in last.items() if other in people]
+
     def match(self, match_id: str) -> Match | None:
         with self._sessions() as session:
             return session.get(Match, match_id)

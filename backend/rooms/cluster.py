@@ -11,7 +11,9 @@ Messages between processes use Redis **pub/sub**, chosen over streams deliberate
 * ``room:{id}`` — messages the owner addresses to a room's players, delivered by whichever
   process holds each player's socket, plus "this player attached elsewhere" notices;
 * ``watch:{id}`` — the owner's spectator message for each version of a room, serialized once and
-  sent on by every process that holds spectators of the room (``backend.rooms.watch``).
+  sent on by every process that holds spectators of the room (``backend.rooms.watch``);
+* ``player:{id}`` — events for one player's lobby stream ("Play again" invitations,
+  ``backend.api.lobby_events``), listened to by the processes holding a stream of that player.
 
 Pub/sub keeps nothing: a subscriber that blinks (a Redis restart, a dropped connection) loses
 what was published meanwhile. That is acceptable because nothing in it is the source of truth:
@@ -144,6 +146,8 @@ class RedisCluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._rooms: set[str] = set()  # room channels this process listens to
         self._watched: set[str] = set()  # rooms whose spectator channel this process listens to
+        self._players: set[str] = set()  # players whose lobby-stream channel this process listens to
+        self._player_lock = asyncio.Lock()
         self._local: dict[str, dict[str, Connection]] = {}  # room → player → socket held here
         self._owned: set[str] = set()
         self.on_lost: Callable[[str], None] = lambda room_id: None  # a lease could not be renewed
@@ -154,6 +158,8 @@ class RedisCluster:
         self.on_watch: Callable[[str, dict[str, Any]], None] = lambda room_id, message: None
         # This process owns a room and is told how many watch it over the whole cluster.
         self.on_watchers: Callable[[str, int], None] = lambda room_id, count: None
+        # An event for a player's lobby stream held here (``player:{id}``).
+        self.on_player: Callable[[str, dict[str, Any]], None] = lambda player_id, message: None
         self._pubsub: Any = None
         # Subscriptions as Redis confirmed them on the current pub/sub connection, and who waits for
         # a confirmation: a spectator's state is read only once its room's channel is listened to.
@@ -476,6 +482,39 @@ class RedisCluster:
         notice = {"kind": "watchers", "room": room_id, "count": count}
         await self.redis.publish(f"proc:{owner}", json.dumps(notice))
 
+    # ------------------------------------------------------------ players' lobby streams
+
+    async def follow_player(self, player_id: str) -> None:
+        """Listen to the player's channel; returns once Redis confirmed it (or after
+        ``SUBSCRIBED_WITHIN_S``), so that an event published afterwards reaches this process."""
+        channel = f"player:{player_id}"
+        async with self._player_lock:
+            if player_id in self._players and channel in self._confirmed:
+                return
+            subscribed = self._expect("subscribe", channel)
+            if player_id not in self._players:
+                self._players.add(player_id)
+                if self._pubsub is not None:
+                    with contextlib.suppress(RedisError, OSError):
+                        await self._pubsub.subscribe(channel)
+            await self._confirmation(subscribed, SUBSCRIBED_WITHIN_S)
+
+    async def unfollow_player(self, player_id: str, wanted: Callable[[], bool] = lambda: False) -> None:
+        """Stop listening to the player's channel, unless ``wanted()`` says a stream came meanwhile."""
+        channel = f"player:{player_id}"
+        async with self._player_lock:
+            if player_id not in self._players or wanted():
+                return
+            self._players.discard(player_id)
+            self._confirmed.discard(channel)
+            if self._pubsub is not None:
+                with contextlib.suppress(RedisError, OSError):
+                    await self._pubsub.unsubscribe(channel)
+
+    async def tell_player(self, player_id: str, message: dict[str, Any]) -> int:
+        """Publish an event for the player's lobby streams; how many processes hold one."""
+        return int(await self.redis.publish(f"player:{player_id}", json.dumps(message)))
+
     # ------------------------------------------------------------ the background loops
 
     async def _listen(self) -> None:
@@ -486,6 +525,7 @@ class RedisCluster:
                 self._pubsub = self.redis.pubsub()
                 self._confirmed.clear()  # a new connection: nothing is subscribed on it yet
                 channels = [f"room:{r}" for r in self._rooms] + [f"watch:{r}" for r in self._watched]
+                channels += [f"player:{p}" for p in self._players]
                 await self._pubsub.subscribe(f"proc:{self.id}", *channels)
                 if not first:
                     self.on_resubscribed()  # messages may have been lost meanwhile: resend full states
@@ -527,6 +567,8 @@ class RedisCluster:
             self._on_room_message(channel[len("room:") :], message)
         elif channel.startswith("watch:") and message.get("from") != self.id:  # the owner served its own
             self.on_watch(channel[len("watch:") :], message)
+        elif channel.startswith("player:"):
+            self.on_player(channel[len("player:") :], message)
 
     async def _heartbeat(self) -> None:
         """Keep this process alive, renew the leases of its rooms and drop rooms whose lease is lost."""

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -114,6 +114,9 @@ class Rooms:
         self._owed: set[tuple[str, str]] = set()  # (room, player) waiting for a fresh state
         self._sockets: dict[Connection, tuple[str, str]] = {}  # every socket held here → (room, player)
         self.draining = False  # a graceful restart is under way: no new rooms, no new sockets
+        # Somebody joined or left a table (through this process): "Play again" invitations to it
+        # lapse once it is no longer waiting for players (``backend.api.lobby_events``).
+        self.on_table_changed: Callable[[str], None] = lambda room_id: None
         metrics.track(metrics.ROOMS_LIVE, lambda: len(self._actors))
         metrics.track(metrics.SOCKETS_OPEN, lambda: len(self._sockets))
         if cluster is not None:
@@ -489,12 +492,15 @@ class Rooms:
         return state
 
     async def join(self, room_id: str, player: Player, seat: int | None = None) -> RoomState | None:
-        return await self._command(
+        state = await self._command(
             room_id, cmd.Join(player.id, player.name, player.bot_level, fresh_match(self._match_seed), seat)
         )
+        self.on_table_changed(room_id)
+        return state
 
     async def leave(self, room_id: str, player_id: str) -> None:
         await self._command(room_id, cmd.Leave(player_id))
+        self.on_table_changed(room_id)
         actor = self._actors.pop(room_id, None)
         if actor is not None:
             self._forget(actor)
