@@ -4,7 +4,8 @@
 (``REFUSAL_CODES``), the WebSocket close codes (``CloseCode``), the table options the lobby
 offers (from ``RoomCreate``'s JSON schema), the games of the family with what each offers
 (``GAMES``, from the engine's variants), the socket protocol's version (``PROTOCOL``) and the expert
-computer's thinking time per card (``EXPERT_THINKING_S``). ``--check`` exits 1 when the file is out
+computer's thinking time per card (``EXPERT_THINKING_S``) and the lobby stream's event names
+(``LOBBY_EVENTS``, ``INVITATION_ENDS``). ``--check`` exits 1 when the file is out
 of date.
 """
 
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from backend.api.codes import PROTOCOL, REFUSAL_CODES, CloseCode
+from backend.api.codes import PROTOCOL, REFUSAL_CODES, CloseCode, InvitationEnd, LobbyEvent
 from backend.api.schemas import RoomCreate
 from backend.bots.twohand.expert import THINKING_S
 from backend.engine import VARIANTS, Rules
@@ -86,6 +87,16 @@ def render() -> str:
             _const("GAMES", games(), "The games of the family (two-hand 1001, V2–V7) and what each offers."),
             _const("PROTOCOL", PROTOCOL, "The socket protocol's version: sent as ?protocol= when a socket opens."),
             _const("EXPERT_THINKING_S", THINKING_S, "Seconds the expert computer thinks about a card at most."),
+            _const(
+                "LOBBY_EVENTS",
+                {event.name: event.value for event in LobbyEvent},
+                "The event names of the lobby's stream, GET /api/me/events.",
+            ),
+            _const(
+                "INVITATION_ENDS",
+                {end.name: end.value for end in InvitationEnd},
+                "Why an invitation lapsed (invitation_gone).",
+            ),
         )
     )
 

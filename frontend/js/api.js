@@ -86,6 +86,11 @@ export const api = {
   /** One deal of a finished match, the position after every action: `{players, dealer, deals, result, frames}`. */
   dealReplay: (id, number, code = null) => request('GET', `/api/matches/${encodeURIComponent(id)}/deals/${Number(number)}/replay${codeQuery(code)}`),
   ledger: () => request('GET', '/api/ledger'),
+  // Play again (issue 27): recent opponents, a private table with the last options for one of them
+  // (`{room, invitee, online}`), and "Not now" for an invitation received (lobby-events.js).
+  recentOpponents: () => request('GET', '/api/me/opponents'),
+  inviteOpponent: (id) => request('POST', `/api/me/opponents/${encodeURIComponent(id)}/invite`),
+  declineInvitation: (roomId) => request('POST', `/api/me/invitations/${encodeURIComponent(roomId)}/decline`),
   /** A one-time sign-in link for another device: `{code, expires_at, qr_svg}`. */
   createDeviceLink: () => request('POST', '/api/device-links'),
   /** Redeem a sign-in link's code: `{id, name, token}` — the same player, a token for this device. */

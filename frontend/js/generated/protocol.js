@@ -42,7 +42,9 @@ export const REFUSAL_CODES = Object.freeze([
   "redis_unavailable",
   "device_link_unknown",
   "device_link_used",
-  "device_link_expired"
+  "device_link_expired",
+  "opponent_unknown",
+  "invitation_unknown"
 ]);
 
 // Why the server closes a socket.
@@ -341,3 +343,17 @@ export const PROTOCOL = Object.freeze(2);
 
 // Seconds the expert computer thinks about a card at most.
 export const EXPERT_THINKING_S = Object.freeze(0.7);
+
+// The event names of the lobby's stream, GET /api/me/events.
+export const LOBBY_EVENTS = Object.freeze({
+  "READY": "ready",
+  "INVITATION": "invitation",
+  "INVITATION_GONE": "invitation_gone"
+});
+
+// Why an invitation lapsed (invitation_gone).
+export const INVITATION_ENDS = Object.freeze({
+  "STARTED": "started",
+  "CLOSED": "closed",
+  "DECLINED": "declined"
+});

@@ -6,8 +6,9 @@ import { EXPERT_THINKING_S, TABLE_OPTIONS } from '../generated/protocol.js';
 import { hasKey, t, tn } from '../i18n.js';
 import { cardBack, cardEl } from '../cards.js';
 import { getPlayer, setPlayer } from '../session.js';
-import { apiErrorText, botName, durationText, inviteBox, loading, nameForm, num, playerName } from '../ui.js';
-import { GAME_IDS, TWO_HAND, gameAndSeats, gameInfo, seatCount, sentAsVariant, tableSummary, targetsOf } from '../games.js';
+import { apiErrorText, botName, durationText, inviteBox, inviteUrl, loading, nameForm, num, playerName, toast } from '../ui.js';
+import { GAME_IDS, TWO_HAND, gameAndSeats, gameInfo, gameName, seatCount, sentAsVariant, tableSummary, targetsOf } from '../games.js';
+import { lobbyEvents } from '../lobby-events.js';
 
 const REFRESH_MS = 4000;
 // What the server offers comes from its own RoomCreate model (frontend/js/generated/protocol.js).
@@ -97,12 +98,160 @@ function computerHelp() {
   return t('lobby.play_computer_now.help', { target: num(OPT.target.default), name: botName(OPT.bot_level.default) });
 }
 
+/** "Play again" (issue 27): after the invite, to the new table, whose invite link is there to share. */
+async function playAgain(opponent) {
+  const invited = await api.inviteOpponent(opponent.id);
+  const room = invited.room;
+  location.hash = `#/table/${encodeURIComponent(room.id)}`;
+  const name = invited.invitee.name;
+  toast(invited.online ? t('lobby.again.seen', { name }) : t('lobby.again.share', { name }), 'play-again-toast');
+  // Nobody saw it yet: the phone's share sheet at once, where there is one (Copy is on the table).
+  if (!invited.online && typeof navigator.share === 'function' && matchMedia('(pointer: coarse)').matches) {
+    navigator.share({ title: t('app.title'), text: t('invite.share_text'), url: inviteUrl(room.invite_code) }).catch(() => null);
+  }
+}
+
 export function mount(root) {
   let timer = null;
   let destroyed = false;
+  // "Play again" invitations received (lobby-events.js), by table: kept over re-renders.
+  const invitations = new Map();
+  const invitationsEl = h('section', { class: 'invitations', 'aria-label': t('lobby.invitations'), 'aria-live': 'polite', 'data-testid': 'invitations' });
+  let stream = null;
+  let streamFor = null;
+
+  /** The lobby's event stream, for the player signed in (none when nobody is). */
+  function listen() {
+    const player = getPlayer();
+    const id = player ? player.id : null;
+    if (streamFor === id && (stream || !id)) return;
+    if (stream) stream.close();
+    stream = null;
+    streamFor = id;
+    invitations.clear();
+    renderInvitations();
+    if (!id) return;
+    invitationsEl.dataset.stream = 'connecting';
+    stream = lobbyEvents({
+      onInvitation(invitation) {
+        invitations.set(invitation.room_id, invitation);
+        renderInvitations();
+      },
+      onGone(gone) {
+        invitations.delete(gone.room_id);
+        renderInvitations();
+      },
+      onReady() {
+        invitationsEl.dataset.stream = 'open'; // the browser tests wait for it before inviting
+      },
+    });
+  }
+
+  function renderInvitations() {
+    invitationsEl.hidden = !invitations.size;
+    setChildren(
+      invitationsEl,
+      [...invitations.values()].map((invitation) => {
+        const error = h('p', { class: 'form-error', role: 'alert' });
+        const join = h('button', {
+          type: 'button',
+          class: 'btn primary',
+          'data-testid': 'invitation-join',
+          text: t('lobby.invitation.join'),
+          onclick: async () => {
+            join.disabled = true;
+            try {
+              const joined = await api.joinInvite(invitation.invite_code);
+              location.hash = `#/table/${encodeURIComponent((joined && joined.id) || invitation.room_id)}`;
+            } catch (err) {
+              error.textContent = apiErrorText(err);
+              join.disabled = false;
+              if (err.code === 'room_not_found' || err.code === 'room_full' || err.code === 'room_started') {
+                invitations.delete(invitation.room_id);
+                setTimeout(renderInvitations, 3000);
+              }
+            }
+          },
+        });
+        const later = h('button', {
+          type: 'button',
+          class: 'btn ghost',
+          'data-testid': 'invitation-later',
+          text: t('lobby.invitation.later'),
+          onclick: async () => {
+            invitations.delete(invitation.room_id);
+            renderInvitations();
+            await api.declineInvitation(invitation.room_id).catch(() => null); // gone already: nothing to say
+          },
+        });
+        return h(
+          'article',
+          { class: 'invitation-card', 'data-testid': `invitation-${invitation.room_id}` },
+          h('h2', { text: t('lobby.invitation.title', { name: invitation.inviter.name }) }),
+          h('p', { class: 'room-game', text: gameName(invitation.options) }),
+          tableSummary(invitation.options),
+          h('div', { class: 'row-actions' }, join, later),
+          error,
+        );
+      }),
+    );
+  }
+
+  /** Recent opponents (people only), each with a one-tap "Play again". */
+  const againEl = h('div', { 'data-testid': 'recent-opponents' });
+  async function renderAgain() {
+    let opponents;
+    try {
+      opponents = await api.recentOpponents();
+    } catch (err) {
+      if (!destroyed) setChildren(againEl, h('p', { class: 'form-error', text: apiErrorText(err) }));
+      return;
+    }
+    if (destroyed) return;
+    if (!opponents.length) {
+      setChildren(againEl, h('p', { class: 'muted', text: t('lobby.again.empty') }));
+      return;
+    }
+    setChildren(
+      againEl,
+      h('p', { class: 'help', text: t('lobby.again.help') }),
+      h(
+        'ul',
+        { class: 'room-list again-list' },
+        opponents.map((opponent) => {
+          const error = h('p', { class: 'form-error', role: 'alert' });
+          const button = h('button', {
+            type: 'button',
+            class: 'btn primary',
+            'data-testid': `play-again-${opponent.id}`,
+            'aria-label': t('lobby.again.aria', { name: opponent.name }),
+            text: t('lobby.again.button'),
+            onclick: async () => {
+              button.disabled = true;
+              error.textContent = '';
+              try {
+                await playAgain(opponent);
+              } catch (err) {
+                error.textContent = apiErrorText(err);
+                button.disabled = false;
+              }
+            },
+          });
+          return h(
+            'li',
+            { class: 'room-row again-row', 'data-testid': `opponent-${opponent.id}` },
+            h('div', { class: 'room-main' }, h('strong', { text: opponent.name }), h('span', { class: 'room-game', text: gameName(opponent.options) }), tableSummary(opponent.options)),
+            h('div', { class: 'row-actions' }, button),
+            error,
+          );
+        }),
+      ),
+    );
+  }
 
   function render() {
     root.replaceChildren();
+    listen();
     const player = getPlayer();
     if (!player) {
       root.append(
@@ -153,6 +302,7 @@ export function mount(root) {
         h('p', { class: 'quick-help', id: 'quick-help', text: computerHelp() }),
         quickError,
       ),
+      invitationsEl,
       h(
         'div',
         { class: 'lobby-grid' },
@@ -161,11 +311,16 @@ export function mount(root) {
           'div',
           { class: 'lobby-lists' },
           h('section', { class: 'card-panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h', text: t('lobby.mine') }), mine),
+          h('section', { class: 'card-panel', 'aria-labelledby': 'again-h' }, h('h2', { id: 'again-h', text: t('lobby.again') }), againEl),
           h('section', { class: 'card-panel', 'aria-labelledby': 'open-h' }, h('h2', { id: 'open-h', text: t('lobby.open') }), open),
           h('section', { class: 'card-panel', 'aria-labelledby': 'watch-h', hidden: true }, h('h2', { id: 'watch-h', text: t('watch.title') }), watchable),
         ),
       ),
     );
+    invitationsEl.setAttribute('aria-label', t('lobby.invitations'));
+    renderInvitations();
+    setChildren(againEl, loading());
+    renderAgain();
     refresh(mine, open);
   }
 
@@ -639,6 +794,7 @@ export function mount(root) {
     destroy() {
       destroyed = true;
       clearTimeout(timer);
+      if (stream) stream.close();
       window.removeEventListener('player-changed', onPlayer);
     },
   };
