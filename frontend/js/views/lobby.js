@@ -293,6 +293,7 @@ export function mount(root) {
       },
     });
     root.append(
+      invitationsEl, // first: a friend's invitation is what matters most when there is one
       h(
         'section',
         { class: 'hero compact' },
@@ -302,7 +303,6 @@ export function mount(root) {
         h('p', { class: 'quick-help', id: 'quick-help', text: computerHelp() }),
         quickError,
       ),
-      invitationsEl,
       h(
         'div',
         { class: 'lobby-grid' },

@@ -1,0 +1,98 @@
+"""Play again (issue 27) in two browsers: two friends finish a match (one resigns), go back to the
+lobby, Anna taps "Play again" on Ben, Ben's lobby shows the invitation at once (over the lobby's
+event stream), he joins with one tap, and both are at the new table."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.support.services import ServerProcess
+
+from .conftest import PHONE
+from .helpers import choose_name, create_table, join_by_invite, open_seat, room_id, settle
+
+NARROW = {"width": 360, "height": 640}
+
+
+def resign(page: Page) -> None:
+    button = page.get_by_test_id("resign")
+    if not button.is_visible() and page.get_by_test_id("sheet-toggle").count():
+        page.get_by_test_id("sheet-toggle").click()
+    button.click()
+    page.get_by_test_id("resign-yes").click()
+    expect(page.get_by_test_id("match-over")).to_be_visible()
+
+
+def player_id(page: Page) -> str:
+    found = page.evaluate("() => JSON.parse(localStorage.getItem('1001.player') || 'null')?.id ?? null")
+    assert isinstance(found, str) and found, found
+    return found
+
+
+def assert_target_size(page: Page, test_id: str) -> None:
+    """A thumb's target: at least 44 × 44 px (WCAG 2.5.5), inside the page's width."""
+    box = page.get_by_test_id(test_id).bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] >= 44, (test_id, box)
+    width = page.evaluate("() => document.documentElement.clientWidth")
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (test_id, box, width)
+
+
+def test_two_friends_play_again_from_the_lobby(browser: Any, e2e_server: ServerProcess, artifacts: Path) -> None:
+    anna = open_seat(browser, e2e_server.url, "Anna", PHONE)
+    ben = open_seat(browser, e2e_server.url, "Ben", NARROW)
+    try:
+        anna.page.goto("/")
+        choose_name(anna.page, "Anna")
+        link = create_table(anna.page, target=301)
+        join_by_invite(ben.page, link, "Ben")
+        expect(anna.page.get_by_test_id("hand").locator("button.card").first).to_be_visible()
+        first_room = room_id(anna.page)
+        anna_id, ben_id = player_id(anna.page), player_id(ben.page)
+
+        # The match ends quickly: Ben resigns (R6.2); both see the end-of-match panel.
+        resign(ben.page)
+        expect(anna.page.get_by_test_id("match-over")).to_be_visible()
+
+        # (The head-to-head page of issue 27 comes here: both open #/h2h/<anna_id>,<ben_id>.)
+        assert anna_id != ben_id
+
+        # Back to the lobby; Ben's lobby listens to its event stream before Anna invites him.
+        ben.page.get_by_test_id("back-to-lobby").click()
+        expect(ben.page.locator('[data-testid="invitations"][data-stream="open"]')).to_have_count(1)
+        anna.page.get_by_test_id("back-to-lobby").click()
+        row = anna.page.get_by_test_id(f"opponent-{ben_id}")
+        expect(row).to_contain_text("Ben")
+        assert_target_size(anna.page, f"play-again-{ben_id}")
+        expect(ben.page.get_by_test_id(f"opponent-{anna_id}")).to_be_visible()
+        settle(ben.page)
+        assert ben.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        row.scroll_into_view_if_needed()
+        anna.page.screenshot(path=artifacts / "play-again-opponents-390.png", animations="disabled")
+        anna.page.get_by_test_id(f"play-again-{ben_id}").click()
+
+        # Anna is at her new private table, its invite link there to share; Ben sees the invitation at once.
+        expect(anna.page.get_by_test_id("waiting-panel")).to_be_visible()
+        expect(anna.page.get_by_test_id("invite-link")).to_have_value(re.compile(r"/#/invite/"))
+        expect(anna.page.get_by_test_id("play-again-toast")).to_contain_text("Ben is in the lobby")
+        new_room = room_id(anna.page)
+        assert new_room and new_room != first_room
+        card = ben.page.get_by_test_id(f"invitation-{new_room}")
+        expect(card).to_be_visible(timeout=5000)
+        expect(card).to_contain_text("Anna invites you to play again")
+        assert_target_size(ben.page, "invitation-join")
+        assert_target_size(ben.page, "invitation-later")
+        ben.page.screenshot(path=artifacts / "play-again-invitation-360.png", animations="disabled")
+
+        ben.page.get_by_test_id("invitation-join").click()
+        for seat in (anna, ben):
+            expect(seat.page.get_by_test_id("hand").locator("button.card").first).to_be_visible()
+            assert room_id(seat.page) == new_room
+        assert not anna.errors, anna.errors
+        assert not ben.errors, ben.errors
+    finally:
+        anna.context.close()
+        ben.context.close()
