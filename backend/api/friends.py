@@ -15,6 +15,7 @@ from typing import Annotated, cast
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import StreamingResponse
+from redis.exceptions import RedisError
 from starlette.background import BackgroundTask
 
 from backend.db.models import Player
@@ -109,7 +110,11 @@ async def invite_opponent(
 async def decline_invitation(room_id: str, player: CurrentPlayer, events: LobbyEventsDep) -> Response:
     """ "Not now": the invitation is forgotten (and gone from the player's other devices); the table
     stays open for its creator. ``404 invitation_unknown`` if none waits for the player."""
-    if len(room_id) > 40 or not await events.decline(player.id, room_id):
+    try:
+        declined = len(room_id) <= 40 and await events.decline(player.id, room_id)
+    except (RedisError, OSError) as error:
+        raise api_error(503, TransportCode.REDIS_UNAVAILABLE, str(error)) from error
+    if not declined:
         raise api_error(404, FriendCode.INVITATION_UNKNOWN, "no such invitation waits for you")
     return Response(status_code=204)
 
@@ -147,7 +152,12 @@ async def lobby_stream(
     if not counted.take(address):
         raise api_error(429, TransportCode.RATE_LIMITED, "too many sockets and streams from this address")
     listener = await events.listen(player.id)
-    waiting = await events.waiting(player.id, now)
+    try:
+        waiting = await events.waiting(player.id, now)
+    except (RedisError, OSError) as error:  # Redis away: no stream now (the client tries again)
+        counted.give_back(address)
+        await events.stop(listener)
+        raise api_error(503, TransportCode.REDIS_UNAVAILABLE, str(error)) from error
 
     async def stream() -> AsyncIterator[str]:
         try:

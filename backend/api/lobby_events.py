@@ -176,6 +176,15 @@ class LobbyEvents:
         self._tasks: set[asyncio.Task[None]] = set()
         if cluster is not None:
             cluster.on_player = self._relayed
+            repair = cluster.on_resubscribed
+
+            def resubscribed() -> None:
+                # Events published while the subscription was lost are gone: every stream held here
+                # ends, and its client reconnects and is sent the invitations waiting in Redis.
+                repair()
+                self.close_all()
+
+            cluster.on_resubscribed = resubscribed
 
     # ------------------------------------------------------------ streams
 
@@ -212,8 +221,14 @@ class LobbyEvents:
     # ------------------------------------------------------------ invitations
 
     async def invite(self, invitee_id: str, invitation: Invitation) -> bool:
-        """Keep the invitation for the invitee and send it to their streams; whether one got it."""
-        await self.book.add(invitee_id, invitation)
+        """Keep the invitation for the invitee and send it to their streams; whether one got it.
+
+        Redis away: the table is made all the same, and its invite link can be shared by hand."""
+        try:
+            await self.book.add(invitee_id, invitation)
+        except (RedisError, OSError) as error:
+            metrics.REDIS_ERRORS.labels("invitations").inc()
+            log.info("an invitation could not be kept: %s", error)
         return await self._send(invitee_id, sse(LobbyEvent.INVITATION, invitation))
 
     async def waiting(self, invitee_id: str, now: datetime) -> list[Invitation]:

@@ -222,6 +222,7 @@ WRITES: dict[Group, tuple[str, str, dict[str, Any] | None]] = {
     "watch_links": ("POST", "/api/rooms/{room}/watch-link", None),
     "tables": ("PATCH", "/api/rooms/{room}", {"spectators": False}),
     "account": ("POST", "/api/me/sign-out-others", None),
+    "invites": ("POST", "/api/me/invitations/{room}/decline", None),  # counted even when none waits (404)
 }
 
 

@@ -48,6 +48,11 @@ def _owned_things(server: ServerProcess) -> tuple[dict[str, str], dict[str, str]
     return anna, ids
 
 
+# Answers that never end (a Server-Sent Events stream, tests/api/test_play_again.py tests it): a
+# fuzzer's request would wait for its end.
+ENDLESS = {"/api/me/events"}
+
+
 def _fuzz(
     operation: Any, mode: GenerationMode, path_parameters: dict[str, str], base_url: str, token: str
 ) -> tuple[int, list[str]]:
@@ -87,6 +92,8 @@ def test_no_operation_answers_5xx(api_server: ServerProcess) -> None:
     calls = 0
     skipped: list[str] = []
     for operation in operations:
+        if operation.path in ENDLESS:
+            continue
         params = {p.name for p in operation.path_parameters}
         variants: list[dict[str, str]] = [{}]
         if params and params <= set(REAL_IDS):
