@@ -10,10 +10,10 @@ const RETRY_MAX_MS = 30000;
 
 /**
  * Listen to the player's lobby events until `close()`: `onInvitation(invitation)`,
- * `onGone({room_id, reason})` and `onReady()` (the stream is listened to; waiting invitations came
- * just before). Returns `{close}`.
+ * `onGone({room_id, reason})`, `onReady()` (the stream is listened to; waiting invitations came
+ * just before) and `onDrop()` (it was lost; it is being opened again). Returns `{close}`.
  */
-export function lobbyEvents({ onInvitation, onGone, onReady = () => {} }) {
+export function lobbyEvents({ onInvitation, onGone, onReady = () => {}, onDrop = () => {} }) {
   let source = null;
   let timer = null;
   let stopped = false;
@@ -60,6 +60,7 @@ export function lobbyEvents({ onInvitation, onGone, onReady = () => {} }) {
       if (source !== es) return;
       es.close();
       source = null;
+      onDrop();
       retry();
     };
   }

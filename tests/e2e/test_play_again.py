@@ -4,17 +4,21 @@ event stream), he joins with one tap, and both are at the new table."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.services import ServerProcess
+from tests.support.services import ServerProcess, database
 
 from .conftest import PHONE
 from .helpers import choose_name, create_table, join_by_invite, open_seat, room_id, settle
 
+pytestmark = pytest.mark.browser
 NARROW = {"width": 360, "height": 640}
 
 
@@ -96,3 +100,55 @@ def test_two_friends_play_again_from_the_lobby(browser: Any, e2e_server: ServerP
     finally:
         anna.context.close()
         ben.context.close()
+
+
+def test_the_lobby_stream_comes_back_after_a_restart_and_not_now_dismisses(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Ben's lobby stream drops when the server restarts and opens again by itself (a fresh ticket);
+    an invitation made afterwards shows at once, and "Not now" dismisses it for good."""
+    folder = tmp_path_factory.mktemp("e2e-again-restart")
+    with database("sqlite", folder) as url:
+        server = ServerProcess(url, folder / "server.log")
+        server.start()
+        try:
+            with httpx.Client(base_url=server.url, timeout=10) as http:
+                anna, ben = (http.post("/api/players", json={"name": name}).json() for name in ("Anna", "Ben"))
+                room = http.post("/api/rooms", json={"visibility": "private"}, headers=bearer(anna)).json()
+                http.post(f"/api/invites/{room['invite_code']}/join", headers=bearer(ben)).raise_for_status()
+            seat = open_seat(browser, server.url, "Ben", PHONE)
+            try:
+                seat.context.add_init_script(f"localStorage.setItem('1001.player', {json.dumps(json.dumps(ben))})")
+                seat.page.goto("/#/")
+                stream = seat.page.get_by_test_id("invitations")
+                expect(stream).to_have_attribute("data-stream", "open")
+                server.stop()
+                expect(stream).to_have_attribute("data-stream", "connecting")
+                server.start()
+                expect(stream).to_have_attribute("data-stream", "open", timeout=20_000)
+
+                with httpx.Client(base_url=server.url, timeout=10) as http:
+                    invited = http.post(f"/api/me/opponents/{ben['id']}/invite", headers=bearer(anna)).json()
+                assert invited["online"] is True
+                card = seat.page.get_by_test_id(f"invitation-{invited['room']['id']}")
+                expect(card).to_be_visible()
+                seat.page.get_by_test_id("lang-select").select_option("de")
+                expect(card).to_contain_text("Anna lädt dich zu einer neuen Partie ein")
+                expect(card.get_by_test_id("invitation-later")).to_have_text("Nicht jetzt")
+                card.get_by_test_id("invitation-later").click()
+                expect(card).to_have_count(0)
+                seat.page.reload()
+                expect(stream).to_have_attribute("data-stream", "open")
+                expect(seat.page.locator('[data-testid^="invitation-r_"]')).to_have_count(0)
+                seat.page.get_by_test_id("lang-select").select_option("en")
+                # The browser logs the refused reconnects while the server was away.
+                assert not [e for e in seat.errors if "/api/" not in e and "ERR_CONNECTION" not in e], seat.errors
+            finally:
+                seat.context.close()
+        finally:
+            server.stop()
+    assert not server.errors(), "\n".join(server.errors()[:20])
+
+
+def bearer(player: dict[str, Any]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {player['token']}"}

@@ -144,6 +144,9 @@ export function mount(root) {
       onReady() {
         invitationsEl.dataset.stream = 'open'; // the browser tests wait for it before inviting
       },
+      onDrop() {
+        invitationsEl.dataset.stream = 'connecting';
+      },
     });
   }
 
