@@ -47,6 +47,7 @@ class LobbyEvent(StrEnum):
 class InvitationEnd(StrEnum):
     """Why an invitation lapsed (``invitation_gone``)."""
 
+    ACCEPTED = "accepted"  # the invitee took a seat at the table (on this or another device)
     STARTED = "started"  # the table filled up and its match began
     CLOSED = "closed"  # its creator left it, or it expired unjoined
     DECLINED = "declined"  # the invitee said "Not now" (on this or another device)

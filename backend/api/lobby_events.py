@@ -79,9 +79,6 @@ class InvitationBook(Protocol):
     async def invitees(self, room_id: str) -> list[str]:
         """Who holds an invitation to the room (before it lapsed)."""
 
-    async def forget_room(self, room_id: str) -> list[str]:
-        """Every invitation to the room is dropped; the invitees who held one."""
-
 
 @dataclass(slots=True)
 class MemoryBook:
@@ -115,12 +112,6 @@ class MemoryBook:
 
     async def invitees(self, room_id: str) -> list[str]:
         return sorted(self._by_room.get(room_id, ()))
-
-    async def forget_room(self, room_id: str) -> list[str]:
-        invited = sorted(self._by_room.get(room_id, ()))
-        for invitee_id in invited:
-            await self.remove(invitee_id, room_id)
-        return invited
 
 
 class RedisBook:
@@ -156,13 +147,6 @@ class RedisBook:
 
     async def invitees(self, room_id: str) -> list[str]:
         return sorted(str(member) for member in await self._redis.smembers(f"invitees:{room_id}"))
-
-    async def forget_room(self, room_id: str) -> list[str]:
-        invited = await self.invitees(room_id)
-        for invitee_id in invited:
-            await self.remove(invitee_id, room_id)
-        await self._redis.delete(f"invitees:{room_id}")
-        return invited
 
 
 class LobbyEvents:
@@ -252,16 +236,23 @@ class LobbyEvents:
 
     async def _lapse_if_settled(self, room_id: str) -> None:
         try:
-            if not await self.book.invitees(room_id):
+            invited = await self.book.invitees(room_id)
+            if not invited:
                 return
             record = await asyncio.to_thread(self._store.room_record, room_id)
             status = "closed" if record is None else record.room.status
-            if status == "open":
-                return
-            reason = InvitationEnd.CLOSED if status == "closed" else InvitationEnd.STARTED
-            gone = sse(LobbyEvent.INVITATION_GONE, InvitationGone(room_id=room_id, reason=reason))
-            for invitee_id in await self.book.forget_room(room_id):
-                await self._send(invitee_id, gone)
+            seated = set() if record is None else {pid for pid in record.room.seat_ids if pid is not None}
+            for invitee_id in invited:
+                # An invitee who took a seat is done with it, even while the table waits for more.
+                if invitee_id in seated:
+                    reason = InvitationEnd.ACCEPTED
+                elif status == "open":
+                    continue
+                else:
+                    reason = InvitationEnd.CLOSED if status == "closed" else InvitationEnd.STARTED
+                if await self.book.remove(invitee_id, room_id):
+                    gone = InvitationGone(room_id=room_id, reason=reason)
+                    await self._send(invitee_id, sse(LobbyEvent.INVITATION_GONE, gone))
         except (RedisError, OSError) as error:
             metrics.REDIS_ERRORS.labels("invitations").inc()
             log.info("the invitations to %s could not be lapsed: %s", room_id, error)

@@ -80,11 +80,11 @@ async def test_the_invite_makes_a_private_table_with_the_same_options_and_the_fr
         assert invitation["inviter"] == {"id": anna.id, "name": "Anna"}
         assert invitation["options"] == room["options"]
 
-        # The invitee joins through the invite: the table starts, and the invitation lapses.
+        # The invitee joins through the invite: the table starts, and the invitation is done with.
         joined = await ben.post(f"/api/invites/{invitation['invite_code']}/join")
         assert joined["status"] == "playing"
         gone = await ben_sees.wait_for(lambda name, _: name == "invitation_gone")
-        assert gone == {"room_id": room["id"], "reason": "started"}
+        assert gone == {"room_id": room["id"], "reason": "accepted"}
         assert [name for name, _ in stranger.events] == ["ready"]  # a stranger's stream heard nothing
 
         # Only a recent opponent can be invited; a computer or a stranger cannot.
@@ -123,6 +123,35 @@ async def test_a_waiting_invitation_comes_first_on_connect_and_not_now_dismisses
     assert [name for name, _ in reopened.events] == ["ready"]
     # The table is still Anna's, waiting (she can share its link another way).
     assert [r["status"] for r in await anna.get("/api/rooms/mine") if r["id"] == room_id] == ["open"]
+
+
+async def test_at_a_table_of_three_the_invitation_lapses_for_whoever_takes_a_seat_then_when_it_starts(
+    shared_server: ServerProcess,
+) -> None:
+    anna, ben, cleo, dan = await friends(shared_server, "Anna", "Ben", "Cleo", "Dan")
+    three = await anna.post("/api/rooms", json={"variant": "bidding", "seats": 3, "visibility": "private"})
+    for friend in (ben, cleo):
+        await friend.post(f"/api/invites/{three['invite_code']}/join")
+    ben_sees, cleo_sees = await LobbyStream(ben).open(), await LobbyStream(cleo).open()
+    try:
+        for_ben = (await anna.post(f"/api/me/opponents/{ben.id}/invite"))["room"]
+        for_cleo = (await anna.post(f"/api/me/opponents/{cleo.id}/invite"))["room"]
+        assert for_ben["options"]["variant"] == "bidding" and len(for_ben["players"]) == 3
+        await ben_sees.wait_for(lambda name, _: name == "invitation")
+        await cleo_sees.wait_for(lambda name, _: name == "invitation")
+        # Ben takes a seat at his table, which still waits for a third: his invitation is done with.
+        waiting = await ben.post(f"/api/invites/{for_ben['invite_code']}/join")
+        assert waiting["status"] == "open"
+        gone = await ben_sees.wait_for(lambda name, _: name == "invitation_gone")
+        assert gone == {"room_id": for_ben["id"], "reason": "accepted"}
+        # Dan fills Cleo's table through its link (shared by hand): it starts, and her invitation lapses.
+        await dan.post(f"/api/invites/{for_cleo['invite_code']}/join")
+        await ben.post(f"/api/invites/{for_cleo['invite_code']}/join")
+        gone = await cleo_sees.wait_for(lambda name, _: name == "invitation_gone")
+        assert gone == {"room_id": for_cleo["id"], "reason": "started"}
+    finally:
+        await ben_sees.close()
+        await cleo_sees.close()
 
 
 async def test_the_invitation_lapses_when_its_table_closes(shared_server: ServerProcess) -> None:

@@ -50,7 +50,7 @@ async def test_an_invitation_crosses_processes_and_lapses_wherever_the_table_sta
         # Ben joins through the near process; his stream on the far one hears the invitation lapse.
         await Player(near.url, "Ben", ben.id, ben.token).post(f"/api/invites/{invitation['invite_code']}/join")
         gone = await ben_far.wait_for(lambda name, _: name == "invitation_gone")
-        assert gone == {"room_id": invitation["room_id"], "reason": "started"}
+        assert gone == {"room_id": invitation["room_id"], "reason": "accepted"}
         # Cleo declines on the far process: her stream on the near one is told.
         await Player(far.url, "Cleo", cleo.id, cleo.token).post(f"/api/me/invitations/{waiting['room']['id']}/decline")
         declined = await cleo_near.wait_for(lambda name, _: name == "invitation_gone")

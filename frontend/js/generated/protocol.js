@@ -353,6 +353,7 @@ export const LOBBY_EVENTS = Object.freeze({
 
 // Why an invitation lapsed (invitation_gone).
 export const INVITATION_ENDS = Object.freeze({
+  "ACCEPTED": "accepted",
   "STARTED": "started",
   "CLOSED": "closed",
   "DECLINED": "declined"
