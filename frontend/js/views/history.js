@@ -7,7 +7,7 @@ import { SUIT_SYMBOL, suitBadge } from '../cards.js';
 import { raceChart } from '../components/race-chart.js';
 import { downloadButton } from './replay.js';
 import { getPlayer } from '../session.js';
-import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, isZeroAmount, loading, money, nameForm, num, playerName, settlementWords } from '../ui.js';
+import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, isZeroAmount, loading, money, nameForm, num, playerName, ratingText, settlementWords } from '../ui.js';
 import { TWO_HAND, gameName, gameOf, tableSummary } from '../games.js';
 
 // ---------------------------------------------------------------- normalising server data
@@ -69,6 +69,8 @@ export function normaliseMatch(m, meId) {
     // every settlement of the match (R6, V0.10: each loser to the winner)
     settlements: asSettlements(pick(m, 'settlements', 'stakes', 'settlement')),
     deals: pick(m, 'deals', 'history') || [],
+    // per seat: what the match did to the rating (null: unrated, or a computer at the table)
+    ratings: Array.isArray(m.rating_changes) ? m.rating_changes : [],
   };
 }
 
@@ -331,6 +333,17 @@ function scoreSheet(deals, seat, names, replayOf = null) {
   );
 }
 
+/** Each player's rating change, in the order of the totals line (a rated match between people only). */
+function ratingList(m, order, names) {
+  const rows = order.filter((s) => m.ratings[s]);
+  if (!rows.length) return null;
+  return h(
+    'ul',
+    { class: 'rating-changes', 'data-testid': 'detail-ratings' },
+    rows.map((s) => h('li', { 'data-testid': `detail-rating-${s}`, 'data-change': String(m.ratings[s].change), text: `${names[s]}: ${ratingText(m.ratings[s])}` })),
+  );
+}
+
 export function mountMatch(root, matchId) {
   let destroyed = false;
   async function render() {
@@ -377,6 +390,7 @@ export function mountMatch(root, matchId) {
             m.settlements.map((x) => h('li', { 'data-testid': 'detail-settlement', 'data-amount': x.amount, 'data-currency': x.currency, text: settlementText(x, m, me.id) })),
           )
         : h('p', { 'data-testid': 'detail-stake' }, m.status === 'finished' ? matchStakeText(m, me.id) : t('history.in_progress')),
+      ratingList(m, order, names),
       Object.keys(m.options).length ? tableSummary(m.options) : null,
       // The replay viewer (views/replay.js) and the whole match as the replay CLI's input.
       replayable
