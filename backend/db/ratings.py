@@ -22,7 +22,7 @@ from backend.rooms.options import TableOptions
 
 from .models import Match, MatchSeat, Player, Rating, RatingChange
 
-__all__ = ["apply_match", "lock_ratings", "rated_history", "replace_all", "stored_ratings"]
+__all__ = ["apply_match", "lock_ratings", "rated_history", "replace_all", "stored_changes", "stored_ratings"]
 
 _UPDATE_RATING = (
     update(Rating)
@@ -149,6 +149,22 @@ def stored_ratings(connection: Connection) -> dict[tuple[str, str], StoredRating
         (row.player_id, row.kind): StoredRating(Skill(row.mu, row.sigma), row.matches)
         for row in connection.execute(select(Rating.player_id, Rating.kind, Rating.mu, Rating.sigma, Rating.matches))
     }
+
+
+def stored_changes(connection: Connection) -> list[Change]:
+    """Every logged change, in the order applied."""
+    return [
+        Change(
+            row.match_id,
+            row.player_id,
+            row.kind,
+            row.seat,
+            row.place,
+            Skill(row.mu_before, row.sigma_before),
+            Skill(row.mu_after, row.sigma_after),
+        )
+        for row in connection.execute(select(RatingChange).order_by(RatingChange.id))
+    ]
 
 
 def lock_ratings(connection: Connection) -> None:

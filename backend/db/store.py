@@ -36,7 +36,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
-from backend.ratings.rebuild import differences, replay
+from backend.ratings.rebuild import change_differences, differences, replay
 
 from . import ratings
 from .codes import DeviceLinkCode
@@ -798,6 +798,7 @@ class Store:
             replayed = replay(history)
             stored = ratings.stored_ratings(connection)
             found = differences(replayed.ratings, stored)
+            found += change_differences(replayed.changes, ratings.stored_changes(connection))
             if write:
                 ratings.replace_all(connection, replayed, utcnow())
         return RatingsRebuild(matches=len(history), ratings=len(replayed.ratings), differences=found, written=write)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from .skill import INITIAL, Skill, rate
 
-__all__ = ["Change", "RatedMatch", "Replayed", "StoredRating", "differences", "replay"]
+__all__ = ["Change", "RatedMatch", "Replayed", "StoredRating", "change_differences", "differences", "replay"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +77,23 @@ def differences(rebuilt: dict[tuple[str, str], StoredRating], stored: dict[tuple
             player, kind = key
             found.append(f"{player} {kind}: stored {_text(have)}, rebuilt {_text(want)}")
     return found
+
+
+def change_differences(rebuilt: list[Change], stored: list[Change]) -> list[str]:
+    """Where the logged changes are not the rebuilt ones, match by match (empty: equal)."""
+    by_match: dict[str, tuple[list[Change], list[Change]]] = {}
+    for side, changes in enumerate((rebuilt, stored)):
+        for change in changes:
+            by_match.setdefault(change.match_id, ([], []))[side].append(change)
+    return [
+        f"match {match_id}: the {len(have)} logged changes differ from the {len(want)} rebuilt"
+        for match_id, (want, have) in by_match.items()
+        if sorted(want, key=_seat) != sorted(have, key=_seat)
+    ]
+
+
+def _seat(change: Change) -> int:
+    return change.seat
 
 
 def _text(rating: StoredRating | None) -> str:
