@@ -66,7 +66,8 @@ def test_rate_is_openskill_plackett_luce_on_the_places(places: tuple[int, ...]) 
 
 
 def test_a_newcomer_is_shown_1000_and_a_first_win_raises_it() -> None:
-    assert INITIAL == Skill(25.0, 25 / 3) and displayed(INITIAL) == 1000
+    assert (INITIAL.mu, INITIAL.sigma) == (25.0, 25 / 3)
+    assert displayed(INITIAL) == 1000
     winner, loser = rate([1, 2], [INITIAL, INITIAL])
     assert displayed(winner) > 1000 > displayed(loser)
     assert displayed(Skill(30.0, 2.0)) == round(1000 + 40 * (30.0 - 6.0))
