@@ -825,6 +825,7 @@ export default {
   'reject.spectator_cannot_act': 'Du schaust an diesem Tisch nur zu: Zuschauer können weder spielen noch chatten.',
   'opt.spectators': 'Zuschauer',
   'opt.spectators.long': 'Zuschauen erlauben (private Tische: nur mit dem Zuschauerlink)',
+  'opt.rated': 'Gewertet',
   'opt.rated.long': 'Gewertet: das Ergebnis ändert die Wertungszahlen der Spieler',
   'watch.button': 'Zuschauen',
   'watch.title': 'Zuschauen',

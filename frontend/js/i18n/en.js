@@ -825,6 +825,7 @@ export default {
   'reject.spectator_cannot_act': 'You are watching this table: spectators cannot play or chat.',
   'opt.spectators': 'Spectators',
   'opt.spectators.long': 'Allow watching (private tables: only with the watch link)',
+  'opt.rated': 'Rated',
   'opt.rated.long': "Rated: the result changes the players' ratings",
   'watch.button': 'Watch',
   'watch.title': 'Watching',
