@@ -86,6 +86,8 @@ export const api = {
   /** One deal of a finished match, the position after every action: `{players, dealer, deals, result, frames}`. */
   dealReplay: (id, number, code = null) => request('GET', `/api/matches/${encodeURIComponent(id)}/deals/${Number(number)}/replay${codeQuery(code)}`),
   ledger: () => request('GET', '/api/ledger'),
+  /** A player's ratings per game kind (RATING_KINDS): {player_id, ratings: [{kind, rating, mu, sigma, matches}]}. */
+  playerRatings: (id) => request('GET', `/api/players/${encodeURIComponent(id)}/ratings`),
   /** A one-time sign-in link for another device: `{code, expires_at, qr_svg}`. */
   createDeviceLink: () => request('POST', '/api/device-links'),
   /** Redeem a sign-in link's code: `{id, name, token}` — the same player, a token for this device. */

@@ -63,6 +63,15 @@ def test_the_rating_change_shows_at_the_end_and_on_the_match_page(
         fits(ben)
         ben.page.screenshot(path=artifacts / "rating-match-page-360.png", full_page=True, animations="disabled")
 
+        # The history page: my rating per game kind, with the rated matches counted.
+        ben.page.get_by_test_id("back-to-history").click()
+        mine = ben.page.get_by_test_id("my-rating-twohand24")
+        expect(mine).to_contain_text("1001 for two, 24 cards")
+        expect(mine).to_contain_text("1 rated match")
+        assert int(mine.get_attribute("data-rating") or "0") < 1000
+        fits(ben)
+        ben.page.screenshot(path=artifacts / "rating-history-360.png", full_page=True, animations="disabled")
+
         # An unrated table (the box unticked) changes nothing and shows no rating line.
         anna.page.goto("/#/")
         anna.page.get_by_test_id("opt-rated").uncheck()

@@ -3,6 +3,8 @@ and the rebuild's replay (issue 27)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from openskill.models import PlackettLuce
 
@@ -10,6 +12,7 @@ from backend.engine import VARIANTS, Rules
 from backend.ratings import INITIAL, RATING_KINDS, Skill, displayed, match_kind, rate, rating_kind
 from backend.ratings.rebuild import RatedMatch, StoredRating, differences, replay
 from backend.rooms.options import TableOptions
+from backend.settings import ROOT
 
 KINDS = [
     (Rules(), "twohand24"),  # R1: 24 cards
@@ -94,3 +97,11 @@ def test_the_replay_chains_matches_per_kind_and_counts_them() -> None:
     assert differences(replayed.ratings, dict(replayed.ratings)) == []
     changed = {**replayed.ratings, ("a", "mcleod"): StoredRating(INITIAL, 1)}
     assert len(differences(replayed.ratings, changed)) == 1
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ru"])
+def test_every_rating_kind_has_a_name_in_every_language(language: str) -> None:
+    """The client names a rating's kind ``rating.kind.<kind>`` (views/history.js)."""
+    text = (ROOT / "frontend" / "js" / "i18n" / f"{language}.js").read_text(encoding="utf-8")
+    named = set(re.findall(r"""^\s*'rating\.kind\.([a-z0-9]+)':\s*'[^']+'""", text, re.MULTILINE))
+    assert named == set(RATING_KINDS)

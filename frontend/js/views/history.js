@@ -2,7 +2,7 @@
 // two, three or four players (the lists `players`, `totals` and each deal's have n entries).
 import { api, asList } from '../api.js';
 import { h, setChildren } from '../dom.js';
-import { formatDate, t } from '../i18n.js';
+import { formatDate, t, tn } from '../i18n.js';
 import { SUIT_SYMBOL, suitBadge } from '../cards.js';
 import { raceChart } from '../components/race-chart.js';
 import { downloadButton } from './replay.js';
@@ -124,6 +124,8 @@ export function mountList(root) {
     }
     const list = h('div', { 'data-testid': 'match-list' }, loading());
     const ledger = h('div', { 'data-testid': 'ledger' }, loading());
+    const ratings = h('ul', { class: 'rating-list', 'data-testid': 'my-ratings' });
+    const ratingsPanel = h('section', { class: 'card-panel', 'aria-labelledby': 'rt-h', hidden: true }, h('h2', { id: 'rt-h', text: t('history.ratings') }), ratings);
     root.append(
       h(
         'section',
@@ -137,12 +139,34 @@ export function mountList(root) {
         { class: 'history-grid' },
         h('section', { class: 'card-panel', 'aria-labelledby': 'ml-h' }, h('h2', { id: 'ml-h', text: t('history.matches') }), list),
         h('section', { class: 'card-panel', 'aria-labelledby': 'lg-h' }, h('h2', { id: 'lg-h', text: t('history.ledger') }), ledger),
+        ratingsPanel,
       ),
     );
-    const [matches, balances] = await Promise.allSettled([api.matches(50, 0), api.ledger()]);
+    const [matches, balances, mine] = await Promise.allSettled([api.matches(50, 0), api.ledger(), api.playerRatings(me.id)]);
     if (destroyed) return;
     renderMatches(list, matches, me);
     renderLedger(ledger, balances);
+    renderRatings(ratingsPanel, ratings, mine);
+  }
+
+  /** My rating in each game kind I have played rated matches of (none: the panel stays hidden). */
+  function renderRatings(panel, el, result) {
+    const rows = result.status === 'fulfilled' && Array.isArray(result.value.ratings) ? result.value.ratings : [];
+    panel.hidden = rows.length === 0;
+    setChildren(
+      el,
+      rows.map((r) =>
+        h(
+          'li',
+          { 'data-testid': `my-rating-${r.kind}`, 'data-rating': String(r.rating) },
+          h('span', { class: 'rating-kind', text: t(`rating.kind.${r.kind}`) }),
+          ' ',
+          h('strong', { text: num(r.rating) }),
+          ' ',
+          h('span', { class: 'muted small', text: tn('rating.matches', r.matches) }),
+        ),
+      ),
+    );
   }
 
   function renderMatches(el, result, me) {
