@@ -790,8 +790,12 @@ class Store:
     def rebuild_ratings(self, write: bool = False) -> RatingsRebuild:
         """Recompute every rating from the stored matches and compare it with the stored ratings;
         with ``write`` store the recomputed ones (and their changes) in their place, every rating
-        change of the server held off meanwhile."""
-        with self._write_lock, self.engine.begin() as connection:
+        change of the server held off meanwhile. Without ``write``, PostgreSQL reads everything in one
+        snapshot (REPEATABLE READ), so that a match finishing meanwhile is in both sides or neither."""
+        engine = self.engine
+        if not write and engine.dialect.name == "postgresql":
+            engine = engine.execution_options(isolation_level="REPEATABLE READ")
+        with self._write_lock, engine.begin() as connection:
             if write:
                 ratings.lock_ratings(connection)
             history = ratings.rated_history(connection)
