@@ -4,6 +4,9 @@
     close ROOM [--loser PLAYER]    close a stuck room: an open table is closed; a match ends as
                                    abandoned by PLAYER (default: the player the game waits for), R6.2
     ledger PLAYER                  what a player won and owes, per opponent
+    ratings --rebuild [--write]    recompute every rating from the stored matches and say whether
+                                   the stored ratings equal them (exit 1 if not); --write stores
+                                   the recomputed ones in their place (e.g. to rate older matches)
     backup FILE                    a consistent copy of the database, taken while the game runs
     restore FILE                   replace the database with a backup (stop the server first)
 
@@ -37,6 +40,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     close.add_argument("--loser", default=None, help="the player who abandoned the match (a player id)")
     ledger = commands.add_parser("ledger", help="a player's balance with each opponent")
     ledger.add_argument("player")
+    ratings = commands.add_parser("ratings", help="recompute the ratings from the stored matches")
+    ratings.add_argument("--rebuild", action="store_true", required=True, help="replay every rated match")
+    ratings.add_argument("--write", action="store_true", help="store the recomputed ratings in place of the stored")
     for name, text in (("backup", "write a backup to FILE"), ("restore", "restore the database from FILE")):
         sub = commands.add_parser(name, help=text)
         sub.add_argument("file", type=Path)
@@ -78,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"cannot close {args.room}: {error}")
                 return 1
             return 0
+        if args.command == "ratings":
+            return _ratings(store, args.write, args.json)
         assert args.command == "ledger"
         player = store.players([args.player]).get(args.player)
         if player is None:
@@ -99,6 +107,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     finally:
         store.dispose()
+
+
+def _ratings(store: Store, write: bool, as_json: bool) -> int:
+    """Rebuild the ratings; 0 if the stored ones equal the rebuilt ones (or were replaced by them)."""
+    report = store.rebuild_ratings(write=write)
+    if as_json:
+        print(json.dumps(asdict(report), indent=2))
+    else:
+        print(f"replayed {report.matches} rated matches: {report.ratings} ratings")
+        for line in report.differences:
+            print(f"  differs: {line}")
+        if not report.differences:
+            print("the stored ratings equal the rebuilt ones")
+        elif write:
+            print(f"stored the rebuilt ratings in place of {len(report.differences)} differing")
+    return 0 if write or not report.differences else 1
 
 
 if __name__ == "__main__":

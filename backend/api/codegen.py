@@ -23,6 +23,7 @@ from backend.api.schemas import RoomCreate
 from backend.bots.twohand.expert import THINKING_S
 from backend.engine import VARIANTS, Rules
 from backend.engine.variants import SIMPLIFIED_TARGET
+from backend.ratings import RATING_KINDS
 from backend.rooms.bots import computer_levels
 
 TARGET = Path(__file__).resolve().parents[2] / "frontend" / "js" / "generated" / "protocol.js"
@@ -85,6 +86,7 @@ def render() -> str:
             _const("CLOSE_CODES", {code.name: code.value for code in CloseCode}, "Why the server closes a socket."),
             _const("TABLE_OPTIONS", table_options(), "What `POST /api/rooms` accepts (RoomCreate)."),
             _const("GAMES", games(), "The games of the family (two-hand 1001, V2–V7) and what each offers."),
+            _const("RATING_KINDS", list(RATING_KINDS), "The game kinds a person is rated in (backend.ratings.kinds)."),
             _const("PROTOCOL", PROTOCOL, "The socket protocol's version: sent as ?protocol= when a socket opens."),
             _const("EXPERT_THINKING_S", THINKING_S, "Seconds the expert computer thinks about a card at most."),
             _const(

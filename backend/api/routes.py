@@ -12,9 +12,10 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from backend.db.codes import DeviceLinkCode
-from backend.db.models import Deal, Match, Player, Settlement, utcnow
+from backend.db.models import Deal, Match, Player, RatingChange, Settlement, utcnow
 from backend.db.store import RoomRecord, Store, action_record, decimal_text
 from backend.engine import Rules
+from backend.ratings import Skill, displayed
 from backend.rooms.codes import RoomCode
 from backend.rooms.messages import RoomOut
 from backend.rooms.model import RoomState
@@ -42,6 +43,9 @@ from .schemas import (
     PlayerCreate,
     PlayerCreated,
     PlayerOut,
+    PlayerRatings,
+    RatingChangeOut,
+    RatingOut,
     RoomCreate,
     RoomPatch,
     SignedOut,
@@ -241,6 +245,7 @@ async def create_room(
         bot_level=body.bot_level if body.computers else None,
         spectators=body.spectators,
         computer_seats=computer_seats(rules.n, body.computers),
+        rated=body.rated,
     )
     # Nobody else can join a table whose other seats are all the computer's.
     visibility = "private" if body.computers == options.seats - 1 else body.visibility
@@ -477,7 +482,42 @@ async def one_match(match_id: str, player: CurrentPlayer, store: StoreDep) -> di
     deals = await asyncio.to_thread(store.deals_of, match.id)
     detail = _match_json(match, player.id, players, settlements)
     detail["deals"] = [{"number": d.number, "dealer": d.dealer, "seed": d.seed, **_deal_result(d)} for d in deals]
+    changes = {c.seat: c for c in await asyncio.to_thread(store.rating_changes_of, match.id)}
+    detail["rating_changes"] = [_rating_change(changes.get(seat)) for seat in range(len(match.player_ids))]
     return detail
+
+
+def _rating_change(change: RatingChange | None) -> RatingChangeOut | None:
+    if change is None:
+        return None
+    before = displayed(Skill(change.mu_before, change.sigma_before))
+    after = displayed(Skill(change.mu_after, change.sigma_after))
+    return RatingChangeOut(
+        seat=change.seat,
+        player_id=change.player_id,
+        kind=change.kind,
+        before=before,
+        after=after,
+        change=after - before,
+        mu=change.mu_after,
+        sigma=change.sigma_after,
+    )
+
+
+@router.get("/players/{player_id}/ratings", response_model=PlayerRatings, tags=["players"])
+async def player_ratings(player_id: str, player: CurrentPlayer, store: StoreDep) -> PlayerRatings:
+    """A player's ratings per game kind (any signed-in player may read them; none yet: an empty list)."""
+    found = await asyncio.to_thread(store.players, [player_id]) if len(player_id) <= 40 else {}
+    if player_id not in found:
+        raise api_error(404, TransportCode.PLAYER_NOT_FOUND, f"no player {player_id!r}")
+    rows = await asyncio.to_thread(store.ratings_of, player_id)
+    return PlayerRatings(
+        player_id=player_id,
+        ratings=[
+            RatingOut(kind=r.kind, rating=displayed(Skill(r.mu, r.sigma)), mu=r.mu, sigma=r.sigma, matches=r.matches)
+            for r in rows
+        ],
+    )
 
 
 def _deal_result(deal: Deal) -> dict[str, Any]:

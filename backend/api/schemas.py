@@ -95,6 +95,7 @@ class RoomCreate(Strict):
     scoring: Literal["original", "simplified"] = Field(default="original", description="V4.9 (V4 and V5 only)")
     jungfrau: bool = Field(default=False, description="V6: 100 (10 simplified) to a player who took no trick")
     computer_seats: int = Field(default=0, ge=0, le=3, description="V2–V7: seats the computer plays, at bot_level")
+    rated: bool = Field(default=True, description="a finished match between people changes their ratings")
 
     @model_validator(mode="after")
     def _computer_games_are_friendly(self) -> RoomCreate:
@@ -286,8 +287,41 @@ class DealOut(ReplayResult):
     seed: str
 
 
+class RatingChangeOut(BaseModel):
+    """What a finished match did to one seat's rating: the rating shown before and after it
+    (``backend.ratings.displayed``) and the skill estimate after it."""
+
+    seat: int
+    player_id: str
+    kind: str = Field(description="the game kind rated (RATING_KINDS)")
+    before: int
+    after: int
+    change: int = Field(description="after − before")
+    mu: float = Field(description="the skill estimate after the match (Weng–Lin, openskill)")
+    sigma: float = Field(description="its uncertainty")
+
+
 class MatchDetail(MatchOut):
     deals: list[DealOut]
+    rating_changes: list[RatingChangeOut | None] = Field(
+        description="per seat: what the match did to the rating; null for every seat of an unfinished or unrated "
+        "match or one with a computer seat"
+    )
+
+
+class RatingOut(BaseModel):
+    """A person's rating in one game kind."""
+
+    kind: str = Field(description="the game kind (RATING_KINDS)")
+    rating: int = Field(description="the rating shown: 1000 + 40 × (mu − 3σ), rounded")
+    mu: float
+    sigma: float
+    matches: int = Field(description="rated matches played in this kind")
+
+
+class PlayerRatings(BaseModel):
+    player_id: str
+    ratings: list[RatingOut] = Field(description="one per kind the player has been rated in, by kind")
 
 
 # ---------------------------------------------------------------- replays (backend/rooms/replay.py)

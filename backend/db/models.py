@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, false
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -209,6 +209,40 @@ class Settlement(Base):
     stake_per_point: Mapped[str] = mapped_column(String(40))
     currency: Mapped[str] = mapped_column(String(12))
     amount: Mapped[str] = mapped_column(String(60))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Rating(Base):
+    """A person's rating in one game kind (``backend.ratings``): the Weng–Lin (openskill) skill
+    ``mu`` ± ``sigma`` after ``matches`` rated matches. A row is made at the first rated match."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)  # backend.ratings.RATING_KINDS
+    mu: Mapped[float] = mapped_column(Float(precision=53))
+    sigma: Mapped[float] = mapped_column(Float(precision=53))
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class RatingChange(Base):
+    """What one finished match did to one player's rating, stored with the match. ``id`` is the
+    order the changes were applied in, the order a rebuild replays them in."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("match_id", "player_id", name="uq_rating_changes_match_player"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))  # indexed by uq_rating_changes_match_player
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float(precision=53))
+    sigma_before: Mapped[float] = mapped_column(Float(precision=53))
+    mu_after: Mapped[float] = mapped_column(Float(precision=53))
+    sigma_after: Mapped[float] = mapped_column(Float(precision=53))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

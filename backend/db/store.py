@@ -36,6 +36,9 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
+from backend.ratings.rebuild import change_differences, differences, replay
+
+from . import ratings
 from .codes import DeviceLinkCode
 from .engine import make_engine, make_sessionmaker
 from .models import (
@@ -48,6 +51,8 @@ from .models import (
     Match,
     MatchSeat,
     Player,
+    Rating,
+    RatingChange,
     Room,
     RoomDeadline,
     RoomSeat,
@@ -138,6 +143,17 @@ class RoomRecord:
     room: Room
     players: dict[str, Player]
     deadlines: list[RoomDeadline]
+
+
+@dataclass(frozen=True)
+class RatingsRebuild:
+    """What a rebuild of the ratings found: the rated matches replayed, the ratings they give, and
+    where the stored ratings differ from them (none: equal); ``written`` if they replaced them."""
+
+    matches: int
+    ratings: int
+    differences: list[str]
+    written: bool
 
 
 @dataclass
@@ -645,6 +661,10 @@ class Store:
                     ],
                 )
             connection.execute(delete(RoomDeadline).where(RoomDeadline.room_id == write.room_id))
+            if write.end.rating_kind is not None:  # with the match, so every process sees both or neither
+                ratings.apply_match(
+                    connection, write.match_id, write.end.rating_kind, write.end.player_ids, write.end.places, now
+                )
 
     def load_room(self, room_id: str) -> StoredMatch | None:
         """A room with its current match and that match's whole action log, for a rebuild or a
@@ -779,6 +799,41 @@ class Store:
             result.append(entry)
         result.sort(key=lambda e: str(e["last_played"] or ""), reverse=True)
         return result
+
+    # ------------------------------------------------------------ ratings
+
+    def rating_changes_of(self, match_id: str) -> list[RatingChange]:
+        """What a finished match did to its players' ratings (none: it was not rated)."""
+        with self._sessions() as session:
+            query = select(RatingChange).where(RatingChange.match_id == match_id).order_by(RatingChange.id)
+            return list(session.scalars(query).all())
+
+    def ratings_of(self, player_id: str) -> list[Rating]:
+        """A player's ratings, one per game kind the player has been rated in."""
+        with self._sessions() as session:
+            return list(
+                session.scalars(select(Rating).where(Rating.player_id == player_id).order_by(Rating.kind)).all()
+            )
+
+    def rebuild_ratings(self, write: bool = False) -> RatingsRebuild:
+        """Recompute every rating from the stored matches and compare it with the stored ratings;
+        with ``write`` store the recomputed ones (and their changes) in their place, every rating
+        change of the server held off meanwhile. Without ``write``, PostgreSQL reads everything in one
+        snapshot (REPEATABLE READ), so that a match finishing meanwhile is in both sides or neither."""
+        engine = self.engine
+        if not write and engine.dialect.name == "postgresql":
+            engine = engine.execution_options(isolation_level="REPEATABLE READ")
+        with self._write_lock, engine.begin() as connection:
+            if write:
+                ratings.lock_ratings(connection)
+            history = ratings.rated_history(connection)
+            replayed = replay(history)
+            stored = ratings.stored_ratings(connection)
+            found = differences(replayed.ratings, stored)
+            found += change_differences(replayed.changes, ratings.stored_changes(connection))
+            if write:
+                ratings.replace_all(connection, replayed, utcnow())
+        return RatingsRebuild(matches=len(history), ratings=len(replayed.ratings), differences=found, written=write)
 
     # ------------------------------------------------------------ helpers
 

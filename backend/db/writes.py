@@ -81,6 +81,10 @@ class MatchEnd:
     stake_per_point: Decimal
     currency: str
     settlements: tuple[SettlementRow, ...]
+    # The rating kind the match changes (backend.ratings) and its players in seat order; None: an
+    # unrated table or one with a computer seat, which changes no rating.
+    rating_kind: str | None = None
+    player_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

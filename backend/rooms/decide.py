@@ -31,6 +31,7 @@ from backend.db.writes import (
 from backend.engine import Action, Bid, DealRecord, Discard, Event, IllegalAction, IllegalCode, MatchState, Pass, Play
 from backend.engine import Resign as EngineResign
 from backend.engine.cards import SUITS
+from backend.ratings import match_kind
 
 from . import commands as cmd
 from .codes import CloseCode, RoomCode
@@ -315,6 +316,8 @@ def _settle(state: RoomState, match: MatchState) -> tuple[MatchEnd, tuple[Stake,
             )
         )
     places = engine.places(match.totals, match.winner, match.loser)
+    people = len(state.people) == len(state.seats)
+    player_ids = tuple(holder.player_id for holder in state.seats if holder is not None)
     end = MatchEnd(
         winner_seat=places.index(1) if places.count(1) == 1 else None,
         places=places,
@@ -323,6 +326,8 @@ def _settle(state: RoomState, match: MatchState) -> tuple[MatchEnd, tuple[Stake,
         stake_per_point=stake,
         currency=currency,
         settlements=tuple(rows),
+        rating_kind=match_kind(state.options, people) if len(player_ids) == len(places) else None,
+        player_ids=player_ids,
     )
     return end, tuple(stakes)
 

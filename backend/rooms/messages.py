@@ -57,6 +57,7 @@ class OptionsOut(Out):
     bot_level: str | None
     spectators: bool = True
     computer_seats: list[int] = Field(default_factory=list, description="the seats the computer plays")
+    rated: bool = Field(default=True, description="a finished match between people changes their ratings")
 
 
 class SeatOut(Out):

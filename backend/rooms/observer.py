@@ -88,6 +88,7 @@ def options_out(options: TableOptions) -> OptionsOut:
         bot_level=options.bot_level,
         spectators=options.spectators,
         computer_seats=list(options.computer_seats),
+        rated=options.rated,
     )
 
 

@@ -1,5 +1,5 @@
 """Table options: the engine's rules (any game of the family) plus the stake (R6), the computer
-seats and whether others may watch."""
+seats, whether others may watch and whether the table is rated."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ class TableOptions:
     bot_level: str | None = None  # the level of the computer seats (None: every seat is a person's)
     spectators: bool = True  # others may watch the table (public: anyone; private: with a watch code)
     computer_seats: tuple[int, ...] = ()  # the seats the computer plays (seat 1 against one person)
+    rated: bool = True  # a finished match between people changes their ratings (backend.ratings)
 
     @property
     def seats(self) -> int:
@@ -37,6 +38,7 @@ class TableOptions:
             "reconnect_grace_s": self.reconnect_grace_s,
             "bot_level": self.bot_level,
             "spectators": self.spectators,
+            "rated": self.rated,
             **({"computer_seats": list(self.computer_seats)} if self.computer_seats else {}),
         }
 
@@ -54,6 +56,7 @@ class TableOptions:
             bot_level=bot_level,
             spectators=bool(data.get("spectators", True)),
             computer_seats=tuple(int(seat) for seat in computers),
+            rated=bool(data.get("rated", True)),
         )
 
 
@@ -68,4 +71,4 @@ def computer_seats(seats: int, computers: int) -> tuple[int, ...]:
     return tuple(range(seats - computers, seats))
 
 
-_TABLE_ONLY = ("stake_per_point", "currency", "reconnect_grace_s", "bot_level", "spectators", "computer_seats")
+_TABLE_ONLY = ("stake_per_point", "currency", "reconnect_grace_s", "bot_level", "spectators", "computer_seats", "rated")

@@ -91,6 +91,8 @@ export const api = {
   recentOpponents: () => request('GET', '/api/me/opponents'),
   inviteOpponent: (id) => request('POST', `/api/me/opponents/${encodeURIComponent(id)}/invite`),
   declineInvitation: (roomId) => request('POST', `/api/me/invitations/${encodeURIComponent(roomId)}/decline`),
+  /** A player's ratings per game kind (RATING_KINDS): {player_id, ratings: [{kind, rating, mu, sigma, matches}]}. */
+  playerRatings: (id) => request('GET', `/api/players/${encodeURIComponent(id)}/ratings`),
   /** A one-time sign-in link for another device: `{code, expires_at, qr_svg}`. */
   createDeviceLink: () => request('POST', '/api/device-links'),
   /** Redeem a sign-in link's code: `{id, name, token}` — the same player, a token for this device. */

@@ -82,6 +82,7 @@ export function tableSummary(options = {}) {
   // RoomCreate: a variant's pack follows its seats and its marriages score by suit (ruling V0.5b)
   if (sentAsVariant(game.id)) ['scoring', 'deck'].forEach(drop);
   if (options.scoring === 'simplified') summary.querySelector('[data-opt="target"]')?.after(chip(t('lobby.scoring'), t('lobby.scoring.simplified.short'), 'game-scoring'));
+  if (options.rated === false) summary.querySelector('[data-opt="target"]')?.parentElement?.append(chip(t('opt.rated'), t('common.no'), 'rated'));
   if (options.jungfrau) summary.querySelector('[data-opt="target"]')?.parentElement?.append(chip(t('lobby.jungfrau.short'), t('common.yes'), 'jungfrau'));
   return summary;
 }

@@ -9,6 +9,7 @@ const API_ERRORS = new Set([
   'unauthorized',
   'room_not_found',
   'match_not_found',
+  'player_not_found',
   'room_full',
   'already_seated',
   'room_started',
@@ -90,6 +91,13 @@ export function money(amount, currency) {
  * or between two others "Ben owes Cleo €1". `debtor` and `creditor` are names; `mine` says which
  * side the viewer is on ('debtor', 'creditor' or null).
  */
+/** A rating change as shown (the API's RatingChangeOut): "Rating 1523 (+14)". */
+export function ratingText(change) {
+  const d = Number(change.change) || 0;
+  const delta = d > 0 ? `+${num(d)}` : d < 0 ? `−${num(-d)}` : '±0';
+  return t('rating.change', { rating: num(change.after), delta });
+}
+
 export function settlementWords({ debtor, creditor, amount, currency }, mine = null) {
   const text = money(amount, currency);
   if (mine === 'debtor') return t('match.stake.you_owe', { name: creditor, amount: text });

@@ -26,7 +26,7 @@ from .helpers import SyncSeat, auth, register
 pytestmark = pytest.mark.slow
 
 EXAMPLES = 40
-REAL_IDS = ("room_id", "code", "match_id")
+REAL_IDS = ("room_id", "code", "match_id", "player_id")
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,12 @@ def _owned_things(server: ServerProcess) -> tuple[dict[str, str], dict[str, str]
     seat.intent({"type": "resign", "version": seat.hello()["version"]})
     seat.close()
     private = httpx.post(f"{server.url}/api/rooms", json={"visibility": "private"}, headers=auth(anna["token"]))
-    ids = {"room_id": private.json()["id"], "code": private.json()["invite_code"], "match_id": joined["match_id"]}
+    ids = {
+        "room_id": private.json()["id"],
+        "code": private.json()["invite_code"],
+        "match_id": joined["match_id"],
+        "player_id": anna["id"],
+    }
     return anna, ids
 
 

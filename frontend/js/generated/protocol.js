@@ -37,6 +37,7 @@ export const REFUSAL_CODES = Object.freeze([
   "rate_limited",
   "unauthorized",
   "match_not_found",
+  "player_not_found",
   "match_in_progress",
   "database_unavailable",
   "redis_unavailable",
@@ -183,6 +184,10 @@ export const TABLE_OPTIONS = Object.freeze({
     "default": 0,
     "minimum": 0,
     "maximum": 3
+  },
+  "rated": {
+    "type": "boolean",
+    "default": true
   }
 });
 
@@ -337,6 +342,18 @@ export const GAMES = Object.freeze({
     ]
   }
 });
+
+// The game kinds a person is rated in (backend.ratings.kinds).
+export const RATING_KINDS = Object.freeze([
+  "twohand24",
+  "twohand32",
+  "mcleod",
+  "rassel",
+  "thousand3",
+  "thousand4",
+  "bidding3",
+  "bidding4"
+]);
 
 // The socket protocol's version: sent as ?protocol= when a socket opens.
 export const PROTOCOL = Object.freeze(2);

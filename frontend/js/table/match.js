@@ -2,9 +2,10 @@
 // `end_reason`), the final standings in the view's places, what is owed (R6, V0.10: the message's
 // `stakes`), the rematch (every person at the table accepts; the computer always has), the race
 // chart and the score sheet. Nothing here decides who won: the server says it.
+import { api } from '../api.js';
 import { h, setChildren, svg } from '../dom.js';
 import { t } from '../i18n.js';
-import { isZeroAmount, money, settlementWords } from '../ui.js';
+import { isZeroAmount, money, ratingText, settlementWords } from '../ui.js';
 import { isMe, matchOver, mySeat, otherSeats, roomOf, seatCount, viewOf } from './store.js';
 import { isBot, plainName } from './names.js';
 import { scoreSheet, standingsList, summaryTable } from './summary.js';
@@ -69,9 +70,47 @@ function stakeLines(s, v) {
   ];
 }
 
+/**
+ * My rating change (a rated match between people), read from the match's record once it is over:
+ * the server stores the change with the match, before anyone hears that it ended. One line per
+ * match, kept across the panel's redraws; empty for an unrated match or a spectator.
+ */
+function ratingLine() {
+  const el = h('p', { class: 'rating-change', 'data-testid': 'match-rating', hidden: true });
+  let matchId = null;
+  let change = null;
+  const show = () => {
+    el.hidden = !change;
+    el.textContent = change ? ratingText(change) : '';
+    if (change) el.dataset.change = String(change.change);
+  };
+  return {
+    el,
+    load(s) {
+      const room = roomOf(s);
+      const id = room && room.match_id;
+      if (!id || id === matchId) return show();
+      matchId = id;
+      change = null;
+      show();
+      if (!isMe(s, mySeat(s))) return; // a spectator has no rating here
+      api
+        .match(id)
+        .then((detail) => {
+          if (matchId !== id) return;
+          const mine = (detail.rating_changes || [])[detail.my_seat];
+          change = mine || null;
+          show();
+        })
+        .catch(() => {}); // the match page shows it too
+    },
+  };
+}
+
 export function createMatchPanel({ sendRematch, raceChart }) {
   const el = h('div', { class: 'match-panel-slot' });
   let shownKey = null;
+  const rating = ratingLine();
 
   /** The rematch (R6 ends the match; a new one with the seats moved on): it starts once every person accepted. */
   function rematchRow(s) {
@@ -121,6 +160,7 @@ export function createMatchPanel({ sendRematch, raceChart }) {
     if (key === shownKey) return false;
     const first = shownKey === null;
     shownKey = key;
+    rating.load(s);
     const { won, headline, reason } = outcome(s, v);
     const history = v.history || [];
     const sum = s.summary;
@@ -142,6 +182,7 @@ export function createMatchPanel({ sendRematch, raceChart }) {
           ),
         ),
         standingsList(s),
+        rating.el,
         stakeLines(s, v),
         h('div', { class: 'rematch-row' }, rematchRow(s), h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
         raceFigure(s, v, history),

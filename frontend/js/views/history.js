@@ -2,12 +2,12 @@
 // two, three or four players (the lists `players`, `totals` and each deal's have n entries).
 import { api, asList } from '../api.js';
 import { h, setChildren } from '../dom.js';
-import { formatDate, t } from '../i18n.js';
+import { formatDate, t, tn } from '../i18n.js';
 import { SUIT_SYMBOL, suitBadge } from '../cards.js';
 import { raceChart } from '../components/race-chart.js';
 import { downloadButton } from './replay.js';
 import { getPlayer } from '../session.js';
-import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, isZeroAmount, loading, money, nameForm, num, playerName, settlementWords } from '../ui.js';
+import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, isZeroAmount, loading, money, nameForm, num, playerName, ratingText, settlementWords } from '../ui.js';
 import { TWO_HAND, gameName, gameOf, tableSummary } from '../games.js';
 
 // ---------------------------------------------------------------- normalising server data
@@ -69,6 +69,8 @@ export function normaliseMatch(m, meId) {
     // every settlement of the match (R6, V0.10: each loser to the winner)
     settlements: asSettlements(pick(m, 'settlements', 'stakes', 'settlement')),
     deals: pick(m, 'deals', 'history') || [],
+    // per seat: what the match did to the rating (null: unrated, or a computer at the table)
+    ratings: Array.isArray(m.rating_changes) ? m.rating_changes : [],
   };
 }
 
@@ -122,6 +124,8 @@ export function mountList(root) {
     }
     const list = h('div', { 'data-testid': 'match-list' }, loading());
     const ledger = h('div', { 'data-testid': 'ledger' }, loading());
+    const ratings = h('ul', { class: 'rating-list', 'data-testid': 'my-ratings' });
+    const ratingsPanel = h('section', { class: 'card-panel', 'aria-labelledby': 'rt-h', hidden: true }, h('h2', { id: 'rt-h', text: t('history.ratings') }), ratings);
     root.append(
       h(
         'section',
@@ -135,12 +139,34 @@ export function mountList(root) {
         { class: 'history-grid' },
         h('section', { class: 'card-panel', 'aria-labelledby': 'ml-h' }, h('h2', { id: 'ml-h', text: t('history.matches') }), list),
         h('section', { class: 'card-panel', 'aria-labelledby': 'lg-h' }, h('h2', { id: 'lg-h', text: t('history.ledger') }), ledger),
+        ratingsPanel,
       ),
     );
-    const [matches, balances] = await Promise.allSettled([api.matches(50, 0), api.ledger()]);
+    const [matches, balances, mine] = await Promise.allSettled([api.matches(50, 0), api.ledger(), api.playerRatings(me.id)]);
     if (destroyed) return;
     renderMatches(list, matches, me);
     renderLedger(ledger, balances);
+    renderRatings(ratingsPanel, ratings, mine);
+  }
+
+  /** My rating in each game kind I have played rated matches of (none: the panel stays hidden). */
+  function renderRatings(panel, el, result) {
+    const rows = result.status === 'fulfilled' && Array.isArray(result.value.ratings) ? result.value.ratings : [];
+    panel.hidden = rows.length === 0;
+    setChildren(
+      el,
+      rows.map((r) =>
+        h(
+          'li',
+          { 'data-testid': `my-rating-${r.kind}`, 'data-rating': String(r.rating) },
+          h('span', { class: 'rating-kind', text: t(`rating.kind.${r.kind}`) }),
+          ' ',
+          h('strong', { text: num(r.rating) }),
+          ' ',
+          h('span', { class: 'muted small', text: tn('rating.matches', r.matches) }),
+        ),
+      ),
+    );
   }
 
   function renderMatches(el, result, me) {
@@ -331,6 +357,17 @@ function scoreSheet(deals, seat, names, replayOf = null) {
   );
 }
 
+/** Each player's rating change, in the order of the totals line (a rated match between people only). */
+function ratingList(m, order, names) {
+  const rows = order.filter((s) => m.ratings[s]);
+  if (!rows.length) return null;
+  return h(
+    'ul',
+    { class: 'rating-changes', 'data-testid': 'detail-ratings' },
+    rows.map((s) => h('li', { 'data-testid': `detail-rating-${s}`, 'data-change': String(m.ratings[s].change), text: `${names[s]}: ${ratingText(m.ratings[s])}` })),
+  );
+}
+
 export function mountMatch(root, matchId) {
   let destroyed = false;
   async function render() {
@@ -377,6 +414,7 @@ export function mountMatch(root, matchId) {
             m.settlements.map((x) => h('li', { 'data-testid': 'detail-settlement', 'data-amount': x.amount, 'data-currency': x.currency, text: settlementText(x, m, me.id) })),
           )
         : h('p', { 'data-testid': 'detail-stake' }, m.status === 'finished' ? matchStakeText(m, me.id) : t('history.in_progress')),
+      ratingList(m, order, names),
       Object.keys(m.options).length ? tableSummary(m.options) : null,
       // The replay viewer (views/replay.js) and the whole match as the replay CLI's input.
       replayable

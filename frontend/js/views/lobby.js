@@ -31,6 +31,7 @@ const FORM_DEFAULTS = {
   bottom: Boolean(OPT.show_stock_bottom.default),
   openScores: Boolean(OPT.open_scores.default),
   spectators: OPT.spectators ? Boolean(OPT.spectators.default) : true,
+  rated: OPT.rated ? Boolean(OPT.rated.default) : true, // a match between people changes their ratings
   grace: defaultOf('reconnect_grace_s'),
   stake: '0',
   // The lobby's own choices: a table for a friend is private and staked in EUR unless changed.
@@ -593,6 +594,7 @@ export function mount(root) {
     const stakeHelp = h('p', { class: 'help', id: 'stake-help', 'data-testid': 'stake-help' });
     const visibility = select('opt-visibility', s.visibility, values('visibility').map((v) => [v, label(`opt.visibility.${v}`, v)]));
     const visibilityField = field('opt-visibility', t('opt.visibility'), visibility, t('opt.visibility.help'));
+    const [rated, ratedField] = check('opt-rated', 'opt-rated', s.rated, t('opt.rated.long'));
 
     // Advanced options, folded away so that the form stays simple.
     const scoring = select('opt-scoring', s.scoring, values('declaration_scoring').map((v) => [v, label(`opt.scoring.${v}.long`, v)]));
@@ -637,6 +639,7 @@ export function mount(root) {
       h('div', { class: 'field-row' }, field('opt-stake', t('opt.stake_per_point'), stake), field('opt-currency', t('opt.currency'), currency)),
       stakeHelp,
       visibilityField,
+      ratedField,
       advanced,
       submit,
       error,
@@ -694,6 +697,7 @@ export function mount(root) {
       levelHelp.hidden = Boolean(variant()); // a variant's seats say it in one line above
       computerSeatsHelp.textContent = bot ? t('lobby.computer_seats.solo') : tn('lobby.computer_seats.friends', n - 1 - k);
       visibilityField.hidden = bot;
+      ratedField.hidden = k > 0; // a match with a computer seat is never rated
       stake.disabled = k > 0;
       currency.disabled = k > 0;
       stake.value = k > 0 ? '0' : humanStake;
@@ -710,6 +714,7 @@ export function mount(root) {
         bottom: bottom.checked,
         openScores: openScores.checked,
         spectators: spectators.checked,
+        rated: rated.checked,
         grace: grace.value,
         stake: humanStake,
         currency: currency.value,
@@ -756,6 +761,7 @@ export function mount(root) {
         : { opponent: k ? 'computer' : 'human', ...common, declaration_scoring: scoring.value, show_stock_bottom: bottom.checked, deck_size: Number(deck.value) };
       if (id && gameInfo(id).simplified) body.scoring = gameScoring.value;
       if (jungfrau.checked) body.jungfrau = true;
+      if (k === 0 && !rated.checked) body.rated = false;
       if (k > 0) {
         body.bot_level = level.value;
         body.stake_per_point = '0';
