@@ -16,7 +16,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, false
+from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from .kinds import game_kind
 
 
 def utcnow() -> datetime:
@@ -74,6 +77,12 @@ class RoomSeat(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
 
 
+def _kind_of_inserted(context: DefaultExecutionContext) -> str:
+    """A new match's game kind, from the options it is inserted with (``kinds.game_kind``)."""
+    parameters: dict[str, Any] = context.get_current_parameters()  # type: ignore[no-untyped-call]
+    return game_kind(parameters["options"])
+
+
 class Match(Base):
     __tablename__ = "matches"
 
@@ -81,6 +90,7 @@ class Match(Base):
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
     options: Mapped[dict[str, Any]]
     seed: Mapped[str] = mapped_column(String(50))  # a 128-bit integer, as text
+    kind: Mapped[str] = mapped_column(String(12), default=_kind_of_inserted)  # kinds.GameKind, from options
     first_dealer: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(10), index=True)  # playing | finished
     winner_seat: Mapped[int | None] = mapped_column(Integer)
@@ -112,6 +122,8 @@ class MatchSeat(Base):
     """A seat of a match: who played it and the seat's match total."""
 
     __tablename__ = "match_seats"
+    # Head to head: a group's matches, and each member's seat, place and total in them, from the index alone.
+    __table_args__ = (Index("ix_match_seats_player_match", "player_id", "match_id", "seat", "place", "total"),)
 
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -188,6 +200,16 @@ class Action(Base):
     room_version: Mapped[int] = mapped_column(Integer)
     client_msg_id: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# Head to head: the marriages declared in a match (R3, V0.5), per seat, without reading its other actions.
+Index(
+    "ix_actions_declared",
+    Action.match_id,
+    Action.seat,
+    sqlite_where=Action.declare.is_(True),
+    postgresql_where=Action.declare.is_(True),
+)
 
 
 class Settlement(Base):

@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from .codes import DeviceLinkCode
 from .engine import make_engine, make_sessionmaker
+from .head_to_head import HeadToHead, head_to_head
 from .models import (
     Action,
     ChatLine,
@@ -751,6 +752,16 @@ class Store:
             result.append(entry)
         result.sort(key=lambda e: str(e["last_played"] or ""), reverse=True)
         return result
+
+    def head_to_head(self, player_ids: list[str], computers: bool, limit: int, offset: int) -> HeadToHead:
+        """The figures of a group of people and one page of its matches (``head_to_head``), every
+        query read in one snapshot (on PostgreSQL one REPEATABLE READ transaction), so that the
+        figures and the page agree even while a match of the group ends."""
+        with self._sessions() as session:
+            if self.engine.dialect.name == "postgresql":
+                snapshot = {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
+                session.connection(execution_options=snapshot)
+            return head_to_head(session, player_ids, computers, limit, offset)
 
     # ------------------------------------------------------------ helpers
 

@@ -1,0 +1,56 @@
+"""head to head: every match's game kind, and the indexes a group's figures are read with
+
+Revision ID: 8b2f6c4d0e32
+Revises: 3f8a6c2d9e17
+Create Date: 2026-12-01 15:00:00.000000
+
+``matches.kind`` is a match's game kind (``backend.db.kinds.game_kind``: two-hand 1001, V1, or the
+variant's id), computed here for the matches already stored from their options, so that figures are
+grouped by it in SQL. ``ix_match_seats_player_match`` finds the matches a group of people sat at and
+their seats, places and totals from the index alone; ``ix_actions_declared`` (partial: declaring
+plays only) counts marriages without reading a match's other actions. The downgrade drops them.
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+from backend.db.kinds import game_kind
+
+revision: str = "8b2f6c4d0e32"
+down_revision: str | Sequence[str] | None = "3f8a6c2d9e17"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("matches") as batch:
+        batch.add_column(sa.Column("kind", sa.String(length=12), nullable=True))
+    connection = op.get_bind()
+    matches = sa.table(
+        "matches", sa.column("id", sa.String), sa.column("options", sa.JSON), sa.column("kind", sa.String)
+    )
+    by_kind: dict[str, list[str]] = {}
+    for match_id, options in connection.execute(sa.select(matches.c.id, matches.c.options)):
+        by_kind.setdefault(game_kind(options or {}), []).append(match_id)
+    for kind, ids in by_kind.items():
+        for start in range(0, len(ids), 500):
+            connection.execute(matches.update().where(matches.c.id.in_(ids[start : start + 500])).values(kind=kind))
+    with op.batch_alter_table("matches") as batch:
+        batch.alter_column("kind", existing_type=sa.String(length=12), nullable=False)
+    op.create_index("ix_match_seats_player_match", "match_seats", ["player_id", "match_id", "seat", "place", "total"])
+    op.create_index(
+        "ix_actions_declared",
+        "actions",
+        ["match_id", "seat"],
+        sqlite_where=sa.text("declare IS 1"),
+        postgresql_where=sa.text("declare IS true"),
+    )
+
+
+def downgrade() -> None:
+    op.drop_index("ix_actions_declared", table_name="actions")
+    op.drop_index("ix_match_seats_player_match", table_name="match_seats")
+    with op.batch_alter_table("matches") as batch:
+        batch.drop_column("kind")
