@@ -10,6 +10,7 @@ use are ``ix_match_seats_player_match`` and ``ix_actions_declared`` (migration 0
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -19,8 +20,9 @@ from sqlalchemy import ColumnElement, Select, and_, case, distinct, exists, func
 from sqlalchemy.orm import Session, aliased
 from sqlalchemy.sql.selectable import CTE
 
+from .group_figures import group_key
 from .kinds import GAME_KINDS, GameKind
-from .models import Action, Deal, DealSeat, Match, MatchSeat, Player, Settlement
+from .models import Action, Deal, DealSeat, GroupFigure, GroupMatch, GroupStake, Match, MatchSeat, Player, Settlement
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,72 @@ def _key(row: Any) -> tuple[str, bool, str]:
 
 def head_to_head(session: Session, ids: list[str], computers: bool, limit: int, offset: int) -> HeadToHead:
     """Every figure of the group ``ids`` (people), and one page of its matches — those with a
-    computer seat if ``computers``, else those of people only — newest first."""
+    computer seat if ``computers``, else those of people only — newest first. Read from the rows
+    kept as matches end (``group_figures``): a few rows, whatever the number of matches."""
+    key = group_key(ids)
+    rows = session.scalars(select(GroupFigure).where(GroupFigure.group_key == key)).all()
+    figures = [
+        Figures(
+            kind=cast(GameKind, row.kind),
+            computers=row.computers,
+            player_id=row.player_id,
+            matches=row.matches,
+            won=row.won,
+            deals=row.deals,
+            points=row.points,
+            marriages=row.marriages,
+            marriage_points=row.marriage_points,
+            contracts=row.contracts,
+            contracts_made=row.contracts_made,
+            streak=row.streak,
+            biggest_win=None
+            if row.best_match_id is None or row.best_margin is None or row.best_total is None
+            else BiggestWin(row.best_match_id, row.best_total, row.best_margin, row.best_at),
+        )
+        for row in rows
+        if row.player_id in ids
+    ]
+    counted = {(f.computers, f.kind): f.matches for f in figures}  # every member sat at each of them
+    stakes = session.execute(
+        select(
+            GroupStake.winner_id,
+            GroupStake.loser_id,
+            GroupStake.currency,
+            GroupStake.stake_per_point,
+            GroupStake.points_short,
+        ).where(GroupStake.group_key == key)
+    ).all()
+    page = (
+        select(
+            GroupMatch.match_id,
+            Match.kind,
+            GroupMatch.computers,
+            GroupMatch.finished_at,
+            Match.options,
+            Match.end_reason,
+        )
+        .join(Match, Match.id == GroupMatch.match_id)
+        .where(GroupMatch.group_key == key, GroupMatch.computers == computers)
+        .order_by(GroupMatch.finished_at.desc(), GroupMatch.match_id.desc())
+        .limit(limit)
+        .offset(offset)
+    )
+    return HeadToHead(
+        figures=_ordered(figures, ids),
+        money=_netted(stakes, ids),
+        people_matches=sum(n for (with_computers, _), n in counted.items() if not with_computers),
+        computer_matches=sum(n for (with_computers, _), n in counted.items() if with_computers),
+        page=_lines(session, session.execute(page).all()),
+    )
+
+
+def _ordered(figures: list[Figures], ids: list[str]) -> list[Figures]:
+    return sorted(figures, key=lambda f: (f.computers, GAME_KINDS.index(f.kind), ids.index(f.player_id)))
+
+
+def recount(session: Session, ids: list[str]) -> tuple[list[Figures], list[Debt]]:
+    """The group's figures and stakes worked out again from its matches, one aggregate query each
+    (what ``head_to_head`` reads as kept, for the check that both agree)."""
     gm = _group_matches(ids)
     figures: dict[tuple[str, bool, str], Figures] = {}
 
@@ -170,18 +237,7 @@ def head_to_head(session: Session, ids: list[str], computers: bool, limit: int, 
 
     _biggest_wins(session, gm, ids, entry)
     _streaks(session, gm, ids, entry)
-
-    counted: dict[int, int] = dict(
-        session.execute(select(gm.c.computers, func.count()).group_by(gm.c.computers)).tuples().all()
-    )
-    result = HeadToHead(
-        figures=sorted(figures.values(), key=lambda f: (f.computers, GAME_KINDS.index(f.kind), ids.index(f.player_id))),
-        money=_money(session, gm, ids),
-        people_matches=int(counted.get(0, 0)),
-        computer_matches=int(counted.get(1, 0)),
-    )
-    result.page = _page(session, gm, computers, limit, offset)
-    return result
+    return _ordered(list(figures.values()), ids), _money(session, gm, ids)
 
 
 def _grouped(query: Select[Any], gm: CTE, seat: Any) -> Select[Any]:
@@ -270,8 +326,13 @@ def _money(session: Session, gm: CTE, ids: list[str]) -> list[Debt]:
         .where(Settlement.winner_id.in_(ids), Settlement.loser_id.in_(ids))
         .group_by(Settlement.winner_id, Settlement.loser_id, Settlement.currency, Settlement.stake_per_point)
     )
+    return _netted(session.execute(query).all(), ids)
+
+
+def _netted(stakes: Iterable[tuple[str, str, str, str, int]], ids: list[str]) -> list[Debt]:
+    """(winner, loser, currency, stake, points short) rows netted per pair and currency."""
     net: defaultdict[tuple[str, str, str], Decimal] = defaultdict(Decimal)  # (first, second, currency): + first is owed
-    for winner, loser, currency, stake, short in session.execute(query):
+    for winner, loser, currency, stake, short in stakes:
         first, second = sorted((winner, loser), key=ids.index)
         amount = Decimal(stake) * int(short or 0)
         net[first, second, currency] += amount if winner == first else -amount
@@ -286,17 +347,8 @@ def _money(session: Session, gm: CTE, ids: list[str]) -> list[Debt]:
     return debts
 
 
-def _page(session: Session, gm: CTE, computers: bool, limit: int, offset: int) -> list[MatchLine]:
-    """One page of the group's matches (people only, or with a computer seat), newest first, every seat named."""
-    page = (
-        select(gm.c.match_id, gm.c.kind, gm.c.computers, gm.c.finished_at, Match.options, Match.end_reason)
-        .join(Match, Match.id == gm.c.match_id)
-        .where(gm.c.computers == (1 if computers else 0))
-        .order_by(gm.c.finished_at.desc(), gm.c.match_id.desc())
-        .limit(limit)
-        .offset(offset)
-    )
-    rows = session.execute(page).all()
+def _lines(session: Session, rows: Sequence[Any]) -> list[MatchLine]:
+    """The page's matches, every seat named: (id, kind, computers, finished_at, options, end_reason) rows."""
     if not rows:
         return []
     seats: defaultdict[str, list[SeatLine]] = defaultdict(list)

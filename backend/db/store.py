@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from .codes import DeviceLinkCode
 from .engine import make_engine, make_sessionmaker
+from .group_figures import record_group_match
 from .head_to_head import HeadToHead, head_to_head
 from .models import (
     Action,
@@ -645,6 +646,7 @@ class Store:
                         for owed in write.end.settlements
                     ],
                 )
+            record_group_match(connection, write.match_id)  # head to head: every group of its people
             connection.execute(delete(RoomDeadline).where(RoomDeadline.room_id == write.room_id))
 
     def load_room(self, room_id: str) -> StoredMatch | None:

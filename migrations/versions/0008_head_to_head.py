@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from backend.db.group_figures import record_group_match
 from backend.db.kinds import game_kind
 
 revision: str = "8b2f6c4d0e32"
@@ -40,6 +41,54 @@ def upgrade() -> None:
     with op.batch_alter_table("matches") as batch:
         batch.alter_column("kind", existing_type=sa.String(length=12), nullable=False)
     op.create_index("ix_match_seats_player_match", "match_seats", ["player_id", "match_id", "seat", "place", "total"])
+    op.create_table(
+        "group_matches",
+        sa.Column("group_key", sa.String(length=170), nullable=False),
+        sa.Column("match_id", sa.String(length=40), nullable=False),
+        sa.Column("computers", sa.Boolean(), nullable=False),
+        sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(["match_id"], ["matches.id"]),
+        sa.PrimaryKeyConstraint("group_key", "match_id"),
+    )
+    op.create_index(
+        "ix_group_matches_page", "group_matches", ["group_key", "computers", "finished_at", "match_id"]
+    )
+    op.create_table(
+        "group_figures",
+        sa.Column("group_key", sa.String(length=170), nullable=False),
+        sa.Column("kind", sa.String(length=12), nullable=False),
+        sa.Column("computers", sa.Boolean(), nullable=False),
+        sa.Column("player_id", sa.String(length=40), nullable=False),
+        *(
+            sa.Column(name, sa.Integer(), nullable=False)
+            for name in (
+                "matches", "won", "deals", "points", "marriages", "marriage_points", "contracts",
+                "contracts_made", "streak",
+            )
+        ),  # fmt: skip
+        sa.Column("best_margin", sa.Integer(), nullable=True),
+        sa.Column("best_total", sa.Integer(), nullable=True),
+        sa.Column("best_match_id", sa.String(length=40), nullable=True),
+        sa.Column("best_at", sa.DateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(["player_id"], ["players.id"]),
+        sa.PrimaryKeyConstraint("group_key", "kind", "computers", "player_id"),
+    )
+    op.create_table(
+        "group_stakes",
+        sa.Column("group_key", sa.String(length=170), nullable=False),
+        sa.Column("winner_id", sa.String(length=40), nullable=False),
+        sa.Column("loser_id", sa.String(length=40), nullable=False),
+        sa.Column("currency", sa.String(length=12), nullable=False),
+        sa.Column("stake_per_point", sa.String(length=40), nullable=False),
+        sa.Column("points_short", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(["winner_id"], ["players.id"]),
+        sa.ForeignKeyConstraint(["loser_id"], ["players.id"]),
+        sa.PrimaryKeyConstraint("group_key", "winner_id", "loser_id", "currency", "stake_per_point"),
+    )
+    # Every finished match stored so far, in the order they ended (a streak runs in that order).
+    finished = sa.text("SELECT id FROM matches WHERE status = 'finished' ORDER BY finished_at, id")
+    for (match_id,) in connection.execute(finished).all():
+        record_group_match(connection, match_id)
     op.create_index(
         "ix_actions_declared",
         "actions",
@@ -50,6 +99,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_table("group_stakes")
+    op.drop_table("group_figures")
+    op.drop_index("ix_group_matches_page", table_name="group_matches")
+    op.drop_table("group_matches")
     op.drop_index("ix_actions_declared", table_name="actions")
     op.drop_index("ix_match_seats_player_match", table_name="match_seats")
     with op.batch_alter_table("matches") as batch:

@@ -17,8 +17,11 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy.orm import Session
 
 from backend.db.engine import make_engine
+from backend.db.head_to_head import recount
+from backend.db.store import Store
 from tests.support.client import Player, Seat
 from tests.support.match_rows import DealRow, MatchRows, Owed, add_player, add_room, write_matches
 from tests.support.services import ServerProcess, serving
@@ -129,7 +132,7 @@ async def resigned_by_ben(world: World) -> None:
     await seat.connect()
     await seat.resign()
     await seat.close()
-    [played] = (await anna.get("/api/matches"))["items"]
+    played = (await anna.get("/api/matches", params={"limit": 1}))["items"][0]  # the newest
     assert played["status"] == "finished" and played["result"] == "won"
 
 
@@ -142,16 +145,16 @@ def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         async def sign_up() -> None:
             for name in ("Anna", "Ben", "Cleo", "Dan"):
                 found.people[name] = await Player(server.url, name).register()
-            await resigned_by_ben(found)
 
         asyncio.run(sign_up())
         engine = make_engine(server.database_url)
-        with engine.begin() as connection:
+        with engine.begin() as connection:  # the matches of November, then the real one today
             bot, bot2 = add_player(connection, "Computer", "medium"), add_player(connection, "Computer 2", "medium")
             found.bots = [bot, bot2]  # type: ignore[attr-defined]
             ids = [found.people[n].id for n in ("Anna", "Ben", "Cleo")]
             write_matches(connection, add_room(connection), matches_of(*ids, bot, bot2, found.people["Dan"].id))
         engine.dispose()
+        asyncio.run(resigned_by_ben(found))
         yield found
         assert server.errors() == []
 
@@ -291,3 +294,18 @@ def test_who_may_ask(world: World) -> None:
         answer = world.ask("Anna", bad)
         assert answer.status_code == 422 and answer.json()["detail"]["code"] == "bad_message"
     assert world.figures("Cleo", [c, world.people["Dan"].id])["people"] == {"matches": 0, "kinds": []}
+
+
+def test_the_figures_kept_as_matches_end_equal_a_recount(world: World) -> None:
+    """What ``group_figures`` added up match by match (the server's real match too) is what the
+    aggregate queries over the matches give, for every group asked above."""
+    store = Store(world.server.database_url)
+    try:
+        a, b, c, dan = ids(world, "Anna", "Ben", "Cleo", "Dan")
+        for group in ([a, b], [b, a], [a, b, c], [a, c], [a, dan], [c, dan]):
+            kept = store.head_to_head(group, False, 10, 0)
+            with Session(store.engine) as session:
+                figures, money = recount(session, group)
+            assert kept.figures == figures and kept.money == money
+    finally:
+        store.dispose()

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert
 
+from backend.db.group_figures import record_group_match
 from backend.db.models import Action, Deal, DealSeat, Match, MatchSeat, Player, Room, Settlement
 
 
@@ -182,3 +183,7 @@ def write_matches(connection: Connection, room_id: str, matches: Sequence[MatchR
     ]
     if owed:
         connection.execute(insert(Settlement), owed)
+    # As the server does when each match ends: in the order they ended.
+    for m in sorted(matches, key=lambda m: m.finished_at):
+        if m.status == "finished":
+            record_group_match(connection, m.id)
