@@ -86,6 +86,9 @@ export const api = {
   /** One deal of a finished match, the position after every action: `{players, dealer, deals, result, frames}`. */
   dealReplay: (id, number, code = null) => request('GET', `/api/matches/${encodeURIComponent(id)}/deals/${Number(number)}/replay${codeQuery(code)}`),
   ledger: () => request('GET', '/api/ledger'),
+  /** Head to head of 2–4 people (ids): figures per game kind, the stakes between them, a page of their matches. */
+  headToHead: (ids, { computers = false, limit = 50, offset = 0 } = {}) =>
+    request('GET', `/api/head-to-head?players=${ids.map(encodeURIComponent).join(',')}&computers=${computers}&limit=${limit}&offset=${offset}`),
   /** A one-time sign-in link for another device: `{code, expires_at, qr_svg}`. */
   createDeviceLink: () => request('POST', '/api/device-links'),
   /** Redeem a sign-in link's code: `{id, name, token}` — the same player, a token for this device. */
