@@ -308,6 +308,8 @@ export default {
   'reject.unauthorized': 'Deine Sitzung ist ungültig. Bitte wähle erneut einen Namen.',
   'reject.room_not_found': 'Diesen Tisch gibt es nicht (mehr).',
   'reject.match_not_found': 'Diese Partie wurde nicht gefunden.',
+  'reject.player_not_found': 'Diesen Spieler gibt es nicht.',
+  'reject.not_in_group': 'Den direkten Vergleich sehen nur die Spieler selbst.',
   'reject.match_in_progress': 'Diese Partie läuft noch. Die Wiederholung gibt es, sobald sie beendet ist.',
   // The replay viewer (views/replay.js)
   'replay.back': 'Zurück zur Partie',

@@ -308,6 +308,8 @@ export default {
   'reject.unauthorized': 'Your player session is not valid. Please choose a name again.',
   'reject.room_not_found': 'This table does not exist (any more).',
   'reject.match_not_found': 'This match could not be found.',
+  'reject.player_not_found': 'No such player.',
+  'reject.not_in_group': 'Only the players themselves can see their head to head.',
   'reject.match_in_progress': 'This match is still being played. Its replay opens once it is over.',
   // The replay viewer (views/replay.js)
   'replay.back': 'Back to the match',

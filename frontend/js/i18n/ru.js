@@ -308,6 +308,8 @@ export default {
   'reject.unauthorized': 'Сессия игрока недействительна. Выберите имя заново.',
   'reject.room_not_found': 'Такого стола нет (больше нет).',
   'reject.match_not_found': 'Эта партия не найдена.',
+  'reject.player_not_found': 'Такого игрока нет.',
+  'reject.not_in_group': 'Личные встречи видят только сами игроки.',
   'reject.match_in_progress': 'Эта партия ещё идёт. Запись можно посмотреть после её окончания.',
   // The replay viewer (views/replay.js)
   'replay.back': 'Назад к партии',
