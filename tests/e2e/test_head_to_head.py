@@ -177,7 +177,9 @@ def test_links_lead_to_it_and_it_reads_on_every_screen(
         for label, size in (("360x640", VIEWPORTS["360x640"]), ("844x390", VIEWPORTS["844x390"]), ("desktop", DESKTOP)):
             page.set_viewport_size(size)
             page.goto("/#/history")  # away and back: the page is drawn afresh
+            expect(page.get_by_test_id("match-list")).to_be_visible()
             page.goto(f"/#/h2h/{anna['id']},{ben['id']}")
+            expect(page.get_by_test_id("h2h-title")).to_have_text("Anna vs Ben")
             expect(page.get_by_test_id("h2h-chart")).to_be_visible()
             page.get_by_test_id("h2h-computer-show").click()
             expect(page.get_by_test_id("h2h-computer-matches").locator("li")).to_have_count(1)
