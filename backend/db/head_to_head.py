@@ -1,10 +1,11 @@
-"""Head to head: the figures of a group of people (two, or the three or four of a table), in SQL.
+"""Head to head: the figures of a group of people (two, or the three or four of a table).
 
 A group's matches are the finished matches at which every one of the group sat (other seats may be
-anyone's). Each figure is one aggregate query over them, grouped by game kind (``kinds``), by
-whether a computer sat at the match (those are kept apart: ``computers``) and by member; nothing
-loads the matches themselves, and the list of matches is read one page at a time. The indexes they
-use are ``ix_match_seats_player_match`` and ``ix_actions_declared`` (migration 0008).
+anyone's); matches with a computer seat are kept apart (``computers``). ``head_to_head`` reads what
+was kept as each match ended (``group_figures``: a few rows per group, and a page of its matches by
+the index ``ix_group_matches_page``), so it costs the same for ten matches or a thousand.
+``recount`` works the same figures out again from the matches, one aggregate query per figure
+grouped by game kind (``kinds``), computers and member — the check that the kept ones are right.
 """
 
 from __future__ import annotations
@@ -228,7 +229,7 @@ def recount(session: Session, ids: list[str]) -> tuple[list[Figures], list[Debt]
         found.deals, found.points, found.marriage_points = row[3], int(row[4] or 0), int(row[5] or 0)
         found.contracts, found.contracts_made = int(row[6] or 0), int(row[7] or 0)
 
-    # Marriages declared: the declaring plays of the log (ix_actions_declared).
+    # Marriages declared: the declaring plays of the log.
     query = _by_member(gm, seat, func.count()).join(
         Action, and_(Action.match_id == gm.c.match_id, Action.seat == seat.seat, Action.declare.is_(True))
     )

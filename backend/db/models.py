@@ -122,8 +122,6 @@ class MatchSeat(Base):
     """A seat of a match: who played it and the seat's match total."""
 
     __tablename__ = "match_seats"
-    # Head to head: a group's matches, and each member's seat, place and total in them, from the index alone.
-    __table_args__ = (Index("ix_match_seats_player_match", "player_id", "match_id", "seat", "place", "total"),)
 
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -200,16 +198,6 @@ class Action(Base):
     room_version: Mapped[int] = mapped_column(Integer)
     client_msg_id: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-
-
-# Head to head: the marriages declared in a match (R3, V0.5), per seat, without reading its other actions.
-Index(
-    "ix_actions_declared",
-    Action.match_id,
-    Action.seat,
-    sqlite_where=Action.declare.is_(True),
-    postgresql_where=Action.declare.is_(True),
-)
 
 
 class Settlement(Base):

@@ -1,4 +1,4 @@
-"""head to head: every match's game kind, and the indexes a group's figures are read with
+"""head to head: every match's game kind, and a group's figures kept as its matches end
 
 Revision ID: 8b2f6c4d0e32
 Revises: 3f8a6c2d9e17
@@ -6,9 +6,12 @@ Create Date: 2026-12-01 15:00:00.000000
 
 ``matches.kind`` is a match's game kind (``backend.db.kinds.game_kind``: two-hand 1001, V1, or the
 variant's id), computed here for the matches already stored from their options, so that figures are
-grouped by it in SQL. ``ix_match_seats_player_match`` finds the matches a group of people sat at and
-their seats, places and totals from the index alone; ``ix_actions_declared`` (partial: declaring
-plays only) counts marriages without reading a match's other actions. The downgrade drops them.
+grouped by it. ``group_matches`` lists each finished match once per group of two or more of its
+people (index ``ix_group_matches_page``: a page of a group's matches), ``group_figures`` and
+``group_stakes`` hold each group's figures and stakes, added to as each match ends
+(``backend.db.group_figures``); here they are filled from the matches already stored, in the order
+they ended (the backfill uses the models of this code: a later migration that changes these
+tables must come after it). The downgrade drops them and the column.
 """
 
 from collections.abc import Sequence
@@ -40,7 +43,6 @@ def upgrade() -> None:
             connection.execute(matches.update().where(matches.c.id.in_(ids[start : start + 500])).values(kind=kind))
     with op.batch_alter_table("matches") as batch:
         batch.alter_column("kind", existing_type=sa.String(length=12), nullable=False)
-    op.create_index("ix_match_seats_player_match", "match_seats", ["player_id", "match_id", "seat", "place", "total"])
     op.create_table(
         "group_matches",
         sa.Column("group_key", sa.String(length=170), nullable=False),
@@ -89,13 +91,6 @@ def upgrade() -> None:
     finished = sa.text("SELECT id FROM matches WHERE status = 'finished' ORDER BY finished_at, id")
     for (match_id,) in connection.execute(finished).all():
         record_group_match(connection, match_id)
-    op.create_index(
-        "ix_actions_declared",
-        "actions",
-        ["match_id", "seat"],
-        sqlite_where=sa.text("declare IS 1"),
-        postgresql_where=sa.text("declare IS true"),
-    )
 
 
 def downgrade() -> None:
@@ -103,7 +98,5 @@ def downgrade() -> None:
     op.drop_table("group_figures")
     op.drop_index("ix_group_matches_page", table_name="group_matches")
     op.drop_table("group_matches")
-    op.drop_index("ix_actions_declared", table_name="actions")
-    op.drop_index("ix_match_seats_player_match", table_name="match_seats")
     with op.batch_alter_table("matches") as batch:
         batch.drop_column("kind")
