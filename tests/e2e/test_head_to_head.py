@@ -192,3 +192,25 @@ def test_links_lead_to_it_and_it_reads_on_every_screen(
         assert not [e for e in seat.errors if "403" not in e], seat.errors
     finally:
         seat.context.close()
+
+
+def test_no_serious_or_critical_axe_violation(e2e_server: ServerProcess, browser: Any, artifacts: Path) -> None:
+    """The accessibility audit of tests/e2e/test_accessibility.py, on a pair's page and a table's."""
+    from tests.e2e.test_accessibility import Audit
+
+    anna, ben, cleo = people(e2e_server, "Anna", "Ben", "Cleo")
+    fill(e2e_server, anna["id"], ben["id"], cleo["id"])
+    seat = open_seat(browser, e2e_server.url, "Anna", VIEWPORTS["390x844"], reduced_motion="reduce")
+    page = seat.page
+    audit = Audit(page, artifacts)
+    try:
+        sign_in(page, anna, "en")
+        for group in ([anna, ben], [anna, ben, cleo]):
+            page.goto("/#/history")
+            expect(page.get_by_test_id("match-list")).to_be_visible()
+            page.goto(f"/#/h2h/{','.join(p['id'] for p in group)}")
+            expect(page.get_by_test_id("h2h-chart")).to_be_visible()
+            audit.run(f"head to head of {len(group)}")
+        assert audit.found == [], "\n".join(audit.found)
+    finally:
+        seat.context.close()
