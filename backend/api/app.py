@@ -23,7 +23,7 @@ from backend.rooms.sql_store import SqlRoomStore
 from backend.rooms.watch import Spectators, WatchLimits
 from backend.settings import Settings, get_settings
 
-from . import friends, routes, ws
+from . import friends, head_to_head, routes, ws
 from .headers import SecurityHeaders
 from .limits import Limiter, MemoryCounters, RedisCounters, limits_from
 from .lobby_events import LobbyEvents
@@ -106,6 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sockets_by_address = ws.SocketsByAddress(settings.max_sockets_per_address)
     app.include_router(routes.router)
     app.include_router(friends.router)
+    app.include_router(head_to_head.router)
     app.include_router(ws.router)
     if settings.metrics:
         app.include_router(ops_web.router)  # /metrics: off unless METRICS=1 (docs/operating.md)

@@ -24,7 +24,8 @@ class TransportCode(StrEnum):
     RATE_LIMITED = "rate_limited"  # too many messages on one socket
     UNAUTHORIZED = "unauthorized"  # a missing or wrong player token or socket ticket
     MATCH_NOT_FOUND = "match_not_found"
-    PLAYER_NOT_FOUND = "player_not_found"  # GET /api/players/{id}/ratings of nobody
+    PLAYER_NOT_FOUND = "player_not_found"  # no person has this id (a computer neither): ratings, head to head
+    NOT_IN_GROUP = "not_in_group"  # head to head: only a member of the group may read its figures
     MATCH_IN_PROGRESS = "match_in_progress"  # a replay is shown only once the match is over (R7)
     DATABASE_UNAVAILABLE = "database_unavailable"
     REDIS_UNAVAILABLE = "redis_unavailable"

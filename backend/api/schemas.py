@@ -470,6 +470,91 @@ class LedgerEntry(BaseModel):
     balance: dict[str, str] = Field(description="net balance per currency, + owed to the player (exact, R6.1)")
 
 
+# ---------------------------------------------------------------- head to head
+
+
+class GroupPlayer(BaseModel):
+    id: str
+    name: str
+
+
+class BiggestWinOut(BaseModel):
+    match_id: str
+    total: int = Field(description="the member's final total in that match")
+    margin: int = Field(description="that total less the best of the others' (negative if won by a resignation)")
+    finished_at: datetime | None
+
+
+class MemberFigures(BaseModel):
+    player_id: str
+    matches: int
+    won: int = Field(description="first place (R5, V0.9; R6.2 / V0.10a: whoever left is last)")
+    lost: int
+    deals: int = Field(description="the deals stored for these matches (thrown-in ones too: V0.6a, all 0)")
+    points: int = Field(description="the sum of the member's scores over those deals")
+    average_points: float | None = Field(description="points / deals, to one decimal; null without a deal")
+    marriages: int = Field(description="marriages declared (R3, V0.5): the declaring plays of the action log")
+    marriage_points: int = Field(description="what the member's marriages counted (R3: none without a trick)")
+    contracts: int = Field(description="auctions won (V0.6); 0 in games without an auction")
+    contracts_made: int = Field(description="contracts made of them (V0.8)")
+    biggest_win: BiggestWinOut | None
+    streak: int = Field(description="+n: the latest n matches won in a row; -n: lost in a row; 0: none")
+
+
+class KindFigures(BaseModel):
+    kind: str = Field(description="the game kind (RATING_KINDS)")
+    matches: int
+    members: list[MemberFigures] = Field(description="in the order the players were asked for")
+
+
+class FiguresBlock(BaseModel):
+    matches: int
+    kinds: list[KindFigures]
+
+
+class GroupDebt(BaseModel):
+    debtor_id: str
+    creditor_id: str
+    currency: str
+    amount: str = Field(description="net, exact decimal text (R6.1), > 0")
+
+
+class GroupMatchSeat(BaseModel):
+    seat: int
+    id: str
+    name: str
+    bot_level: str | None
+    total: int
+    place: int | None
+
+
+class GroupMatch(BaseModel):
+    id: str
+    kind: str = Field(description="the game kind (RATING_KINDS)")
+    finished_at: datetime | None
+    target: int
+    end_reason: str | None
+    computers: bool
+    players: list[GroupMatchSeat] = Field(description="every seat, in seat order, members or not")
+    winners: list[str] = Field(description="the ids in first place")
+
+
+class GroupMatchPage(BaseModel):
+    computers: bool = Field(description="the matches with a computer seat (true) or those of people only")
+    total: int
+    limit: int
+    offset: int
+    items: list[GroupMatch]
+
+
+class HeadToHeadOut(BaseModel):
+    players: list[GroupPlayer]
+    people: FiguresBlock = Field(description="matches at which every seat was a person's")
+    computers: FiguresBlock = Field(description="matches with at least one computer seat, apart")
+    money: list[GroupDebt] = Field(description="the stakes between members, netted per pair and currency")
+    matches: GroupMatchPage
+
+
 # ---------------------------------------------------------------- WebSocket: client → server
 
 

@@ -16,7 +16,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, UniqueConstraint, false
+from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from backend.ratings.kinds import options_kind
 
 
 def utcnow() -> datetime:
@@ -74,6 +77,12 @@ class RoomSeat(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
 
 
+def _kind_of_inserted(context: DefaultExecutionContext) -> str:
+    """A new match's game kind, from the options it is inserted with (``backend.ratings.kinds.options_kind``)."""
+    parameters: dict[str, Any] = context.get_current_parameters()  # type: ignore[no-untyped-call]
+    return options_kind(parameters["options"])
+
+
 class Match(Base):
     __tablename__ = "matches"
 
@@ -81,6 +90,7 @@ class Match(Base):
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
     options: Mapped[dict[str, Any]]
     seed: Mapped[str] = mapped_column(String(50))  # a 128-bit integer, as text
+    kind: Mapped[str] = mapped_column(String(12), default=_kind_of_inserted)  # a RATING_KINDS
     first_dealer: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(10), index=True)  # playing | finished
     winner_seat: Mapped[int | None] = mapped_column(Integer)
@@ -304,3 +314,57 @@ class DeviceToken(Base):
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GroupMatch(Base):
+    """Head to head: a finished match, once for every group of two or more of its people (the
+    group's key: their ids, sorted, comma-joined), so that a group's matches are read a page at a
+    time whatever their number. Written when the match ends (``group_figures.record_group_match``)."""
+
+    __tablename__ = "group_matches"
+    __table_args__ = (Index("ix_group_matches_page", "group_key", "computers", "finished_at", "match_id"),)
+
+    group_key: Mapped[str] = mapped_column(String(170), primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    computers: Mapped[bool] = mapped_column(Boolean)  # a computer sat at the match too
+    finished_at: Mapped[datetime | None]
+
+
+class GroupFigure(Base):
+    """Head to head: one member's figures in a group's matches of one game kind (people only, or
+    with a computer seat), added to as each match ends, so that reading them costs the same for
+    ten matches or a thousand. ``group_figures.recount`` works them out from the matches again."""
+
+    __tablename__ = "group_figures"
+
+    group_key: Mapped[str] = mapped_column(String(170), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(12), primary_key=True)
+    computers: Mapped[bool] = mapped_column(Boolean, primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    matches: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)
+    deals: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    marriages: Mapped[int] = mapped_column(Integer)
+    marriage_points: Mapped[int] = mapped_column(Integer)
+    contracts: Mapped[int] = mapped_column(Integer)
+    contracts_made: Mapped[int] = mapped_column(Integer)
+    streak: Mapped[int] = mapped_column(Integer)  # + won in a row, − lost in a row, the latest first
+    best_margin: Mapped[int | None] = mapped_column(Integer)  # the biggest win's lead
+    best_total: Mapped[int | None] = mapped_column(Integer)
+    best_match_id: Mapped[str | None] = mapped_column(String(40))
+    best_at: Mapped[datetime | None]
+
+
+class GroupStake(Base):
+    """Head to head: the points short one member paid another in the group's matches, per currency
+    and stake (the amount is ``stake × points``, R6.1: exact)."""
+
+    __tablename__ = "group_stakes"
+
+    group_key: Mapped[str] = mapped_column(String(170), primary_key=True)
+    winner_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    loser_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    currency: Mapped[str] = mapped_column(String(12), primary_key=True)
+    stake_per_point: Mapped[str] = mapped_column(String(40), primary_key=True)
+    points_short: Mapped[int] = mapped_column(Integer)

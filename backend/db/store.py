@@ -41,6 +41,8 @@ from backend.ratings.rebuild import change_differences, differences, replay
 from . import ratings
 from .codes import DeviceLinkCode
 from .engine import make_engine, make_sessionmaker
+from .group_figures import record_group_match
+from .head_to_head import HeadToHead, head_to_head
 from .models import (
     Action,
     ChatLine,
@@ -660,6 +662,7 @@ class Store:
                         for owed in write.end.settlements
                     ],
                 )
+            record_group_match(connection, write.match_id)  # head to head: every group of its people
             connection.execute(delete(RoomDeadline).where(RoomDeadline.room_id == write.room_id))
             if write.end.rating_kind is not None:  # with the match, so every process sees both or neither
                 ratings.apply_match(
@@ -834,6 +837,16 @@ class Store:
             if write:
                 ratings.replace_all(connection, replayed, utcnow())
         return RatingsRebuild(matches=len(history), ratings=len(replayed.ratings), differences=found, written=write)
+
+    def head_to_head(self, player_ids: list[str], computers: bool, limit: int, offset: int) -> HeadToHead:
+        """The figures of a group of people and one page of its matches (``head_to_head``), every
+        query read in one snapshot (on PostgreSQL one REPEATABLE READ transaction), so that the
+        figures and the page agree even while a match of the group ends."""
+        with self._sessions() as session:
+            if self.engine.dialect.name == "postgresql":
+                snapshot = {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
+                session.connection(execution_options=snapshot)
+            return head_to_head(session, player_ids, computers, limit, offset)
 
     # ------------------------------------------------------------ helpers
 

@@ -5,7 +5,7 @@ Everything here is pure; the store applies a finished match's change in the tran
 it (``backend.db.store``), and ``python -m backend.admin ratings --rebuild`` recomputes them all.
 """
 
-from .kinds import RATING_KINDS, match_kind, rating_kind
+from .kinds import RATING_KINDS, match_kind, options_kind, rating_kind
 from .skill import INITIAL, Skill, displayed, rate
 
-__all__ = ["INITIAL", "RATING_KINDS", "Skill", "displayed", "match_kind", "rate", "rating_kind"]
+__all__ = ["INITIAL", "RATING_KINDS", "Skill", "displayed", "match_kind", "options_kind", "rate", "rating_kind"]

@@ -1,4 +1,5 @@
-"""The game kinds a person is rated in: one per game of the family and pack or seat count.
+"""The game kinds — what a person's ratings and head-to-head figures are kept apart by: one per game
+of the family and pack or seat count.
 
 A kind is named after the engine's variant id (``backend.engine.variants``), with the seat count
 when the game is played by several (V7 for three and for four: ``bidding3``, ``bidding4``) or the
@@ -9,11 +10,14 @@ open scores) share one rating.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from backend.engine import Rules
 from backend.engine.variants import VARIANTS, Layout, Variant
 from backend.rooms.options import TableOptions
 
-__all__ = ["RATING_KINDS", "match_kind", "rating_kind"]
+__all__ = ["RATING_KINDS", "match_kind", "options_kind", "rating_kind"]
 
 
 def _kind(game: Variant, layout: Layout) -> str:
@@ -30,6 +34,12 @@ RATING_KINDS: tuple[str, ...] = tuple(_kind(game, layout) for game in VARIANTS.v
 def rating_kind(rules: Rules) -> str:
     """The kind a match of ``rules`` is rated in."""
     return _kind(rules.game, rules.layout)
+
+
+def options_kind(options: Mapping[str, Any]) -> str:
+    """The kind of a match stored with ``options`` (``matches.options``, ``room.options``; two-hand
+    1001 is stored without ``variant``). An unknown game is a ``ValueError``."""
+    return rating_kind(TableOptions.from_json(dict(options)).rules)
 
 
 def match_kind(table: TableOptions, people_only: bool) -> str | None:

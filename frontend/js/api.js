@@ -93,6 +93,9 @@ export const api = {
   declineInvitation: (roomId) => request('POST', `/api/me/invitations/${encodeURIComponent(roomId)}/decline`),
   /** A player's ratings per game kind (RATING_KINDS): {player_id, ratings: [{kind, rating, mu, sigma, matches}]}. */
   playerRatings: (id) => request('GET', `/api/players/${encodeURIComponent(id)}/ratings`),
+  /** Head to head of 2–4 people (ids): figures per game kind, the stakes between them, a page of their matches. */
+  headToHead: (ids, { computers = false, limit = 50, offset = 0 } = {}) =>
+    request('GET', `/api/head-to-head?players=${ids.map(encodeURIComponent).join(',')}&computers=${computers}&limit=${limit}&offset=${offset}`),
   /** A one-time sign-in link for another device: `{code, expires_at, qr_svg}`. */
   createDeviceLink: () => request('POST', '/api/device-links'),
   /** Redeem a sign-in link's code: `{id, name, token}` — the same player, a token for this device. */

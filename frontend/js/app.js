@@ -13,6 +13,7 @@ const history = './views/history.js';
 const device = './views/device.js';
 const watch = './views/watch.js';
 const replay = './views/replay.js';
+const h2h = './views/h2h.js';
 
 const routes = [
   [/^\/?$/, 'lobby', (root) => lobby.mount(root)],
@@ -23,6 +24,8 @@ const routes = [
   [/^\/history\/([^/]+)$/, 'history', later(history, (view, root, m) => view.mountMatch(root, decodeURIComponent(m[1])))],
   // `/replay/<match>/<deal>/<code>`: a private table's replay opened with its watch code (no account needed).
   [/^\/replay\/([^/]+)\/(\d{1,3})(?:\/([^/]+))?$/, 'history', later(replay, (view, root, m) => view.mount(root, decodeURIComponent(m[1]), Number(m[2]), m[3] ? decodeURIComponent(m[3]) : null))],
+  // `/h2h/<id>,<id>[,<id>,<id>]`: a pair, or the people of a table of three or four.
+  [/^\/h2h\/([^/]+)$/, 'history', later(h2h, (view, root, m) => view.mount(root, decodeURIComponent(m[1]).split(',')))],
   [/^\/rules$/, 'rules', (root) => rules.mount(root)],
   [/^\/device$/, 'device', later(device, (view, root) => view.mountDevice(root))],
   [/^\/signin\/([^/]+)$/, 'device', later(device, (view, root, m) => view.mountSignin(root, decodeURIComponent(m[1])))],

@@ -105,6 +105,11 @@ export function settlementWords({ debtor, creditor, amount, currency }, mine = n
   return t('history.settlement.owes', { debtor, creditor, amount: text });
 }
 
+/** The head-to-head page of 2–4 people (views/h2h.js): the viewer first, then the others. */
+export function h2hHref(ids) {
+  return `#/h2h/${ids.map(encodeURIComponent).join(',')}`;
+}
+
 export function inviteUrl(code) {
   return `${location.origin}/#/invite/${encodeURIComponent(code)}`;
 }

@@ -38,6 +38,7 @@ export const REFUSAL_CODES = Object.freeze([
   "unauthorized",
   "match_not_found",
   "player_not_found",
+  "not_in_group",
   "match_in_progress",
   "database_unavailable",
   "redis_unavailable",

@@ -7,7 +7,7 @@ import { SUIT_SYMBOL, suitBadge } from '../cards.js';
 import { raceChart } from '../components/race-chart.js';
 import { downloadButton } from './replay.js';
 import { getPlayer } from '../session.js';
-import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, isZeroAmount, loading, money, nameForm, num, playerName, ratingText, settlementWords } from '../ui.js';
+import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, h2hHref, isZeroAmount, loading, money, nameForm, num, playerName, ratingText, settlementWords } from '../ui.js';
 import { TWO_HAND, gameName, gameOf, tableSummary } from '../games.js';
 
 // ---------------------------------------------------------------- normalising server data
@@ -72,6 +72,13 @@ export function normaliseMatch(m, meId) {
     // per seat: what the match did to the rating (null: unrated, or a computer at the table)
     ratings: Array.isArray(m.rating_changes) ? m.rating_changes : [],
   };
+}
+
+/** The people of a match (the viewer first, then the others in play order) for its head-to-head
+ * page, or null when the viewer played computers only. */
+function peopleOf(m, meId) {
+  const others = m.others.map((s) => m.players[s]).filter((p) => p.id && !p.bot && p.id !== meId);
+  return others.length ? [meId, ...others.map((p) => p.id)] : null;
 }
 
 function asSettlements(value) {
@@ -193,7 +200,10 @@ export function mountList(root) {
             h(
               'span',
               { class: 'match-opponent', 'data-testid': 'match-row-opponent', 'data-bot': m.opponentBot, 'data-players': m.n },
-              m.opponentName,
+              // The opponents' head-to-head page (people only: a computer has none).
+              peopleOf(m, me.id)
+                ? h('a', { href: h2hHref(peopleOf(m, me.id)), 'data-testid': 'match-row-h2h', title: t('h2h.link'), text: m.opponentName })
+                : m.opponentName,
               // A game other than two-hand 1001 says which (issue 13).
               gameOf(m.options) !== TWO_HAND ? h('span', { class: 'match-game', 'data-testid': 'match-row-game', text: gameName(m.options) }) : null,
             ),
@@ -232,7 +242,13 @@ export function mountList(root) {
           return h(
             'li',
             { class: 'ledger-row', 'data-testid': `ledger-${oppId}` },
-            h('strong', { class: 'ledger-name', 'data-testid': 'ledger-name', 'data-bot': botLevel }, name),
+            h(
+              'strong',
+              { class: 'ledger-name', 'data-testid': 'ledger-name', 'data-bot': botLevel },
+              botLevel || !pick(row, 'opponent_id') || !getPlayer()
+                ? name
+                : h('a', { href: h2hHref([getPlayer().id, pick(row, 'opponent_id')]), 'data-testid': 'ledger-h2h', title: t('h2h.link.with', { name }), text: name }),
+            ),
             h('span', { class: 'muted', text: t('history.played_won', { played: num(played), won: num(won) }) }),
             h(
               'span',
@@ -406,6 +422,8 @@ export function mountMatch(root, matchId) {
       h('p', { class: 'muted match-when', text: formatDate(m.date) }),
       h('p', {}, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'detail-result', text: res.text }), ' ', m.endReason ? t(`history.reason.${m.endReason}`) : ''),
       h('p', { class: 'final-totals', 'data-testid': 'detail-totals' }, ...totalsLine),
+      // The head to head of this match's people (computers have none).
+      peopleOf(m, me.id) ? h('p', {}, h('a', { class: 'btn ghost', href: h2hHref(peopleOf(m, me.id)), 'data-testid': 'detail-h2h', text: t('h2h.link') })) : null,
       // Every settlement of the match, one a line (each loser owes the winner, V0.10).
       m.status === 'finished' && m.settlements.length
         ? h(

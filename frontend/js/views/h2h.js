@@ -1,0 +1,195 @@
+// Head to head (`#/h2h/<id>,<id>[,…]`): two people, or the people of a table of three or four —
+// per game their matches won and lost, deals, points per deal, marriages, contracts, the biggest
+// win and the current streak, the money between them, and a chart and list of every match they
+// played. Matches with a computer seat are a block of their own, never in the people's figures.
+// Everything comes from GET /api/head-to-head (docs/protocol.md); the client works nothing out.
+import { api } from '../api.js';
+import { h, setChildren } from '../dom.js';
+import { formatDate, t, tn } from '../i18n.js';
+import { getPlayer } from '../session.js';
+import { h2hChart } from '../components/h2h-chart.js';
+import { apiErrorText, loading, nameForm, num, playerName, settlementWords } from '../ui.js';
+
+const PAGE = 50;
+
+/** A game kind's name (RATING_KINDS: the ratings and these figures are kept by the same kinds). */
+function kindName(kind) {
+  return t(`rating.kind.${kind}`);
+}
+
+function streakText(n) {
+  if (n > 0) return tn('h2h.streak.won', n);
+  if (n < 0) return tn('h2h.streak.lost', -n);
+  return '—';
+}
+
+/** A lead with its sign: "+361", "−98" (won by a resignation while behind, R6.2), "±0". */
+function signed(n) {
+  return n > 0 ? `+${num(n)}` : n < 0 ? `−${num(-n)}` : '±0';
+}
+
+function average(value) {
+  return value === null || value === undefined ? '—' : num(value);
+}
+
+/** One game kind: a row per figure, a column per member (2–4 narrow columns: readable at 360 px). */
+function kindTable(kind, names, testid) {
+  const members = kind.members;
+  const anyContract = members.some((m) => m.contracts > 0);
+  const rows = [
+    ['h2h.row.won', (m) => num(m.won), 'won'],
+    ['h2h.row.lost', (m) => num(m.lost), 'lost'],
+    ['h2h.row.deals', (m) => num(m.deals), 'deals'],
+    ['h2h.row.average', (m) => average(m.average_points), 'average'],
+    ['h2h.row.marriages', (m) => num(m.marriages), 'marriages'],
+    anyContract ? ['h2h.row.contracts', (m) => t('h2h.of', { made: num(m.contracts_made), all: num(m.contracts) }), 'contracts'] : null,
+    ['h2h.row.biggest', (m) => (m.biggest_win ? signed(m.biggest_win.margin) : '—'), 'biggest'],
+    ['h2h.row.streak', (m) => streakText(m.streak), 'streak'],
+  ].filter(Boolean);
+  return h(
+    'section',
+    { class: 'h2h-kind', 'data-testid': testid, 'data-kind': kind.kind },
+    h('h3', { class: 'h2h-kind-title' }, kindName(kind.kind), ' ', h('span', { class: 'muted', text: tn('h2h.matches', kind.matches) })),
+    h(
+      'table',
+      { class: `data-table h2h-table cols-${members.length}` },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'visually-hidden', text: t('h2h.figure') })), members.map((m) => h('th', { scope: 'col', class: 'num h2h-name', title: names[m.player_id], text: names[m.player_id] })))),
+      h(
+        'tbody',
+        {},
+        rows.map(([label, value, key]) => h('tr', { 'data-row': key }, h('th', { scope: 'row', text: t(label) }), members.map((m) => h('td', { class: 'num', 'data-player': m.player_id, text: value(m) })))),
+      ),
+    ),
+  );
+}
+
+function block(figures, names, testid, empty) {
+  if (!figures.kinds.length) return h('p', { class: 'muted', 'data-testid': `${testid}-empty`, text: empty });
+  return h('div', { class: 'h2h-kinds', 'data-testid': testid }, figures.kinds.map((k) => kindTable(k, names, `${testid}-${k.kind}`)));
+}
+
+function matchItem(m, names) {
+  const winners = m.winners.map((id) => names[id] || m.players.find((p) => p.id === id)?.name || '?');
+  const seated = m.players.map((p) => `${p.bot_level ? playerName(p, m.players) : p.name} ${num(p.total)}`).join(' · ');
+  return h(
+    'li',
+    { class: 'h2h-match', 'data-testid': `h2h-match-${m.id}` },
+    h('a', { class: 'h2h-date', href: `#/history/${encodeURIComponent(m.id)}`, text: formatDate(m.finished_at) || t('history.open') }),
+    h('span', { class: 'match-game', text: kindName(m.kind) }),
+    h('span', { class: 'h2h-totals num', text: seated }),
+    h('span', { class: 'h2h-winner', text: t('h2h.winner', { names: winners.join(', ') }) }),
+  );
+}
+
+export function mount(root, ids) {
+  let destroyed = false;
+  let shown = []; // the people's matches loaded so far, newest first
+  let total = 0;
+
+  async function render() {
+    root.replaceChildren();
+    const me = getPlayer();
+    if (!me) {
+      root.append(h('section', { class: 'hero compact' }, h('h1', { text: t('h2h.title') })), nameForm(render));
+      return;
+    }
+    const panel = h('div', { class: 'h2h', 'data-testid': 'h2h' }, loading());
+    root.append(h('p', {}, h('a', { href: '#/history', class: 'btn ghost back-link', text: t('history.back') })), panel);
+    let data;
+    try {
+      data = await api.headToHead(ids, { limit: PAGE });
+    } catch (err) {
+      if (!destroyed) setChildren(panel, h('p', { class: 'form-error', 'data-testid': 'h2h-error', text: apiErrorText(err) }));
+      return;
+    }
+    if (destroyed) return;
+    shown = data.matches.items;
+    total = data.matches.total;
+    const names = Object.fromEntries(data.players.map((p) => [p.id, p.name]));
+    const members = data.players.map((p) => p.id);
+    const title = members.length === 2 ? t('h2h.pair', { a: names[members[0]], b: names[members[1]] }) : t('h2h.group', { names: members.map((id) => names[id]).join(', ') });
+
+    const chartBox = h('div', { class: 'h2h-chart-box' });
+    const list = h('ul', { class: 'h2h-matches', 'data-testid': 'h2h-matches' });
+    const more = h('button', { type: 'button', class: 'btn ghost', 'data-testid': 'h2h-more', text: t('h2h.more') });
+    const moreBox = h('div', { class: 'h2h-more' });
+    const drawMatches = () => {
+      setChildren(chartBox, shown.length ? [h2hChart({ matches: shown, members, names }), h('p', { class: 'muted h2h-chart-note', text: t('h2h.chart.shown', { shown: num(shown.length), total: num(total) }) })] : h('p', { class: 'muted', text: t('h2h.none') }));
+      setChildren(list, shown.map((m) => matchItem(m, names)));
+      setChildren(moreBox, shown.length < total ? more : null);
+    };
+    more.addEventListener('click', async () => {
+      more.disabled = true;
+      try {
+        const next = await api.headToHead(ids, { limit: PAGE, offset: shown.length });
+        if (destroyed) return;
+        shown = shown.concat(next.matches.items);
+        total = next.matches.total;
+        drawMatches();
+      } catch (err) {
+        more.after(h('p', { class: 'form-error', text: apiErrorText(err) }));
+      } finally {
+        more.disabled = false;
+      }
+    });
+
+    // The computer block's own list, loaded when asked for.
+    const computerList = h('ul', { class: 'h2h-matches', 'data-testid': 'h2h-computer-matches' });
+    const showComputers = h('button', { type: 'button', class: 'btn ghost', 'data-testid': 'h2h-computer-show', text: t('h2h.computers.show') });
+    const computerBox = h('div', { class: 'h2h-more' }, data.computers.matches ? showComputers : null);
+    showComputers.addEventListener('click', async () => {
+      showComputers.disabled = true;
+      try {
+        const found = await api.headToHead(ids, { computers: true, limit: PAGE });
+        if (!destroyed) setChildren(computerList, found.matches.items.map((m) => matchItem(m, names)));
+        computerBox.replaceChildren();
+      } catch (err) {
+        showComputers.after(h('p', { class: 'form-error', text: apiErrorText(err) }));
+      } finally {
+        showComputers.disabled = false;
+      }
+    });
+
+    const money = data.money.length
+      ? h('ul', { class: 'settlements', 'data-testid': 'h2h-money' }, data.money.map((d) => {
+          const mine = d.debtor_id === me.id ? 'debtor' : d.creditor_id === me.id ? 'creditor' : null;
+          return h('li', { 'data-amount': d.amount, 'data-currency': d.currency, text: settlementWords({ debtor: names[d.debtor_id], creditor: names[d.creditor_id], amount: d.amount, currency: d.currency }, mine) });
+        }))
+      : h('p', { class: 'muted', 'data-testid': 'h2h-money', text: t('history.settled') });
+
+    setChildren(
+      panel,
+      h('section', { class: 'hero compact' }, h('h1', { 'data-testid': 'h2h-title', text: title }), h('p', { class: 'muted', text: tn('h2h.matches.all', data.people.matches) })),
+      h(
+        'div',
+        { class: 'h2h-grid' },
+        h('section', { class: 'card-panel', 'aria-labelledby': 'h2h-people-h' }, h('h2', { id: 'h2h-people-h', text: t('h2h.people') }), block(data.people, names, 'h2h-people', t('h2h.none'))),
+        h(
+          'div',
+          { class: 'h2h-side' },
+          h('section', { class: 'card-panel', 'aria-labelledby': 'h2h-money-h' }, h('h2', { id: 'h2h-money-h', text: t('h2h.money') }), money),
+          h('section', { class: 'card-panel', 'aria-labelledby': 'h2h-chart-h' }, h('h2', { id: 'h2h-chart-h', text: t('h2h.chart.heading') }), chartBox),
+        ),
+      ),
+      h('section', { class: 'card-panel', 'aria-labelledby': 'h2h-list-h' }, h('h2', { id: 'h2h-list-h', text: t('h2h.list') }), list, moreBox),
+      h(
+        'section',
+        { class: 'card-panel h2h-computers', 'aria-labelledby': 'h2h-comp-h', 'data-testid': 'h2h-computers-block' },
+        h('h2', { id: 'h2h-comp-h', text: t('h2h.computers') }),
+        h('p', { class: 'muted', text: tn('h2h.computers.note', data.computers.matches) }),
+        block(data.computers, names, 'h2h-computers', t('h2h.computers.none')),
+        computerBox,
+        computerList,
+      ),
+    );
+    drawMatches();
+  }
+
+  render();
+  return {
+    relang: render,
+    destroy() {
+      destroyed = true;
+    },
+  };
+}
