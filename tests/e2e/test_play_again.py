@@ -61,13 +61,25 @@ def test_two_friends_play_again_from_the_lobby(browser: Any, e2e_server: ServerP
         resign(ben.page)
         expect(anna.page.get_by_test_id("match-over")).to_be_visible()
 
-        # (The head-to-head page of issue 27 comes here: both open #/h2h/<anna_id>,<ben_id>.)
+        # Both open their head-to-head page from the panel: Anna won the one match, Ben lost it.
         assert anna_id != ben_id
+        for seat, me, other, won in ((anna, anna_id, ben_id, "1"), (ben, ben_id, anna_id, "0")):
+            link = seat.page.get_by_test_id("match-h2h")
+            expect(link).to_have_attribute("href", f"#/h2h/{me},{other}")
+            link.click()
+            expect(seat.page.get_by_test_id("h2h-title")).to_contain_text("Anna")
+            expect(seat.page.get_by_test_id("h2h-chart")).to_have_attribute("data-matches", "1")
+            mine = seat.page.get_by_test_id("h2h-people-twohand24").locator(
+                f'tr[data-row="won"] td[data-player="{me}"]'
+            )
+            expect(mine).to_have_text(won)
+            assert seat.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        anna.page.screenshot(path=artifacts / "play-again-head-to-head-390.png", animations="disabled")
 
         # Back to the lobby; Ben's lobby listens to its event stream before Anna invites him.
-        ben.page.get_by_test_id("back-to-lobby").click()
+        ben.page.goto("/#/")  # from the head-to-head page
         expect(ben.page.locator('[data-testid="invitations"][data-stream="open"]')).to_have_count(1)
-        anna.page.get_by_test_id("back-to-lobby").click()
+        anna.page.goto("/#/")
         row = anna.page.get_by_test_id(f"opponent-{ben_id}")
         expect(row).to_contain_text("Ben")
         assert_target_size(anna.page, f"play-again-{ben_id}")

@@ -5,8 +5,8 @@
 import { api } from '../api.js';
 import { h, setChildren, svg } from '../dom.js';
 import { t } from '../i18n.js';
-import { isZeroAmount, money, ratingText, settlementWords } from '../ui.js';
-import { isMe, matchOver, mySeat, otherSeats, roomOf, seatCount, viewOf } from './store.js';
+import { h2hHref, isZeroAmount, money, ratingText, settlementWords } from '../ui.js';
+import { isMe, matchOver, mySeat, otherSeats, player, roomOf, seatCount, viewOf } from './store.js';
 import { isBot, plainName } from './names.js';
 import { scoreSheet, standingsList, summaryTable } from './summary.js';
 
@@ -107,6 +107,15 @@ function ratingLine() {
   };
 }
 
+/** For a player (not a spectator) who sat with other people: their head-to-head page (issue 27). */
+function headToHeadLink(s) {
+  const me = mySeat(s);
+  const mine = isMe(s, me) ? player(s, me) : null;
+  const others = otherSeats(s).filter((seat) => !isBot(s, seat)).map((seat) => player(s, seat)).filter((p) => p && p.id);
+  if (!mine || !mine.id || !others.length) return null;
+  return h('a', { class: 'btn ghost', href: h2hHref([mine.id, ...others.map((p) => p.id)]), 'data-testid': 'match-h2h', text: t('h2h.link') });
+}
+
 export function createMatchPanel({ sendRematch, raceChart }) {
   const el = h('div', { class: 'match-panel-slot' });
   let shownKey = null;
@@ -184,7 +193,7 @@ export function createMatchPanel({ sendRematch, raceChart }) {
         standingsList(s),
         rating.el,
         stakeLines(s, v),
-        h('div', { class: 'rematch-row' }, rematchRow(s), h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
+        h('div', { class: 'rematch-row' }, rematchRow(s), headToHeadLink(s), h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
         raceFigure(s, v, history),
         lastDeal ? h('details', { class: 'last-deal' }, h('summary', { text: t('summary.title', { n: sum.event.number + 1 }) }), lastDeal) : null,
         history.length ? h('details', { class: 'match-sheet' }, h('summary', { text: t('sheet.title') }), scoreSheet(s, history)) : null,
