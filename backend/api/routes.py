@@ -241,6 +241,7 @@ async def create_room(
         bot_level=body.bot_level if body.computers else None,
         spectators=body.spectators,
         computer_seats=computer_seats(rules.n, body.computers),
+        reactions_for_spectators=body.reactions_for_spectators,
     )
     # Nobody else can join a table whose other seats are all the computer's.
     visibility = "private" if body.computers == options.seats - 1 else body.visibility

@@ -95,6 +95,9 @@ class RoomCreate(Strict):
     scoring: Literal["original", "simplified"] = Field(default="original", description="V4.9 (V4 and V5 only)")
     jungfrau: bool = Field(default=False, description="V6: 100 (10 simplified) to a player who took no trick")
     computer_seats: int = Field(default=0, ge=0, le=3, description="V2–V7: seats the computer plays, at bot_level")
+    reactions_for_spectators: bool = Field(
+        default=False, description="spectators see the players' quick reactions too (off: players only)"
+    )
 
     @model_validator(mode="after")
     def _computer_games_are_friendly(self) -> RoomCreate:
@@ -497,8 +500,31 @@ class ChatIntent(Intent):
         return value
 
 
+class ReactIntent(Intent):
+    """A quick reaction: a code of the fixed set (``REACTIONS``; an unknown one is refused ``unknown_reaction``)."""
+
+    type: Literal["react"]
+    reaction: str = Field(min_length=1, max_length=32)
+
+
+class MuteReactionsIntent(Intent):
+    """Stop (``true``) or start again receiving the others' quick reactions at this table."""
+
+    type: Literal["mute_reactions"]
+    muted: StrictBool
+
+
 ClientMessage = Annotated[
-    Hello | PlayIntent | BidIntent | PassIntent | DiscardIntent | ResignIntent | RematchIntent | ChatIntent,
+    Hello
+    | PlayIntent
+    | BidIntent
+    | PassIntent
+    | DiscardIntent
+    | ResignIntent
+    | RematchIntent
+    | ChatIntent
+    | ReactIntent
+    | MuteReactionsIntent,
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)

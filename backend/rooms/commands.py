@@ -116,6 +116,26 @@ class Chat:
 
 
 @dataclass(frozen=True, slots=True)
+class React:
+    """A quick reaction (a code of ``reactions.REACTIONS``) from a seated player."""
+
+    player_id: str
+    msg_id: int
+    version: int
+    reaction: str
+
+
+@dataclass(frozen=True, slots=True)
+class MuteReactions:
+    """A seated player stops (or starts again) receiving the others' reactions at this table."""
+
+    player_id: str
+    msg_id: int
+    version: int
+    muted: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passed: deadlines at or before ``now`` fire."""
 
@@ -141,6 +161,8 @@ Command = (
     | Resign
     | Rematch
     | Chat
+    | React
+    | MuteReactions
     | Tick
     | SetSpectators
 )

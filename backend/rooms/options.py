@@ -20,6 +20,7 @@ class TableOptions:
     bot_level: str | None = None  # the level of the computer seats (None: every seat is a person's)
     spectators: bool = True  # others may watch the table (public: anyone; private: with a watch code)
     computer_seats: tuple[int, ...] = ()  # the seats the computer plays (seat 1 against one person)
+    reactions_for_spectators: bool = False  # spectators see the players' quick reactions too
 
     @property
     def seats(self) -> int:
@@ -38,6 +39,7 @@ class TableOptions:
             "bot_level": self.bot_level,
             "spectators": self.spectators,
             **({"computer_seats": list(self.computer_seats)} if self.computer_seats else {}),
+            **({"reactions_for_spectators": True} if self.reactions_for_spectators else {}),
         }
 
     @classmethod
@@ -54,6 +56,7 @@ class TableOptions:
             bot_level=bot_level,
             spectators=bool(data.get("spectators", True)),
             computer_seats=tuple(int(seat) for seat in computers),
+            reactions_for_spectators=bool(data.get("reactions_for_spectators", False)),
         )
 
 
@@ -68,4 +71,12 @@ def computer_seats(seats: int, computers: int) -> tuple[int, ...]:
     return tuple(range(seats - computers, seats))
 
 
-_TABLE_ONLY = ("stake_per_point", "currency", "reconnect_grace_s", "bot_level", "spectators", "computer_seats")
+_TABLE_ONLY = (
+    "stake_per_point",
+    "currency",
+    "reconnect_grace_s",
+    "bot_level",
+    "spectators",
+    "computer_seats",
+    "reactions_for_spectators",
+)

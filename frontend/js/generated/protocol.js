@@ -32,6 +32,8 @@ export const REFUSAL_CODES = Object.freeze([
   "server_error",
   "spectator_cannot_act",
   "too_many_tables",
+  "unknown_reaction",
+  "too_many_reactions",
   "unavailable",
   "bad_message",
   "rate_limited",
@@ -181,6 +183,10 @@ export const TABLE_OPTIONS = Object.freeze({
     "default": 0,
     "minimum": 0,
     "maximum": 3
+  },
+  "reactions_for_spectators": {
+    "type": "boolean",
+    "default": false
   }
 });
 
@@ -335,6 +341,50 @@ export const GAMES = Object.freeze({
     ]
   }
 });
+
+// The quick reactions a player may send (`react`), in the order offered; labels: reaction.<code>.
+export const REACTIONS = Object.freeze([
+  {
+    "code": "well_played",
+    "emoji": null
+  },
+  {
+    "code": "good_luck",
+    "emoji": null
+  },
+  {
+    "code": "thanks",
+    "emoji": null
+  },
+  {
+    "code": "nice_try",
+    "emoji": null
+  },
+  {
+    "code": "oops",
+    "emoji": null
+  },
+  {
+    "code": "hurry_up",
+    "emoji": null
+  },
+  {
+    "code": "thumbs_up",
+    "emoji": "👍"
+  },
+  {
+    "code": "laugh",
+    "emoji": "😄"
+  },
+  {
+    "code": "wow",
+    "emoji": "😮"
+  },
+  {
+    "code": "facepalm",
+    "emoji": "🙈"
+  }
+]);
 
 // The socket protocol's version: sent as ?protocol= when a socket opens.
 export const PROTOCOL = Object.freeze(2);
