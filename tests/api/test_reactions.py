@@ -200,3 +200,15 @@ async def test_a_three_seat_table_tells_both_others_and_mutes_one_of_them(react_
     assert [m["seat"] for m in _reactions(anna)] == [_seat(cleo)]
     for seat in (anna, ben, cleo):
         await seat.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ru"])
+def test_every_reaction_has_a_label_in_every_language(language: str) -> None:
+    """The client shows ``reaction.<code>`` (the emoji's spoken name too): each code of the fixed set."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "frontend" / "js" / "i18n" / f"{language}.js").read_text("utf-8")
+    labels = dict(re.findall(r"""^\s*'reaction\.([a-z_]+)':\s*'((?:[^'\\]|\\.)*)'""", text, re.MULTILINE))
+    assert set(labels) == set(REACTIONS)
+    assert all(label.strip() for label in labels.values())

@@ -837,4 +837,23 @@ export default {
   'watch.cards': '{n} Karten',
   'watch.back': 'Zurück zur Lobby',
   'watch.replay': 'Partie nachspielen',
+
+  // Quick reactions at the table (issue 27)
+  'reaction.well_played': 'Gut gespielt',
+  'reaction.good_luck': 'Viel Glück',
+  'reaction.thanks': 'Danke',
+  'reaction.nice_try': 'Netter Versuch',
+  'reaction.oops': 'Hoppla',
+  'reaction.hurry_up': 'Mach schneller',
+  'reaction.thumbs_up': 'Daumen hoch',
+  'reaction.laugh': 'Lachen',
+  'reaction.wow': 'Wow',
+  'reaction.facepalm': 'Ich kann nicht hinsehen',
+  'reactions.button': 'Reaktionen',
+  'reactions.title': 'Eine Reaktion senden',
+  'reactions.mute': 'Reaktionen stumm',
+  'reactions.muted': 'Reaktionen stumm — tippen, um sie wieder zu zeigen',
+  'reject.unknown_reaction': 'Das ist keine der Reaktionen.',
+  'reject.too_many_reactions': 'Nicht so schnell — warte ein paar Sekunden bis zur nächsten Reaktion.',
+  'opt.reactions_for_spectators.long': 'Zuschauer sehen auch die schnellen Reaktionen der Spieler',
 };

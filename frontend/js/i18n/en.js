@@ -837,4 +837,23 @@ export default {
   'watch.cards': '{n} cards',
   'watch.back': 'Back to the lobby',
   'watch.replay': 'Replay this match',
+
+  // Quick reactions at the table (issue 27)
+  'reaction.well_played': 'Well played',
+  'reaction.good_luck': 'Good luck',
+  'reaction.thanks': 'Thanks',
+  'reaction.nice_try': 'Nice try',
+  'reaction.oops': 'Oops',
+  'reaction.hurry_up': 'Hurry up',
+  'reaction.thumbs_up': 'Thumbs up',
+  'reaction.laugh': 'Laughing',
+  'reaction.wow': 'Wow',
+  'reaction.facepalm': 'Can’t look',
+  'reactions.button': 'Reactions',
+  'reactions.title': 'Send a reaction',
+  'reactions.mute': 'Mute reactions',
+  'reactions.muted': 'Reactions muted — tap to show them again',
+  'reject.unknown_reaction': 'That is not one of the reactions.',
+  'reject.too_many_reactions': 'Not so fast — wait a few seconds before the next reaction.',
+  'opt.reactions_for_spectators.long': 'Spectators see the players’ quick reactions too',
 };

@@ -837,4 +837,23 @@ export default {
   'watch.cards': 'Карт: {n}',
   'watch.back': 'Назад в лобби',
   'watch.replay': 'Смотреть запись партии',
+
+  // Quick reactions at the table (issue 27)
+  'reaction.well_played': 'Хорошо сыграно',
+  'reaction.good_luck': 'Удачи',
+  'reaction.thanks': 'Спасибо',
+  'reaction.nice_try': 'Хорошая попытка',
+  'reaction.oops': 'Ой',
+  'reaction.hurry_up': 'Поторопись',
+  'reaction.thumbs_up': 'Класс',
+  'reaction.laugh': 'Смех',
+  'reaction.wow': 'Ого',
+  'reaction.facepalm': 'Не могу смотреть',
+  'reactions.button': 'Реакции',
+  'reactions.title': 'Отправить реакцию',
+  'reactions.mute': 'Выключить реакции',
+  'reactions.muted': 'Реакции выключены — нажмите, чтобы снова их видеть',
+  'reject.unknown_reaction': 'Такой реакции нет.',
+  'reject.too_many_reactions': 'Не так быстро — подождите несколько секунд до следующей реакции.',
+  'opt.reactions_for_spectators.long': 'Зрители тоже видят быстрые реакции игроков',
 };

@@ -30,6 +30,7 @@ const FORM_DEFAULTS = {
   bottom: Boolean(OPT.show_stock_bottom.default),
   openScores: Boolean(OPT.open_scores.default),
   spectators: OPT.spectators ? Boolean(OPT.spectators.default) : true,
+  reactionsWatch: OPT.reactions_for_spectators ? Boolean(OPT.reactions_for_spectators.default) : false,
   grace: defaultOf('reconnect_grace_s'),
   stake: '0',
   // The lobby's own choices: a table for a friend is private and staked in EUR unless changed.
@@ -442,6 +443,8 @@ export function mount(root) {
     const [bottom, bottomField] = check('opt-bottom', 'opt-stock-bottom', s.bottom, t('opt.stock_bottom.long'));
     const [openScores, openScoresField] = check('opt-open-scores', 'opt-open-scores', s.openScores, t('opt.open_scores.long'));
     const [spectators, spectatorsField] = check('opt-spectators', 'opt-spectators', s.spectators, t('opt.spectators.long'));
+    // Quick reactions reach the players; the spectators too only if the players say so (off by default).
+    const [reactionsWatch, reactionsWatchField] = check('opt-reactions-watch', 'opt-reactions-watch', s.reactionsWatch, t('opt.reactions_for_spectators.long'));
     const grace = select('opt-grace', s.grace, GRACE_CHOICES.map((sec) => [String(sec), durationText(sec)]));
     // Two-hand only: marriage scoring (ruling V0.5b: by suit in V2–V7), the pack and the stock's bottom card.
     const scoringField = field('opt-scoring', t('opt.scoring'), scoring, t('opt.scoring.help'));
@@ -458,6 +461,7 @@ export function mount(root) {
         bottomField,
         openScoresField,
         spectatorsField,
+        reactionsWatchField,
         field('opt-grace', t('opt.grace'), grace, t('opt.grace.help')),
       ),
     );
@@ -526,6 +530,7 @@ export function mount(root) {
     };
     // Who plays: with a computer seat no stake (the server refuses one); no visibility when nobody is invited.
     const sync = () => {
+      reactionsWatch.disabled = !spectators.checked; // nobody watches: nothing to show them
       syncGame();
       const k = bots();
       const n = seatTotal();
@@ -552,6 +557,7 @@ export function mount(root) {
         bottom: bottom.checked,
         openScores: openScores.checked,
         spectators: spectators.checked,
+        reactionsWatch: reactionsWatch.checked,
         grace: grace.value,
         stake: humanStake,
         currency: currency.value,
@@ -598,6 +604,7 @@ export function mount(root) {
         : { opponent: k ? 'computer' : 'human', ...common, declaration_scoring: scoring.value, show_stock_bottom: bottom.checked, deck_size: Number(deck.value) };
       if (id && gameInfo(id).simplified) body.scoring = gameScoring.value;
       if (jungfrau.checked) body.jungfrau = true;
+      if (reactionsWatch.checked && spectators.checked) body.reactions_for_spectators = true;
       if (k > 0) {
         body.bot_level = level.value;
         body.stake_per_point = '0';
