@@ -18,7 +18,11 @@ from .helpers import Seat, choose_name, create_table, join_by_invite, open_seat,
 
 pytestmark = pytest.mark.browser
 
-VIEWPORTS = {"390x844": {"width": 390, "height": 844}, "844x390": {"width": 844, "height": 390}}
+VIEWPORTS = {
+    "390x844": {"width": 390, "height": 844},
+    "844x390": {"width": 844, "height": 390},
+    "360x640": {"width": 360, "height": 640},
+}
 
 # The bubble of `code` by `seat`: its centre over the seat box horizontally, and touching the box's
 # edge (above the bottom seat, under the others), within the viewport.
@@ -129,6 +133,46 @@ def test_a_reaction_shows_by_the_senders_seat_and_the_mute_toggle_stops_them(
         # the one sent while Ben was muted never reached his page (the room tells a socket in order)
         assert not _sent_to(ben, "thumbs_up") and _sent_to(ben, "good_luck")
         expect(ben.page.locator('[data-testid="reaction-bubble"][data-reaction="thumbs_up"]')).to_have_count(0)
+        assert not anna.errors and not ben.errors, anna.errors + ben.errors
+    finally:
+        anna.context.close()
+        ben.context.close()
+
+
+@pytest.mark.parametrize(
+    ("seats", "computers", "size", "ben_seat"),
+    [
+        pytest.param(3, 1, "844x390", 1, id="3-seats-landscape"),
+        pytest.param(4, 2, "390x844", 2, id="4-seats-upright"),  # two people at four sit opposite
+    ],
+)
+def test_at_three_and_four_seats_the_bubble_is_by_the_senders_seat(
+    e2e_server: ServerProcess, browser: Any, artifacts: Path, seats: int, computers: int, size: str, ben_seat: int
+) -> None:
+    anna = open_seat(browser, e2e_server.url, "Anna", VIEWPORTS[size])
+    ben = open_seat(browser, e2e_server.url, "Ben", VIEWPORTS[size])
+    try:
+        page = anna.page
+        page.goto("/")
+        choose_name(page, "Anna")
+        page.goto("/#/")
+        page.get_by_test_id("create-variant").select_option("bidding")
+        page.get_by_test_id("create-seats").select_option(str(seats))
+        page.get_by_test_id("create-computer-seats").select_option(str(computers))
+        page.get_by_test_id("opt-bot-level").select_option("easy")
+        page.get_by_test_id("opt-visibility").select_option("private")
+        page.get_by_test_id("create-table").click()
+        link = page.get_by_test_id("invite-link")
+        expect(link).to_have_value(re.compile(r"/#/invite/"))
+        join_by_invite(ben.page, link.input_value(), "Ben")
+        expect(page.get_by_test_id("ring")).to_have_attribute("data-n", str(seats))
+        assert page.evaluate(BAR_FITS_JS) == {"wide": False, "out": []}
+        _react(ben.page, "laugh")
+        _bubble_by_seat(page, ben_seat, "laugh")
+        _bubble_by_seat(ben.page, ben_seat, "laugh")
+        page.screenshot(path=str(artifacts / f"reactions-{seats}-seats-{size}.png"))
+        _react(page, "hurry_up")
+        _bubble_by_seat(ben.page, 0, "hurry_up")
         assert not anna.errors and not ben.errors, anna.errors + ben.errors
     finally:
         anna.context.close()
