@@ -106,6 +106,7 @@ def test_a_reaction_shows_by_the_senders_seat_and_the_mute_toggle_stops_them(
         sizes = anna.page.eval_on_selector_all('[data-testid="reaction-grid"] button', GRID_JS)
         assert len(sizes) >= 8 and all(w >= 44 and h >= 44 and inside and below for w, h, inside, below in sizes), sizes
         expect(anna.page.get_by_test_id("reaction-well_played")).to_have_text("Well played")
+        anna.page.screenshot(path=str(artifacts / f"reactions-grid-{size}.png"))
         anna.page.keyboard.press("Escape")
         expect(anna.page.get_by_test_id("reaction-grid")).to_be_hidden()
 
