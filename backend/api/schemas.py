@@ -172,9 +172,16 @@ class ComputersIn(Strict):
 
 
 class RoomPatch(Strict):
-    """What the players may change at their table at any time."""
+    """What the players may change at their table at any time (at least one of them)."""
 
-    spectators: bool = Field(description="others may watch (private tables: with a watch link)")
+    spectators: bool | None = Field(default=None, description="others may watch (private tables: with a watch link)")
+    reactions_for_spectators: bool | None = Field(default=None, description="spectators see the quick reactions too")
+
+    @model_validator(mode="after")
+    def _something(self) -> RoomPatch:
+        if self.spectators is None and self.reactions_for_spectators is None:
+            raise ValueError("give spectators or reactions_for_spectators")
+        return self
 
 
 class WatchLink(BaseModel):

@@ -142,10 +142,12 @@ class Tick:
 
 @dataclass(frozen=True, slots=True)
 class SetSpectators:
-    """A seated player allows or forbids watching the table (REST)."""
+    """A seated player allows or forbids watching the table, or the spectators' seeing the quick
+    reactions (REST); None leaves that option as it is."""
 
     player_id: str
-    allowed: bool
+    allowed: bool | None
+    reactions: bool | None = None
 
 
 Command = (

@@ -120,9 +120,15 @@ def _set_spectators(state: RoomState, command: cmd.SetSpectators) -> Decision:
         return _refuse(state, None, None, RoomCode.NOT_SEATED, "only the table's players can change this")
     if state.status == "closed":
         return _refuse(state, None, None, RoomCode.ROOM_CLOSED, "the table is closed")
-    if state.options.spectators == command.allowed:
+    options = state.options
+    changed = replace(
+        options,
+        spectators=options.spectators if command.allowed is None else command.allowed,
+        reactions_for_spectators=options.reactions_for_spectators if command.reactions is None else command.reactions,
+    )
+    if changed == options:
         return state, []
-    new = _advance(state, options=replace(state.options, spectators=command.allowed))
+    new = _advance(state, options=changed)
     return new, [Persist(OptionsWrite(state.id, state.version, new.options.to_json())), Publish(())]
 
 

@@ -615,8 +615,10 @@ class Rooms:
             if holder is not None and holder.bot_level is None:
                 self.bus.deliver(room_id, holder.player_id, text)
 
-    async def set_spectators(self, room_id: str, player_id: str, allowed: bool) -> RoomState | None:
-        return await self._command(room_id, cmd.SetSpectators(player_id, allowed))
+    async def set_spectators(
+        self, room_id: str, player_id: str, allowed: bool | None, reactions: bool | None = None
+    ) -> RoomState | None:
+        return await self._command(room_id, cmd.SetSpectators(player_id, allowed, reactions))
 
     async def watch_link(self, room_id: str, player_id: str) -> str:
         """A private table's watch code, for its players only."""

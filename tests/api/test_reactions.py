@@ -13,7 +13,7 @@ import pytest
 
 from backend.rooms.codes import RoomCode
 from backend.rooms.reactions import REACTIONS
-from tests.support.client import Seat, comparable_state, create_table
+from tests.support.client import Player, Seat, comparable_state, create_table
 from tests.support.services import ServerProcess, serving
 from tests.support.tables import Watcher, table
 
@@ -212,3 +212,31 @@ def test_every_reaction_has_a_label_in_every_language(language: str) -> None:
     labels = dict(re.findall(r"""^\s*'reaction\.([a-z_]+)':\s*'((?:[^'\\]|\\.)*)'""", text, re.MULTILINE))
     assert set(labels) == set(REACTIONS)
     assert all(label.strip() for label in labels.values())
+
+
+async def test_a_player_allows_the_spectators_the_reactions_at_the_table(react_server: ServerProcess) -> None:
+    """``PATCH /api/rooms/{id}`` ``{"reactions_for_spectators": true}`` by a seated player (a change of
+    the room: stored, a new version); a stranger is ``403 not_seated``; an empty body is ``422``."""
+    anna, ben = await create_table(react_server.url, react_server.ws_url)
+    watcher = await Watcher(react_server, anna.room_id).open()
+    await watcher.wait_for(lambda m: m["type"] == "watch_state")
+    path = f"/api/rooms/{anna.room_id}"
+    assert (await ben.player.request("PATCH", path, json={})).status_code == 422
+    stranger = await Player(react_server.url, "Zed").register()
+    refused = await stranger.request("PATCH", path, json={"reactions_for_spectators": True})
+    assert refused.status_code == 403 and refused.json()["detail"]["code"] == RoomCode.NOT_SEATED
+    changed = await ben.player.request("PATCH", path, json={"reactions_for_spectators": True})
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["options"]["reactions_for_spectators"] is True
+    assert changed.json()["options"]["spectators"] is True  # left as it was
+    state = await anna.wait_for(lambda m: m["type"] == "state" and m["room"]["options"]["reactions_for_spectators"])
+    seen = await watcher.wait_for(lambda m: m["type"] == "watch_state" and m["version"] == state["version"])
+    assert seen["room"]["options"]["reactions_for_spectators"] is True
+    echo = await anna.intent({"type": "react", "reaction": "thanks"})
+    assert await watcher.wait_for(lambda m: m["type"] == "reaction") == {**echo, "reply_to": None}
+    # stored: a new socket (or a rebuilt room) has it
+    fetched = await anna.player.get(path)
+    assert fetched["options"]["reactions_for_spectators"] is True
+    await watcher.close()
+    for seat in (anna, ben):
+        await seat.close()

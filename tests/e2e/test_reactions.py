@@ -215,3 +215,31 @@ def test_a_spectator_sees_reactions_only_where_the_players_allow_it(e2e_server: 
     finally:
         for seat in (allowed, ben, carl):
             seat.context.close()
+
+
+def test_the_players_allow_spectators_their_reactions_at_the_table(e2e_server: ServerProcess, browser: Any) -> None:
+    viewport = VIEWPORTS["390x844"]
+    anna, ben = _friends(e2e_server, browser, viewport, visibility="public")
+    carl = open_seat(browser, e2e_server.url, "Carl", viewport)
+    try:
+        carl.page.goto(f"/#/watch/{room_id(anna.page)}")
+        expect(carl.page.get_by_test_id("spectator-table").locator('[data-testid="seat-0"]').first).to_be_visible()
+        _react(anna.page, "oops")  # not allowed (the default): the spectator is sent nothing
+        _bubble_by_seat(ben.page, 0, "oops")
+        # Anna allows it in the drawer; the next reaction reaches the spectator
+        anna.page.get_by_test_id("sheet-toggle").click()
+        anna.page.get_by_test_id("sheet-tab-table").click()
+        allow = anna.page.get_by_test_id("allow-reactions-watch")
+        expect(allow).not_to_be_checked()
+        allow.check()
+        expect(allow).to_be_enabled()  # the change is stored and applied (PATCH answered)
+        expect(allow).to_be_checked()
+        anna.page.keyboard.press("Escape")
+        _react(ben.page, "thanks")
+        _bubble_by_seat(carl.page, 1, "thanks")
+        assert not _sent_to(carl, "oops") and _sent_to(carl, "thanks")
+        for seat in (anna, ben, carl):
+            assert not seat.errors, seat.errors
+    finally:
+        for seat in (anna, ben, carl):
+            seat.context.close()

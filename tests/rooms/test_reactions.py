@@ -8,7 +8,7 @@ from datetime import timedelta
 from backend.rooms import commands as cmd
 from backend.rooms.codes import RoomCode
 from backend.rooms.decide import Limits, decide
-from backend.rooms.effects import Reject, SendReaction, SendState
+from backend.rooms.effects import Persist, Reject, SendReaction, SendState
 from backend.rooms.model import RoomState
 from backend.rooms.reactions import REACTIONS, ReactionLimits, admit
 from tests.rooms.test_decide import ANNA, BEN, T0, of, started
@@ -77,3 +77,13 @@ def test_the_set_is_small_and_fixed() -> None:
     assert all(code.isidentifier() and len(code) <= 32 for code in REACTIONS)
     assert admit((), T0, ReactionLimits(1, 1)) == (T0,)
     assert admit((T0,), T0 + timedelta(seconds=0.5), ReactionLimits(1, 1)) is None
+
+
+def test_a_player_lets_the_spectators_see_the_reactions_without_touching_watching() -> None:
+    state = started()
+    assert not state.options.reactions_for_spectators
+    new, effects = decide(state, cmd.SetSpectators(ANNA, None, True), T0, LIMITS)
+    assert new.options.reactions_for_spectators and new.options.spectators
+    assert new.version == state.version + 1 and of(effects, Persist)  # a change of the table, stored
+    again, nothing = decide(new, cmd.SetSpectators(BEN, None, True), T0, LIMITS)
+    assert again == new and nothing == []

@@ -849,6 +849,7 @@ export default {
   'reaction.laugh': 'Lachen',
   'reaction.wow': 'Wow',
   'reaction.facepalm': 'Ich kann nicht hinsehen',
+  'watch.allow_reactions': 'Zuschauer sehen die Reaktionen',
   'reactions.button': 'Reaktionen',
   'reactions.title': 'Eine Reaktion senden',
   'reactions.mute': 'Reaktionen stumm',

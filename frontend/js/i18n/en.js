@@ -849,6 +849,7 @@ export default {
   'reaction.laugh': 'Laughing',
   'reaction.wow': 'Wow',
   'reaction.facepalm': 'Can’t look',
+  'watch.allow_reactions': 'Spectators see the reactions',
   'reactions.button': 'Reactions',
   'reactions.title': 'Send a reaction',
   'reactions.mute': 'Mute reactions',

@@ -849,6 +849,7 @@ export default {
   'reaction.laugh': 'Смех',
   'reaction.wow': 'Ого',
   'reaction.facepalm': 'Не могу смотреть',
+  'watch.allow_reactions': 'Зрители видят реакции',
   'reactions.button': 'Реакции',
   'reactions.title': 'Отправить реакцию',
   'reactions.mute': 'Выключить реакции',

@@ -96,7 +96,24 @@ export function mount(root, roomId) {
     }
   });
   watch.allowText = h('span', { class: 'switch-text' });
-  watch.box = h('div', { class: 'watch-box' }, h('label', { class: 'switch-row', for: 'allow-watching' }, watch.allow, watch.allowText), watch.button, watch.note);
+  // Whether the spectators see the players' quick reactions too (issue 27; off unless a player allows it).
+  watch.reactions = h('input', { type: 'checkbox', role: 'switch', id: 'allow-reactions-watch', 'data-testid': 'allow-reactions-watch' });
+  watch.reactions.addEventListener('change', async () => {
+    const allowed = watch.reactions.checked;
+    watch.reactions.disabled = true;
+    try {
+      await api.allowReactionsWatch(roomId, allowed); // the new room arrives as a `state`
+    } catch (err) {
+      watch.reactions.checked = !allowed;
+      toast(apiErrorText(err), 'rejected-message');
+    } finally {
+      watch.reactions.disabled = false;
+      renderBar();
+    }
+  });
+  watch.reactionsText = h('span', { class: 'switch-text' });
+  watch.reactionsRow = h('label', { class: 'switch-row', for: 'allow-reactions-watch' }, watch.reactions, watch.reactionsText);
+  watch.box = h('div', { class: 'watch-box' }, h('label', { class: 'switch-row', for: 'allow-watching' }, watch.allow, watch.allowText), watch.reactionsRow, watch.button, watch.note);
   // Quick reactions (issue 27): not blocking, like chat; the answer is the echo (or a refusal).
   const picker = createReactionPicker({
     onReact: (reaction) => sendIntent({ type: 'react', reaction }, { blocking: false }),
@@ -370,6 +387,9 @@ export function mount(root, roomId) {
     // Every table may be watched, computer seats or not (friends may watch one person play the computer).
     watch.box.hidden = !room || room.status === 'closed';
     watch.allowText.textContent = t('watch.allow');
+    watch.reactionsRow.hidden = !allowed || nobodyToChat(state);
+    if (!watch.reactions.disabled) watch.reactions.checked = Boolean(room && room.options && room.options.reactions_for_spectators);
+    watch.reactionsText.textContent = t('watch.allow_reactions');
   }
 
   async function copyWatchLink() {
