@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     bot_workers: int = Field(default=1, description="Worker processes in which computer opponents think")
     bot_delay_s: float = Field(default=0.6, description="Pause before the computer plays, so people can follow")
     rematch_timeout_s: float = Field(default=120.0, description="Seconds before an unanswered rematch offer lapses")
+    reaction_limit: int = Field(default=3, ge=1, description="Quick reactions one seat may send per reaction window")
+    reaction_window_s: float = Field(default=10.0, gt=0, description="The quick reactions' window in seconds")
     match_seed: int | None = Field(
         default=None,
         description="Tests only: every new match is shuffled from this seed instead of a random one",

@@ -18,6 +18,7 @@ from backend.rooms.adapters import LocalBus, SystemClock
 from backend.rooms.bots import ProcessBotRunner
 from backend.rooms.cluster import RedisCluster
 from backend.rooms.codes import CloseCode
+from backend.rooms.reactions import ReactionLimits
 from backend.rooms.service import Rooms, RoomTiming
 from backend.rooms.sql_store import SqlRoomStore
 from backend.rooms.watch import Spectators, WatchLimits
@@ -60,6 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 rematch_timeout_s=settings.rematch_timeout_s,
                 open_table_ttl_s=settings.open_table_ttl_s,
                 housekeeping_s=settings.housekeeping_interval_s,
+                reactions=ReactionLimits(settings.reaction_limit, settings.reaction_window_s),
             ),
             cluster=cluster,
             spectators=Spectators(WatchLimits(settings.spectators_per_room, settings.spectators_per_process)),

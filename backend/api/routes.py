@@ -246,6 +246,7 @@ async def create_room(
         spectators=body.spectators,
         computer_seats=computer_seats(rules.n, body.computers),
         rated=body.rated,
+        reactions_for_spectators=body.reactions_for_spectators,
     )
     # Nobody else can join a table whose other seats are all the computer's.
     visibility = "private" if body.computers == options.seats - 1 else body.visibility
@@ -321,12 +322,13 @@ async def seat_computers(
 async def change_room(
     room_id: str, body: RoomPatch, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
 ) -> RoomOut:
-    """A seated player turns watching on or off (spectators watching are sent away, close 4413).
+    """A seated player turns watching on or off (spectators watching are sent away, close 4413), or
+    the spectators' seeing the quick reactions.
     Anyone else is answered ``403 not_seated``, at a private table too, as ``watch-link`` is."""
     if len(room_id) > 40:
         raise api_error(404, RoomCode.ROOM_NOT_FOUND, "unknown room")
     try:
-        state = await rooms.set_spectators(room_id, player.id, body.spectators)
+        state = await rooms.set_spectators(room_id, player.id, body.spectators, body.reactions_for_spectators)
     except RoomRefused as error:
         raise _refused(error) from error
     return await _current(rooms, store, room_id, state, player)

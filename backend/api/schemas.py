@@ -96,6 +96,9 @@ class RoomCreate(Strict):
     jungfrau: bool = Field(default=False, description="V6: 100 (10 simplified) to a player who took no trick")
     computer_seats: int = Field(default=0, ge=0, le=3, description="V2–V7: seats the computer plays, at bot_level")
     rated: bool = Field(default=True, description="a finished match between people changes their ratings")
+    reactions_for_spectators: bool = Field(
+        default=False, description="spectators see the players' quick reactions too (off: players only)"
+    )
 
     @model_validator(mode="after")
     def _computer_games_are_friendly(self) -> RoomCreate:
@@ -170,9 +173,16 @@ class ComputersIn(Strict):
 
 
 class RoomPatch(Strict):
-    """What the players may change at their table at any time."""
+    """What the players may change at their table at any time (at least one of them)."""
 
-    spectators: bool = Field(description="others may watch (private tables: with a watch link)")
+    spectators: bool | None = Field(default=None, description="others may watch (private tables: with a watch link)")
+    reactions_for_spectators: bool | None = Field(default=None, description="spectators see the quick reactions too")
+
+    @model_validator(mode="after")
+    def _something(self) -> RoomPatch:
+        if self.spectators is None and self.reactions_for_spectators is None:
+            raise ValueError("give spectators or reactions_for_spectators")
+        return self
 
 
 class WatchLink(BaseModel):
@@ -616,8 +626,31 @@ class ChatIntent(Intent):
         return value
 
 
+class ReactIntent(Intent):
+    """A quick reaction: a code of the fixed set (``REACTIONS``; an unknown one is refused ``unknown_reaction``)."""
+
+    type: Literal["react"]
+    reaction: str = Field(min_length=1, max_length=32)
+
+
+class MuteReactionsIntent(Intent):
+    """Stop (``true``) or start again receiving the others' quick reactions at this table."""
+
+    type: Literal["mute_reactions"]
+    muted: StrictBool
+
+
 ClientMessage = Annotated[
-    Hello | PlayIntent | BidIntent | PassIntent | DiscardIntent | ResignIntent | RematchIntent | ChatIntent,
+    Hello
+    | PlayIntent
+    | BidIntent
+    | PassIntent
+    | DiscardIntent
+    | ResignIntent
+    | RematchIntent
+    | ChatIntent
+    | ReactIntent
+    | MuteReactionsIntent,
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)

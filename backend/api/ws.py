@@ -33,8 +33,10 @@ from .schemas import (
     ChatIntent,
     DiscardIntent,
     Hello,
+    MuteReactionsIntent,
     PassIntent,
     PlayIntent,
+    ReactIntent,
     RematchIntent,
     ResignIntent,
     client_message,
@@ -355,3 +357,7 @@ async def _handle(rooms: Rooms, room_id: str, player_id: str, outbox: SocketOutb
             await rooms.rematch(room_id, player_id, message.id, message.version, message.action)
         case ChatIntent():
             await rooms.chat(room_id, player_id, message.id, message.version, message.text)
+        case ReactIntent():
+            await rooms.react(room_id, player_id, message.id, message.version, message.reaction)
+        case MuteReactionsIntent():
+            await rooms.mute_reactions(room_id, player_id, message.id, message.version, message.muted)

@@ -36,11 +36,19 @@ from .effects import (
     SendChat,
     SendChatLog,
     SendPresence,
+    SendReaction,
     SendState,
     WakeAt,
 )
 from .model import RoomEvent, RoomState
-from .observer import chat_log_message, chat_message, presence_message, rejected_message, state_message
+from .observer import (
+    chat_log_message,
+    chat_message,
+    presence_message,
+    reaction_message,
+    rejected_message,
+    state_message,
+)
 from .ports import BotRunner, Bus, Clock, RoomStore
 from .watch import Spectators
 
@@ -209,6 +217,8 @@ class RoomActor:
                     for holder in state.seats:
                         if holder is not None and holder.player_id != effect.sender:
                             self._bus.deliver(state.id, holder.player_id, line)
+            case SendReaction():
+                self._send_reaction(state, effect)
             case SendChatLog():
                 self._send(effect.player_id, chat_log_message(state))
             case CloseSockets():
@@ -219,6 +229,21 @@ class RoomActor:
                 self._arm(effect.deadline)
             case AskBot():
                 self._ask_bot(effect)
+
+    def _send_reaction(self, state: RoomState, reaction: SendReaction) -> None:
+        """The sender hears its reaction back (the answer to its intent); the other people at the
+        table unless they muted reactions; the spectators (anywhere) only if the table allows it."""
+        self._send(reaction.sender, reaction_message(reaction, reaction.msg_id))
+        if reaction.echo_only:
+            return
+        text = reaction_message(reaction, None).model_dump_json()
+        for holder in state.seats:
+            if holder is None or holder.bot_level is not None or holder.player_id == reaction.sender:
+                continue
+            if holder.player_id not in state.reactions_muted:
+                self._bus.deliver(state.id, holder.player_id, text)
+        if self._spectators is not None and state.options.spectators and state.options.reactions_for_spectators:
+            self._spectators.react(state.id, text)
 
     def _send_state(self, player_id: str, events: Sequence[RoomEvent], reply_to: int | None) -> None:
         """One player's state. If it cannot be built, that player's socket is closed with

@@ -96,6 +96,8 @@ _COMMANDS: dict[str, type[Any]] = {
         cmd.Resign,
         cmd.Rematch,
         cmd.Chat,
+        cmd.React,
+        cmd.MuteReactions,
         cmd.Tick,
         cmd.SetSpectators,
     )
@@ -457,6 +459,11 @@ class RedisCluster:
 
     def relay_watch_close(self, room_id: str, code: int, reason: str) -> None:
         payload = json.dumps({"kind": "close", "from": self.id, "code": code, "reason": reason})
+        self._outgoing.put_nowait((f"watch:{room_id}", payload, None))
+
+    def relay_watch_reaction(self, room_id: str, text: str) -> None:
+        """A quick reaction the owner lets the spectators see (no version: sent on as it comes)."""
+        payload = json.dumps({"kind": "reaction", "from": self.id, "text": text})
         self._outgoing.put_nowait((f"watch:{room_id}", payload, None))
 
     async def count_watchers(self, room_id: str, here: int) -> int:

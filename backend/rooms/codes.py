@@ -22,6 +22,8 @@ class RoomCode(StrEnum):
     SERVER_ERROR = "server_error"  # the change could not be stored; nothing was applied
     SPECTATOR_CANNOT_ACT = "spectator_cannot_act"  # a spectator's socket sent an intent
     TOO_MANY_TABLES = "too_many_tables"  # the player has as many open tables as one may (MAX_OPEN_TABLES)
+    UNKNOWN_REACTION = "unknown_reaction"  # a reaction code not in the fixed set (backend/rooms/reactions.py)
+    TOO_MANY_REACTIONS = "too_many_reactions"  # the seat reacted REACTION_LIMIT times within REACTION_WINDOW_S
     UNAVAILABLE = "unavailable"  # for a moment no server can take the table (a takeover, a database blip): resend
 
 

@@ -116,16 +116,38 @@ class Chat:
 
 
 @dataclass(frozen=True, slots=True)
+class React:
+    """A quick reaction (a code of ``reactions.REACTIONS``) from a seated player."""
+
+    player_id: str
+    msg_id: int
+    version: int
+    reaction: str
+
+
+@dataclass(frozen=True, slots=True)
+class MuteReactions:
+    """A seated player stops (or starts again) receiving the others' reactions at this table."""
+
+    player_id: str
+    msg_id: int
+    version: int
+    muted: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passed: deadlines at or before ``now`` fire."""
 
 
 @dataclass(frozen=True, slots=True)
 class SetSpectators:
-    """A seated player allows or forbids watching the table (REST)."""
+    """A seated player allows or forbids watching the table, or the spectators' seeing the quick
+    reactions (REST); None leaves that option as it is."""
 
     player_id: str
-    allowed: bool
+    allowed: bool | None
+    reactions: bool | None = None
 
 
 Command = (
@@ -141,6 +163,8 @@ Command = (
     | Resign
     | Rematch
     | Chat
+    | React
+    | MuteReactions
     | Tick
     | SetSpectators
 )

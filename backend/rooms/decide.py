@@ -46,6 +46,7 @@ from .effects import (
     SendChat,
     SendChatLog,
     SendPresence,
+    SendReaction,
     SendState,
     WakeAt,
 )
@@ -64,6 +65,7 @@ from .model import (
     SeatHolder,
     Stake,
 )
+from .reactions import DEFAULT_LIMITS, REACTIONS, ReactionLimits, admit
 
 Decision = tuple[RoomState, list[Effect]]
 
@@ -71,6 +73,7 @@ Decision = tuple[RoomState, list[Effect]]
 @dataclass(frozen=True, slots=True)
 class Limits:
     rematch_timeout_s: float = 120.0
+    reactions: ReactionLimits = DEFAULT_LIMITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,10 @@ def decide(state: RoomState, command: cmd.Command, now: datetime, limits: Limits
             return _rematch(state, command, now, limits)
         case cmd.Chat():
             return _chat(state, command, now)
+        case cmd.React():
+            return _react(state, command, now, limits.reactions)
+        case cmd.MuteReactions():
+            return _mute_reactions(state, command)
         case cmd.Hello():
             return state, [SendState(command.player_id), SendChatLog(command.player_id)]
         case cmd.Connect():
@@ -114,9 +121,15 @@ def _set_spectators(state: RoomState, command: cmd.SetSpectators) -> Decision:
         return _refuse(state, None, None, RoomCode.NOT_SEATED, "only the table's players can change this")
     if state.status == "closed":
         return _refuse(state, None, None, RoomCode.ROOM_CLOSED, "the table is closed")
-    if state.options.spectators == command.allowed:
+    options = state.options
+    changed = replace(
+        options,
+        spectators=options.spectators if command.allowed is None else command.allowed,
+        reactions_for_spectators=options.reactions_for_spectators if command.reactions is None else command.reactions,
+    )
+    if changed == options:
         return state, []
-    new = _advance(state, options=replace(state.options, spectators=command.allowed))
+    new = _advance(state, options=changed)
     return new, [Persist(OptionsWrite(state.id, state.version, new.options.to_json())), Publish(())]
 
 
@@ -167,7 +180,7 @@ def _answered_before(state: RoomState, player_id: str, msg_id: int | None, versi
         if answer.code == RoomCode.STALE_VERSION:
             effects.append(SendState(player_id))
         return effects
-    if isinstance(answer, SendChat):
+    if isinstance(answer, SendChat | SendReaction):
         return [replace(answer, echo_only=True)]
     return [SendState(player_id, reply_to=msg_id)]
 
@@ -543,6 +556,46 @@ def _chat(state: RoomState, command: cmd.Chat, now: datetime) -> Decision:
         effects.append(Persist(write, failure_to=(player, msg_id)))
     effects.append(line)
     return _remember(logged, (player, msg_id, command.version), line), effects
+
+
+# ---------------------------------------------------------------- quick reactions
+
+
+def _react(state: RoomState, command: cmd.React, now: datetime, limits: ReactionLimits) -> Decision:
+    """A seated player's reaction: a code of the fixed set, at most ``limits.count`` per seat in any
+    ``limits.window_s`` seconds (by the command's own time). Not stored and not a change of the
+    table: the version stays, and nothing but the rate limit's memory changes."""
+    player, msg_id = command.player_id, command.msg_id
+    again = _answered_before(state, player, msg_id, command.version)
+    if again is not None:
+        return state, again
+    seat = state.seat_of(player)
+    if seat is None:
+        return _refuse(state, player, msg_id, RoomCode.NOT_SEATED, "you have no seat at this table", command.version)
+    if command.reaction not in REACTIONS:
+        message = f"{command.reaction!r} is not a reaction"
+        return _refuse(state, player, msg_id, RoomCode.UNKNOWN_REACTION, message, command.version)
+    times = admit(state.reaction_times(player), now, limits)
+    if times is None:
+        message = f"at most {limits.count} reactions in {limits.window_s:g} seconds"
+        return _refuse(state, player, msg_id, RoomCode.TOO_MANY_REACTIONS, message, command.version)
+    reacted = (*((p, t) for p, t in state.reacted if p != player), (player, times))
+    sent = SendReaction(seat=seat, reaction=command.reaction, at=now, sender=player, msg_id=msg_id)
+    return _remember(replace(state, reacted=reacted), (player, msg_id, command.version), sent), [sent]
+
+
+def _mute_reactions(state: RoomState, command: cmd.MuteReactions) -> Decision:
+    """A seated player mutes (or unmutes) the others' reactions at this table; the answer is its
+    state (``reactions_muted``) with ``reply_to``. Not a change of the table: the version stays."""
+    player, msg_id = command.player_id, command.msg_id
+    again = _answered_before(state, player, msg_id, command.version)
+    if again is not None:
+        return state, again
+    if state.seat_of(player) is None:
+        return _refuse(state, player, msg_id, RoomCode.NOT_SEATED, "you have no seat at this table", command.version)
+    muted = state.reactions_muted | {player} if command.muted else state.reactions_muted - {player}
+    changed = _remember(replace(state, reactions_muted=muted), (player, msg_id, command.version), ACCEPTED)
+    return changed, [SendState(player, reply_to=msg_id)]
 
 
 # ---------------------------------------------------------------- presence and absence (R6.2)

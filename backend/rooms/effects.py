@@ -69,6 +69,19 @@ class SendChat:
 
 
 @dataclass(frozen=True, slots=True)
+class SendReaction:
+    """A quick reaction: echoed to its sender, sent to the other seated people who have not muted
+    reactions, and to the spectators if the table allows it (``reactions_for_spectators``)."""
+
+    seat: int
+    reaction: str
+    at: datetime
+    sender: str
+    msg_id: int
+    echo_only: bool = False  # a resent reaction: only its sender hears it again
+
+
+@dataclass(frozen=True, slots=True)
 class SendChatLog:
     """Send one player the match's chat log (right after its first state on a (re)connect)."""
 
@@ -92,6 +105,18 @@ class AskBot:
     version: int
 
 
-Effect = Persist | Publish | SendState | Reject | SendPresence | SendChat | SendChatLog | CloseSockets | WakeAt | AskBot
+Effect = (
+    Persist
+    | Publish
+    | SendState
+    | Reject
+    | SendPresence
+    | SendChat
+    | SendReaction
+    | SendChatLog
+    | CloseSockets
+    | WakeAt
+    | AskBot
+)
 
 STALE = RoomCode.STALE_VERSION

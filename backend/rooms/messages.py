@@ -58,6 +58,7 @@ class OptionsOut(Out):
     spectators: bool = True
     computer_seats: list[int] = Field(default_factory=list, description="the seats the computer plays")
     rated: bool = Field(default=True, description="a finished match between people changes their ratings")
+    reactions_for_spectators: bool = Field(default=False, description="spectators see the quick reactions too")
 
 
 class SeatOut(Out):
@@ -135,6 +136,7 @@ class StateMessage(Out):
         default=None,
         description="R6.2, V0.10a: what this seat would owe (each other player) if it resigned now; else None",
     )
+    reactions_muted: bool = Field(default=False, description="this player muted the others' quick reactions here")
 
 
 class RejectedMessage(Out):
@@ -150,6 +152,17 @@ class ChatMessage(Out):
     seat: int
     name: str | None
     text: str
+    at: datetime
+    reply_to: int | None
+
+
+class ReactionMessage(Out):
+    """A quick reaction (a code of ``reactions.REACTIONS``) by ``seat``: to the seated players who
+    have not muted reactions, its sender (with ``reply_to``) and, if the table allows it, the spectators."""
+
+    type: Literal["reaction"] = "reaction"
+    seat: int
+    reaction: str
     at: datetime
     reply_to: int | None
 
@@ -197,6 +210,7 @@ ServerMessage = Annotated[
     StateMessage
     | RejectedMessage
     | ChatMessage
+    | ReactionMessage
     | ChatLogMessage
     | PresenceMessage
     | WatchStateMessage

@@ -114,6 +114,10 @@ class RoomState:
     present: frozenset[str] = frozenset()  # players with a socket open
     recent: tuple[tuple[IntentKey, object], ...] = ()  # answers to refused intents, chat lines and rematches
     chat: tuple[ChatLine, ...] = ()  # the current match's chat log, oldest first (bounded, stored)
+    # Quick reactions (not stored: lost when the room is rebuilt, docs/protocol.md): the players who
+    # muted the others' reactions, and per player the times of its recent reactions (the rate limit).
+    reactions_muted: frozenset[str] = frozenset()
+    reacted: tuple[tuple[str, tuple[datetime, ...]], ...] = ()
 
     # ------------------------------------------------------------ seats
 
@@ -160,6 +164,12 @@ class RoomState:
         if self.rematch is not None:
             found.append(self.rematch.deadline)
         return found
+
+    def reaction_times(self, player_id: str) -> tuple[datetime, ...]:
+        for known, times in self.reacted:
+            if known == player_id:
+                return times
+        return ()
 
     def recent_answer(self, key: IntentKey) -> object | None:
         for known, answer in self.recent:

@@ -16,13 +16,14 @@ from backend.db.store import decimal_text
 from backend.engine import Event, events_for, view_for
 
 from .decide import resign_price
-from .effects import Refusal, SendChat
+from .effects import Refusal, SendChat, SendReaction
 from .messages import (
     ChatLogLine,
     ChatLogMessage,
     ChatMessage,
     OptionsOut,
     PresenceMessage,
+    ReactionMessage,
     RejectedMessage,
     RematchOut,
     RoomOut,
@@ -89,6 +90,7 @@ def options_out(options: TableOptions) -> OptionsOut:
         spectators=options.spectators,
         computer_seats=list(options.computer_seats),
         rated=options.rated,
+        reactions_for_spectators=options.reactions_for_spectators,
     )
 
 
@@ -140,6 +142,7 @@ def state_message(
         stake=stake_out(state.stake),
         stakes=[out for out in map(stake_out, state.stakes) if out is not None],
         resign_price=None if seat is None else stake_out(resign_price(state, seat)),
+        reactions_muted=player_id in state.reactions_muted,
     )
 
 
@@ -172,6 +175,10 @@ def chat_message(state: RoomState, line: SendChat, reply_to: int | None) -> Chat
     return ChatMessage(
         seat=line.seat, name=None if holder is None else holder.name, text=line.text, at=line.at, reply_to=reply_to
     )
+
+
+def reaction_message(reaction: SendReaction, reply_to: int | None) -> ReactionMessage:
+    return ReactionMessage(seat=reaction.seat, reaction=reaction.reaction, at=reaction.at, reply_to=reply_to)
 
 
 def chat_log_message(state: RoomState) -> ChatLogMessage:

@@ -21,6 +21,7 @@ class TableOptions:
     spectators: bool = True  # others may watch the table (public: anyone; private: with a watch code)
     computer_seats: tuple[int, ...] = ()  # the seats the computer plays (seat 1 against one person)
     rated: bool = True  # a finished match between people changes their ratings (backend.ratings)
+    reactions_for_spectators: bool = False  # spectators see the players' quick reactions too
 
     @property
     def seats(self) -> int:
@@ -40,6 +41,7 @@ class TableOptions:
             "spectators": self.spectators,
             "rated": self.rated,
             **({"computer_seats": list(self.computer_seats)} if self.computer_seats else {}),
+            **({"reactions_for_spectators": True} if self.reactions_for_spectators else {}),
         }
 
     @classmethod
@@ -57,6 +59,7 @@ class TableOptions:
             spectators=bool(data.get("spectators", True)),
             computer_seats=tuple(int(seat) for seat in computers),
             rated=bool(data.get("rated", True)),
+            reactions_for_spectators=bool(data.get("reactions_for_spectators", False)),
         )
 
 
@@ -71,4 +74,13 @@ def computer_seats(seats: int, computers: int) -> tuple[int, ...]:
     return tuple(range(seats - computers, seats))
 
 
-_TABLE_ONLY = ("stake_per_point", "currency", "reconnect_grace_s", "bot_level", "spectators", "computer_seats", "rated")
+_TABLE_ONLY = (
+    "stake_per_point",
+    "currency",
+    "reconnect_grace_s",
+    "bot_level",
+    "spectators",
+    "computer_seats",
+    "reactions_for_spectators",
+    "rated",
+)

@@ -36,6 +36,7 @@ from .effects import Refusal
 from .model import FreshMatch, RematchAction, RoomState
 from .options import TableOptions
 from .ports import BotRunner, Bus, Clock, Connection
+from .reactions import DEFAULT_LIMITS, ReactionLimits
 from .sql_store import SqlRoomStore, rebuild
 from .watch import Spectators, watch_code, watch_refusal
 
@@ -61,6 +62,7 @@ class RoomTiming:
     rematch_timeout_s: float = 120.0
     open_table_ttl_s: float = 86400.0  # an open table nobody joined expires after this long
     housekeeping_s: float = 60.0  # how often housekeeping runs (0: never on its own)
+    reactions: ReactionLimits = DEFAULT_LIMITS  # quick reactions per seat and window
 
 
 @dataclass(slots=True)
@@ -106,7 +108,7 @@ class Rooms:
         self._timing = timing
         self._cluster = cluster
         self.cluster = cluster
-        self._limits = Limits(rematch_timeout_s=timing.rematch_timeout_s)
+        self._limits = Limits(rematch_timeout_s=timing.rematch_timeout_s, reactions=timing.reactions)
         self._actors: dict[str, RoomActor] = {}
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
@@ -619,8 +621,10 @@ class Rooms:
             if holder is not None and holder.bot_level is None:
                 self.bus.deliver(room_id, holder.player_id, text)
 
-    async def set_spectators(self, room_id: str, player_id: str, allowed: bool) -> RoomState | None:
-        return await self._command(room_id, cmd.SetSpectators(player_id, allowed))
+    async def set_spectators(
+        self, room_id: str, player_id: str, allowed: bool | None, reactions: bool | None = None
+    ) -> RoomState | None:
+        return await self._command(room_id, cmd.SetSpectators(player_id, allowed, reactions))
 
     async def watch_link(self, room_id: str, player_id: str) -> str:
         """A private table's watch code, for its players only."""
@@ -686,3 +690,9 @@ class Rooms:
 
     async def chat(self, room_id: str, player_id: str, msg_id: int, version: int, text: str) -> None:
         await self._intent(room_id, cmd.Chat(player_id, msg_id, version, text))
+
+    async def react(self, room_id: str, player_id: str, msg_id: int, version: int, reaction: str) -> None:
+        await self._intent(room_id, cmd.React(player_id, msg_id, version, reaction))
+
+    async def mute_reactions(self, room_id: str, player_id: str, msg_id: int, version: int, muted: bool) -> None:
+        await self._intent(room_id, cmd.MuteReactions(player_id, msg_id, version, muted))

@@ -57,6 +57,8 @@ class WatchRelay(Protocol):
 
     def relay_watch_close(self, room_id: str, code: int, reason: str) -> None: ...
 
+    def relay_watch_reaction(self, room_id: str, text: str) -> None: ...
+
 
 class Spectators:
     def __init__(self, limits: WatchLimits = WatchLimits()) -> None:
@@ -159,6 +161,18 @@ class Spectators:
         if self.relay is not None:
             self.relay.relay_watch(room_id, state.version, text)
 
+    def react(self, room_id: str, text: str) -> None:
+        """A quick reaction at the table (the owner decided the spectators may see it): sent to the
+        spectators greeted here and, with several processes, relayed once to the others. It is no
+        version of the room: a spectator still being checked misses it, and that is all."""
+        self._send_here(room_id, text)
+        if self.relay is not None:
+            self.relay.relay_watch_reaction(room_id, text)
+
+    def _send_here(self, room_id: str, text: str) -> None:
+        for connection in tuple(self._rooms.get(room_id, ())):
+            connection.send(text)
+
     def holds(self, room_id: str) -> bool:
         """Does this process hold any spectator of the room (greeted, or still being checked)?"""
         return bool(self._rooms.get(room_id) or self._waiting.get(room_id))
@@ -183,6 +197,8 @@ class Spectators:
             self._close_here(room_id, int(message["code"]), str(message["reason"]))
         elif message.get("kind") == "watch":
             self._deliver(room_id, int(message["version"]), str(message["text"]))
+        elif message.get("kind") == "reaction":
+            self._send_here(room_id, str(message["text"]))
 
     def _deliver(self, room_id: str, version: int, text: str) -> None:
         for connection in tuple(self._rooms.get(room_id, ())):

@@ -70,6 +70,7 @@ export const api = {
   myRooms: () => request('GET', '/api/rooms/mine'),
   watchableRooms: () => request('GET', '/api/rooms/watchable'),
   allowWatching: (id, allowed) => request('PATCH', `/api/rooms/${encodeURIComponent(id)}`, { spectators: allowed }),
+  allowReactionsWatch: (id, allowed) => request('PATCH', `/api/rooms/${encodeURIComponent(id)}`, { reactions_for_spectators: allowed }),
   watchLink: (id) => request('POST', `/api/rooms/${encodeURIComponent(id)}/watch-link`),
   room: (id) => request('GET', `/api/rooms/${encodeURIComponent(id)}`),
   joinRoom: (id) => request('POST', `/api/rooms/${encodeURIComponent(id)}/join`),

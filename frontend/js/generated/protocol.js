@@ -32,6 +32,8 @@ export const REFUSAL_CODES = Object.freeze([
   "server_error",
   "spectator_cannot_act",
   "too_many_tables",
+  "unknown_reaction",
+  "too_many_reactions",
   "unavailable",
   "bad_message",
   "rate_limited",
@@ -189,6 +191,10 @@ export const TABLE_OPTIONS = Object.freeze({
   "rated": {
     "type": "boolean",
     "default": true
+  },
+  "reactions_for_spectators": {
+    "type": "boolean",
+    "default": false
   }
 });
 
@@ -354,6 +360,50 @@ export const RATING_KINDS = Object.freeze([
   "thousand4",
   "bidding3",
   "bidding4"
+]);
+
+// The quick reactions a player may send (`react`), in the order offered; labels: reaction.<code>.
+export const REACTIONS = Object.freeze([
+  {
+    "code": "well_played",
+    "emoji": null
+  },
+  {
+    "code": "good_luck",
+    "emoji": null
+  },
+  {
+    "code": "thanks",
+    "emoji": null
+  },
+  {
+    "code": "nice_try",
+    "emoji": null
+  },
+  {
+    "code": "oops",
+    "emoji": null
+  },
+  {
+    "code": "hurry_up",
+    "emoji": null
+  },
+  {
+    "code": "thumbs_up",
+    "emoji": "👍"
+  },
+  {
+    "code": "laugh",
+    "emoji": "😄"
+  },
+  {
+    "code": "wow",
+    "emoji": "😮"
+  },
+  {
+    "code": "facepalm",
+    "emoji": "🙈"
+  }
 ]);
 
 // The socket protocol's version: sent as ?protocol= when a socket opens.

@@ -32,6 +32,7 @@ const FORM_DEFAULTS = {
   openScores: Boolean(OPT.open_scores.default),
   spectators: OPT.spectators ? Boolean(OPT.spectators.default) : true,
   rated: OPT.rated ? Boolean(OPT.rated.default) : true, // a match between people changes their ratings
+  reactionsWatch: OPT.reactions_for_spectators ? Boolean(OPT.reactions_for_spectators.default) : false,
   grace: defaultOf('reconnect_grace_s'),
   stake: '0',
   // The lobby's own choices: a table for a friend is private and staked in EUR unless changed.
@@ -602,6 +603,8 @@ export function mount(root) {
     const [bottom, bottomField] = check('opt-bottom', 'opt-stock-bottom', s.bottom, t('opt.stock_bottom.long'));
     const [openScores, openScoresField] = check('opt-open-scores', 'opt-open-scores', s.openScores, t('opt.open_scores.long'));
     const [spectators, spectatorsField] = check('opt-spectators', 'opt-spectators', s.spectators, t('opt.spectators.long'));
+    // Quick reactions reach the players; the spectators too only if the players say so (off by default).
+    const [reactionsWatch, reactionsWatchField] = check('opt-reactions-watch', 'opt-reactions-watch', s.reactionsWatch, t('opt.reactions_for_spectators.long'));
     const grace = select('opt-grace', s.grace, GRACE_CHOICES.map((sec) => [String(sec), durationText(sec)]));
     // Two-hand only: marriage scoring (ruling V0.5b: by suit in V2–V7), the pack and the stock's bottom card.
     const scoringField = field('opt-scoring', t('opt.scoring'), scoring, t('opt.scoring.help'));
@@ -618,6 +621,7 @@ export function mount(root) {
         bottomField,
         openScoresField,
         spectatorsField,
+        reactionsWatchField,
         field('opt-grace', t('opt.grace'), grace, t('opt.grace.help')),
       ),
     );
@@ -687,6 +691,7 @@ export function mount(root) {
     };
     // Who plays: with a computer seat no stake (the server refuses one); no visibility when nobody is invited.
     const sync = () => {
+      reactionsWatch.disabled = !spectators.checked; // nobody watches: nothing to show them
       syncGame();
       const k = bots();
       const n = seatTotal();
@@ -715,6 +720,7 @@ export function mount(root) {
         openScores: openScores.checked,
         spectators: spectators.checked,
         rated: rated.checked,
+        reactionsWatch: reactionsWatch.checked,
         grace: grace.value,
         stake: humanStake,
         currency: currency.value,
@@ -762,6 +768,7 @@ export function mount(root) {
       if (id && gameInfo(id).simplified) body.scoring = gameScoring.value;
       if (jungfrau.checked) body.jungfrau = true;
       if (k === 0 && !rated.checked) body.rated = false;
+      if (reactionsWatch.checked && spectators.checked) body.reactions_for_spectators = true;
       if (k > 0) {
         body.bot_level = level.value;
         body.stake_per_point = '0';

@@ -19,6 +19,7 @@ import { createAuction } from '../table/auction.js';
 import { createDiscard } from '../table/discard.js';
 import { BANNER_MS, createRing } from '../table/ring.js';
 import { createSheet } from '../table/sheet.js';
+import { createBubbles, createReactionPicker } from '../table/reactions.js';
 import { auctionTurn, bidAmount, canDeclare, canSubmitDiscard, dealOf, discardTurn, initialState, isBlocking, matchOver, myTurn, reduce, roomOf, viewOf } from '../table/store.js';
 import { createSummary, SUMMARY_MS } from '../table/summary.js';
 import { createStatus } from '../table/status.js';
@@ -95,7 +96,29 @@ export function mount(root, roomId) {
     }
   });
   watch.allowText = h('span', { class: 'switch-text' });
-  watch.box = h('div', { class: 'watch-box' }, h('label', { class: 'switch-row', for: 'allow-watching' }, watch.allow, watch.allowText), watch.button, watch.note);
+  // Whether the spectators see the players' quick reactions too (issue 27; off unless a player allows it).
+  watch.reactions = h('input', { type: 'checkbox', role: 'switch', id: 'allow-reactions-watch', 'data-testid': 'allow-reactions-watch' });
+  watch.reactions.addEventListener('change', async () => {
+    const allowed = watch.reactions.checked;
+    watch.reactions.disabled = true;
+    try {
+      await api.allowReactionsWatch(roomId, allowed); // the new room arrives as a `state`
+    } catch (err) {
+      watch.reactions.checked = !allowed;
+      toast(apiErrorText(err), 'rejected-message');
+    } finally {
+      watch.reactions.disabled = false;
+      renderBar();
+    }
+  });
+  watch.reactionsText = h('span', { class: 'switch-text' });
+  watch.reactionsRow = h('label', { class: 'switch-row', for: 'allow-reactions-watch' }, watch.reactions, watch.reactionsText);
+  watch.box = h('div', { class: 'watch-box' }, h('label', { class: 'switch-row', for: 'allow-watching' }, watch.allow, watch.allowText), watch.reactionsRow, watch.button, watch.note);
+  // Quick reactions (issue 27): not blocking, like chat; the answer is the echo (or a refusal).
+  const picker = createReactionPicker({
+    onReact: (reaction) => sendIntent({ type: 'react', reaction }, { blocking: false }),
+    onMute: (muted) => sendIntent({ type: 'mute_reactions', muted }, { blocking: false }),
+  });
   const sheet = createSheet({ dispatch, sendChat: (text) => sendIntent({ type: 'chat', text }, { blocking: false }), feedback, extra: watch.box });
 
   const el = {};
@@ -105,7 +128,7 @@ export function mount(root, roomId) {
   el.unread = h('span', { class: 'unread-dot', 'data-testid': 'chat-unread', hidden: true });
   el.toggle = h('button', { type: 'button', class: 'bar-btn sheet-toggle', 'data-testid': 'sheet-toggle', 'aria-controls': 'table-sheet', onclick: toggleSheet });
   el.dealChip = h('span', { class: 'bar-chip', 'data-testid': 'deal-chip' });
-  el.bar = h('div', { class: 'table-bar' }, el.lobby, el.dealChip, watch.chip, h('span', { class: 'bar-space' }), el.resign, el.toggle);
+  el.bar = h('div', { class: 'table-bar' }, el.lobby, el.dealChip, watch.chip, h('span', { class: 'bar-space' }), picker.button, picker.mute, el.resign, el.toggle);
   el.feltMessage = h('div', { class: 'felt-message' });
   el.felt = h(
     'section',
@@ -118,6 +141,8 @@ export function mount(root, roomId) {
     summary.el,
     matchPanel.el,
   );
+  const bubbles = createBubbles(el.felt);
+  el.felt.append(bubbles.el);
   el.overlay = h('div', { class: 'reconnecting-overlay', 'data-testid': 'reconnecting-overlay', role: 'alert', hidden: true });
   el.errorSlot = h('div', { class: 'error-slot' });
   el.main = h('div', { class: 'table-main' }, el.bar, el.felt);
@@ -131,6 +156,10 @@ export function mount(root, roomId) {
     onMessage(m) {
       if (!m || typeof m !== 'object') return;
       if (m.type === 'rejected') onRejected(m);
+      if (m.type === 'reaction') {
+        onReaction(m);
+        return;
+      }
       if (m.type === 'watchers') {
         watch.count = Number(m.count) || 0;
         renderBar();
@@ -251,6 +280,14 @@ export function mount(root, roomId) {
     dispatch({ type: 'local/illegal', card: code });
   }
 
+  /** A reaction by a seat (my own comes back as the answer): a bubble by it, unless I muted them. */
+  function onReaction(m) {
+    const mine = m.reply_to !== null && m.reply_to !== undefined;
+    if (!mine && state.msg && state.msg.reactions_muted) return; // one already on its way when I muted
+    if (!Number.isInteger(m.seat)) return;
+    bubbles.show(m.seat, m.reaction, plainName(state, m.seat));
+  }
+
   function onRejected(m) {
     if (m.code === 'stale_version') toast(t('reject.stale_version'), 'rejected-message');
     else toast(REJECT_CODES.has(m.code) ? rejectText(m.code) : t('reject.unknown'), 'rejected-message');
@@ -350,6 +387,9 @@ export function mount(root, roomId) {
     // Every table may be watched, computer seats or not (friends may watch one person play the computer).
     watch.box.hidden = !room || room.status === 'closed';
     watch.allowText.textContent = t('watch.allow');
+    watch.reactionsRow.hidden = !allowed || nobodyToChat(state);
+    if (!watch.reactions.disabled) watch.reactions.checked = Boolean(room && room.options && room.options.reactions_for_spectators);
+    watch.reactionsText.textContent = t('watch.allow_reactions');
   }
 
   async function copyWatchLink() {
@@ -373,6 +413,7 @@ export function mount(root, roomId) {
     setChildren(el.lobby, h('span', { 'aria-hidden': 'true', text: '←' }), h('span', { class: 'bar-label', text: t('common.back_to_lobby') }));
     el.lobby.title = t('common.back_to_lobby');
     const canResign = room && room.status === 'playing' && !matchOver(state) && v;
+    picker.render({ available: Boolean(v && room.status !== 'closed' && !nobodyToChat(state)), muted: Boolean(state.msg && state.msg.reactions_muted) });
     el.resign.hidden = !canResign;
     setChildren(el.resign, h('span', { 'aria-hidden': 'true', class: 'flag', text: '⚑' }), h('span', { class: 'bar-label', text: t('resign.button') }));
     el.resign.title = t('resign.button');
@@ -570,6 +611,8 @@ export function mount(root, roomId) {
       socket.stop();
       stopOpenPoll();
       hand.destroy();
+      picker.destroy();
+      bubbles.clear();
       document.removeEventListener('keydown', onKey);
       wide.removeEventListener('change', onWide);
       window.removeEventListener('resize', onResize);

@@ -10,6 +10,8 @@ import { loading, playerName, replayHref } from '../ui.js';
 import { protocolAccepted, reloadOnce, socketUrl } from '../socket.js';
 import { createAuction } from '../table/auction.js';
 import { createDiscard } from '../table/discard.js';
+import { plainName } from '../table/names.js';
+import { createBubbles } from '../table/reactions.js';
 import { createRing } from '../table/ring.js';
 import { createStatus } from '../table/status.js';
 import { initialState, matchOver, reduce, roomOf, viewOf } from '../table/store.js';
@@ -43,6 +45,9 @@ export function mount(root, roomId, code) {
   el.bar = h('div', { class: 'table-bar' }, el.back, el.title, h('span', { class: 'bar-space' }), el.watchers);
   el.message = h('div', { class: 'felt-message' });
   el.felt = h('section', { class: 'felt', 'data-testid': 'felt', 'data-mode': 'loading' }, ring.el, status.el, ring.me, el.message);
+  // The players' quick reactions, when they let spectators see them (the server sends none otherwise).
+  const bubbles = createBubbles(el.felt);
+  el.felt.append(bubbles.el);
   el.page = h('div', { class: 'table-page spectator', 'data-testid': 'spectator-table', 'data-room': roomId }, el.h1, h('div', { class: 'table-main' }, el.bar, el.felt));
   root.append(el.page);
   document.body.classList.add('at-table');
@@ -91,6 +96,10 @@ export function mount(root, roomId, code) {
   }
 
   function onMessage(m) {
+    if (m && m.type === 'reaction' && Number.isInteger(m.seat) && viewOf(state)) {
+      bubbles.show(m.seat, m.reaction, plainName(state, m.seat));
+      return;
+    }
     if (!m || m.type !== 'watch_state') return; // `rejected` cannot happen: a spectator sends nothing
     watchers = Number(m.watchers) || 0;
     state = reduce(state, m);
@@ -133,6 +142,7 @@ export function mount(root, roomId, code) {
     destroy() {
       destroyed = true;
       clearTimeout(timer);
+      bubbles.clear();
       if (ws) ws.close(1000);
       document.body.classList.remove('at-table', 'table-live');
     },
