@@ -540,7 +540,9 @@ def _start_rematch(
 # ---------------------------------------------------------------- chat
 
 
-def _chat(state: RoomState, command: cmd.Chat, now: datetime) -> Decision:
+def _sender_seat(state: RoomState, command: cmd.Chat | cmd.React) -> int | Decision:
+    """The seat a chat line or a reaction comes from, or the decision that answers it instead: the
+    answer given before when it is sent again, a refusal when the sender has no seat."""
     player, msg_id = command.player_id, command.msg_id
     again = _answered_before(state, player, msg_id, command.version)
     if again is not None:
@@ -548,6 +550,14 @@ def _chat(state: RoomState, command: cmd.Chat, now: datetime) -> Decision:
     seat = state.seat_of(player)
     if seat is None:
         return _refuse(state, player, msg_id, RoomCode.NOT_SEATED, "you have no seat at this table", command.version)
+    return seat
+
+
+def _chat(state: RoomState, command: cmd.Chat, now: datetime) -> Decision:
+    player, msg_id = command.player_id, command.msg_id
+    seat = _sender_seat(state, command)
+    if not isinstance(seat, int):
+        return seat
     line = SendChat(seat=seat, text=command.text, at=now, sender=player, msg_id=msg_id)
     logged = replace(state, chat=(*state.chat, ChatLine(seat, command.text, now))[-CHAT_LOG_LINES:])
     effects: list[Effect] = []
@@ -566,12 +576,9 @@ def _react(state: RoomState, command: cmd.React, now: datetime, limits: Reaction
     ``limits.window_s`` seconds (by the command's own time). Not stored and not a change of the
     table: the version stays, and nothing but the rate limit's memory changes."""
     player, msg_id = command.player_id, command.msg_id
-    again = _answered_before(state, player, msg_id, command.version)
-    if again is not None:
-        return state, again
-    seat = state.seat_of(player)
-    if seat is None:
-        return _refuse(state, player, msg_id, RoomCode.NOT_SEATED, "you have no seat at this table", command.version)
+    seat = _sender_seat(state, command)
+    if not isinstance(seat, int):
+        return seat
     if command.reaction not in REACTIONS:
         message = f"{command.reaction!r} is not a reaction"
         return _refuse(state, player, msg_id, RoomCode.UNKNOWN_REACTION, message, command.version)
