@@ -31,18 +31,41 @@ function trophy(won) {
   return box;
 }
 
-/** The headline and the reason: won on the target (R5, V0.9), or left by a resignation or absence (R6.2, V0.10a). */
+/** The seats in first place (the view's places: shared on equal totals, R6.2 / V0.10a), else the winner. */
+export function firstSeats(v) {
+  if (Array.isArray(v.places)) return v.places.map((place, seat) => (place === 1 ? seat : null)).filter((seat) => seat !== null);
+  return Number.isInteger(v.winner) ? [v.winner] : [];
+}
+
+/** "Anna", "Anna and Ben", "Anna, Ben and Cleo" in the page's language. */
+export function namesList(names) {
+  try {
+    return new Intl.ListFormat(document.documentElement.lang || 'en', { type: 'conjunction' }).format(names);
+  } catch {
+    return names.join(', ');
+  }
+}
+
+/**
+ * The headline and the reason: won on the target (R5, V0.9), or left by a resignation or absence
+ * (R6.2, V0.10a) — then the others are ranked by their totals, and the first place (shared on equal
+ * totals) wins: the headline always names it.
+ */
 function outcome(s, v) {
   const me = mySeat(s);
-  const won = Number.isInteger(v.winner) && isMe(s, v.winner);
+  const firsts = firstSeats(v);
+  const won = firsts.some((seat) => isMe(s, seat));
   let headline;
-  if (Number.isInteger(v.winner)) headline = won ? t('match.you_won') : t('match.they_won', { name: plainName(s, v.winner) });
-  else headline = v.loser === me && isMe(s, me) ? t('ring.you_left') : t('ring.match_ended'); // first place shared
+  if (firsts.length === 1) headline = won ? t('match.you_won') : t('match.they_won', { name: plainName(s, firsts[0]) });
+  else if (firsts.length > 1) {
+    const others = firsts.filter((seat) => !isMe(s, seat)).map((seat) => plainName(s, seat));
+    headline = won ? t('match.you_share_first', { names: namesList(others) }) : t('match.share_first', { names: namesList(others) });
+  } else headline = v.loser === me && isMe(s, me) ? t('ring.you_left') : t('ring.match_ended');
   let reason;
   if (v.end_reason === 'target' || !Number.isInteger(v.loser)) reason = t('match.reason.target', { winner: plainName(s, v.winner), target: v.target });
   else if (v.end_reason === 'resign' && isMe(s, v.loser)) reason = t('match.reason.you_resigned');
   else reason = t(v.end_reason === 'absence' ? 'match.reason.absence' : 'match.reason.resign', { loser: plainName(s, v.loser) });
-  return { won, headline, reason };
+  return { won, headline, reason, firsts };
 }
 
 /**
@@ -170,7 +193,7 @@ export function createMatchPanel({ sendRematch, raceChart }) {
     const first = shownKey === null;
     shownKey = key;
     rating.load(s);
-    const { won, headline, reason } = outcome(s, v);
+    const { won, headline, reason, firsts } = outcome(s, v);
     const history = v.history || [];
     const sum = s.summary;
     const lastDeal = sum && history.length && sum.event.number === history[history.length - 1].number ? summaryTable(s, sum.event, sum.declarations) : null;
@@ -186,7 +209,7 @@ export function createMatchPanel({ sendRematch, raceChart }) {
           h(
             'div',
             {},
-            h('h2', { id: 'match-result-h', 'data-testid': 'match-result', 'data-won': String(won), tabindex: '-1' }, headline),
+            h('h2', { id: 'match-result-h', 'data-testid': 'match-result', 'data-won': String(won), 'data-winners': firsts.join(','), tabindex: '-1' }, headline),
             h('p', { class: 'muted', 'data-testid': 'match-reason', text: reason }),
           ),
         ),
