@@ -61,7 +61,7 @@ def screenshots(page: Page, artifacts: Path, tag: str, lang: str) -> None:
     for viewport in (PHONE, LANDSCAPE, NARROW):
         page.set_viewport_size(viewport)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        page.screenshot(path=artifacts / f"resign4-{tag}-{lang}-{viewport['width']}x{viewport['height']}.png")
+        page.screenshot(path=artifacts / f"resign4-{tag}-{lang}-{viewport['width']}x{viewport['height']}.png", animations="disabled")
     page.set_viewport_size(size)
 
 

@@ -927,4 +927,5 @@ export default {
   'opt.opponents': { one: 'Gegner', other: 'Gegner' },
   'opt.computer_seats': { one: 'Computerplatz', other: 'Computerplätze' },
   'opt.computers_n': { one: '{n} Computer ({level})', other: '{n} Computer ({level})' },
+  'lobby.live_now': { one: '{n} Tisch wird gerade gespielt — zuschauen', other: '{n} Tische werden gerade gespielt — zuschauen' },
 };

@@ -927,4 +927,5 @@ export default {
   'opt.opponents': { one: 'Opponent', other: 'Opponents' },
   'opt.computer_seats': { one: 'Computer seat', other: 'Computer seats' },
   'opt.computers_n': { one: '{n} computer ({level})', other: '{n} computers ({level})' },
+  'lobby.live_now': { one: '{n} table being played — watch', other: '{n} tables being played — watch' },
 };

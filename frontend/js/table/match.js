@@ -6,7 +6,7 @@ import { api } from '../api.js';
 import { h, setChildren, svg } from '../dom.js';
 import { t } from '../i18n.js';
 import { h2hHref, isZeroAmount, money, ratingText, settlementWords } from '../ui.js';
-import { isMe, matchOver, mySeat, otherSeats, player, roomOf, seatCount, viewOf } from './store.js';
+import { isMe, isSpectator, matchOver, mySeat, otherSeats, player, roomOf, seatCount, viewOf } from './store.js';
 import { isBot, plainName } from './names.js';
 import { scoreSheet, standingsList, summaryTable } from './summary.js';
 
@@ -139,7 +139,11 @@ function headToHeadLink(s) {
   return h('a', { class: 'btn ghost', href: h2hHref([mine.id, ...others.map((p) => p.id)]), 'data-testid': 'match-h2h', text: t('h2h.link') });
 }
 
-export function createMatchPanel({ sendRematch, raceChart }) {
+/**
+ * The panel at the end of a match, for the players and (`actions` given) for spectators: a spectator
+ * has no rematch to offer or answer, so `actions(s)` gives the row's buttons instead (the replay).
+ */
+export function createMatchPanel({ sendRematch = () => {}, raceChart, actions = null }) {
   const el = h('div', { class: 'match-panel-slot' });
   let shownKey = null;
   const rating = ratingLine();
@@ -188,7 +192,7 @@ export function createMatchPanel({ sendRematch, raceChart }) {
     }
     const room = roomOf(s);
     const msg = s.msg || {};
-    const key = JSON.stringify([room.match_id, v.winner, v.loser, v.places, msg.stakes, room.rematch, t('match.you_won'), Boolean(raceChart())]);
+    const key = JSON.stringify([room.match_id, room.status, v.winner, v.loser, v.places, msg.stakes, room.rematch, t('match.you_won'), Boolean(raceChart())]);
     if (key === shownKey) return false;
     const first = shownKey === null;
     shownKey = key;
@@ -205,7 +209,7 @@ export function createMatchPanel({ sendRematch, raceChart }) {
         h(
           'div',
           { class: 'match-head' },
-          trophy(won),
+          trophy(won || isSpectator(s)), // a spectator is shown the winner's cup, not a loss
           h(
             'div',
             {},
@@ -215,8 +219,8 @@ export function createMatchPanel({ sendRematch, raceChart }) {
         ),
         standingsList(s),
         rating.el,
-        stakeLines(s, v),
-        h('div', { class: 'rematch-row' }, rematchRow(s), headToHeadLink(s), h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
+        actions ? null : stakeLines(s, v), // a spectator is sent no settlements (watch_state)
+        h('div', { class: 'rematch-row' }, actions ? actions(s) : [rematchRow(s), headToHeadLink(s)], h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
         raceFigure(s, v, history),
         lastDeal ? h('details', { class: 'last-deal' }, h('summary', { text: t('summary.title', { n: sum.event.number + 1 }) }), lastDeal) : null,
         history.length ? h('details', { class: 'match-sheet' }, h('summary', { text: t('sheet.title') }), scoreSheet(s, history)) : null,
