@@ -61,7 +61,9 @@ def screenshots(page: Page, artifacts: Path, tag: str, lang: str) -> None:
     for viewport in (PHONE, LANDSCAPE, NARROW):
         page.set_viewport_size(viewport)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        page.screenshot(path=artifacts / f"resign4-{tag}-{lang}-{viewport['width']}x{viewport['height']}.png", animations="disabled")
+        page.screenshot(
+            path=artifacts / f"resign4-{tag}-{lang}-{viewport['width']}x{viewport['height']}.png", animations="disabled"
+        )
     page.set_viewport_size(size)
 
 
@@ -130,7 +132,9 @@ def test_r6_2_v0_10a_a_resigned_four_seat_match_names_its_winner_and_every_place
 
         # The match page: the result, the winner, and every seat's place in the totals line.
         page.get_by_test_id(f"match-link-{match_id}").click()
-        expect(page.get_by_test_id("detail-result")).to_have_attribute("data-result", "won" if places[0] == 1 else "lost")
+        expect(page.get_by_test_id("detail-result")).to_have_attribute(
+            "data-result", "won" if places[0] == 1 else "lost"
+        )
         totals = page.get_by_test_id("detail-totals")
         for seat, place in enumerate(places):
             expect(totals.get_by_test_id(f"detail-place-{seat}")).to_have_attribute("data-place", str(place))

@@ -29,7 +29,9 @@ def screenshots(page: Page, artifacts: Path, tag: str) -> None:
     for viewport in (PHONE, LANDSCAPE, NARROW):
         page.set_viewport_size(viewport)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        page.screenshot(path=artifacts / f"watch-results-{tag}-{viewport['width']}x{viewport['height']}.png", animations="disabled")
+        page.screenshot(
+            path=artifacts / f"watch-results-{tag}-{viewport['width']}x{viewport['height']}.png", animations="disabled"
+        )
     page.set_viewport_size(size)
 
 
