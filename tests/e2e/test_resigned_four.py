@@ -30,6 +30,17 @@ from .test_polish_pages import sign_in
 pytestmark = pytest.mark.browser
 
 LANDSCAPE = {"width": 844, "height": 390}
+# The options row's computer chip (Intl.PluralRules forms): two of four seats, then three.
+SHARED_CHIP = {
+    "en": ("Computer seats", "2 computers (easy)"),
+    "de": ("Computerplätze", "2 Computer (leicht)"),
+    "ru": ("Места компьютера", "2 компьютера (лёгкий)"),
+}
+ALONE_CHIP = {
+    "en": ("Opponents", "3 computers (easy)"),
+    "de": ("Gegner", "3 Computer (leicht)"),
+    "ru": ("Соперники", "3 компьютера (лёгкий)"),
+}
 NARROW = {"width": 360, "height": 640}
 
 
@@ -143,6 +154,22 @@ def test_r6_2_v0_10a_a_resigned_four_seat_match_names_its_winner_and_every_place
         expect(computers).to_have_attribute("data-count", "2")
         screenshots(page, artifacts, "match", lang)
         assert sorted(seat for seat, p in names.items() if p["bot_level"] == "easy") == sorted({1, 2, 3} - {ben})
+        expect(computers.locator("dt")).to_have_text(SHARED_CHIP[lang][0])
+        expect(computers.locator("dd")).to_have_text(SHARED_CHIP[lang][1])
+
+        # Anna alone against three computer seats: the options row counts all three (plural forms).
+        alone = run(
+            anna_socket.player.post(
+                "/api/rooms",
+                json={"variant": "thousand4", "seats": 4, "computer_seats": 3, "bot_level": "easy", "target": 1001},
+            )
+        )
+        assert alone["status"] == "playing" and alone["match_id"], alone
+        page.goto(f"/#/history/{alone['match_id']}")
+        chip = page.get_by_test_id("options-summary").locator('[data-opt="opponent"]')
+        expect(chip).to_have_attribute("data-count", "3")
+        expect(chip.locator("dt")).to_have_text(ALONE_CHIP[lang][0])
+        expect(chip.locator("dd")).to_have_text(ALONE_CHIP[lang][1])
         assert not visitor.errors, visitor.errors
     finally:
         visitor.context.close()
