@@ -198,9 +198,24 @@ export function durationText(seconds) {
 }
 
 /** "1001 points · by suit · stake 0.01 EUR" as a list of labelled chips. */
+/**
+ * The computer seats of a table as one chip: "Opponent: Computer (easy)" at two seats; with three or
+ * four seats how many (plural forms by Intl.PluralRules) — "Opponents: 3 computers (easy)" when every
+ * other seat is the computer's, "Computer seats: 2 computers (easy)" at a table shared with people.
+ */
+function computerChip(options) {
+  if (!options.bot_level) return null;
+  const count = Array.isArray(options.computer_seats) && options.computer_seats.length ? options.computer_seats.length : 1;
+  const seats = Number(options.seats) || 2;
+  if (seats <= 2) return [t('opt.opponent'), botName(options.bot_level), 'opponent', count];
+  const level = BOT_LEVELS.includes(options.bot_level) ? t(`bot.level.${options.bot_level}`) : String(options.bot_level);
+  const label = count === seats - 1 ? tn('opt.opponents', count) : tn('opt.computer_seats', count);
+  return [label, count > 1 ? tn('opt.computers_n', count, { level }) : botName(options.bot_level), 'opponent', count];
+}
+
 export function optionsSummary(options = {}) {
   const chips = [
-    options.bot_level ? [t('opt.opponent'), botName(options.bot_level), 'opponent'] : null,
+    computerChip(options),
     [t('opt.target'), num(options.target ?? 1001), 'target'],
     [t('opt.scoring'), t(`opt.scoring.${options.declaration_scoring || 'by_suit'}`), 'scoring'],
     [t('opt.deck'), options.deck_size === 32 ? t('opt.deck.short.32') : t('opt.deck.short.24'), 'deck'],
@@ -219,7 +234,7 @@ export function optionsSummary(options = {}) {
   return h(
     'dl',
     { class: 'options-summary', 'data-testid': 'options-summary' },
-    chips.map(([k, v, id]) => h('div', { class: 'opt-chip', 'data-opt': id }, h('dt', { text: k }), h('dd', { text: v }))),
+    chips.map(([k, v, id, count]) => h('div', { class: 'opt-chip', 'data-opt': id, 'data-count': count === undefined ? null : String(count) }, h('dt', { text: k }), h('dd', { text: v }))),
   );
 }
 

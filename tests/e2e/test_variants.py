@@ -356,6 +356,11 @@ def test_a_spectator_watches_a_three_seat_table_with_computer_seats(
             # nothing on the spectator's page can act, and it names no card of Anna's hand
             for control in ("hand", "bid-submit", "pass", "discard-submit", "resign"):
                 assert not visible(carl.page, control), control
+            # a deal over: the spectator has the players' summary, the next deal waiting behind it (issue 22)
+            if watch.get_attribute("data-held") == "true":
+                if visible(carl.page, "deal-summary-close"):
+                    carl.page.get_by_test_id("deal-summary-close").click()
+                continue
             mine = set(hand(anna.page))
             if version(anna.page) == int(watch.get_attribute("data-version") or -1):
                 seen = dom_cards(carl.page)

@@ -6,7 +6,7 @@ import { api } from '../api.js';
 import { h, setChildren, svg } from '../dom.js';
 import { t } from '../i18n.js';
 import { h2hHref, isZeroAmount, money, ratingText, settlementWords } from '../ui.js';
-import { isMe, matchOver, mySeat, otherSeats, player, roomOf, seatCount, viewOf } from './store.js';
+import { isMe, isSpectator, matchOver, mySeat, otherSeats, player, roomOf, seatCount, viewOf } from './store.js';
 import { isBot, plainName } from './names.js';
 import { scoreSheet, standingsList, summaryTable } from './summary.js';
 
@@ -31,18 +31,41 @@ function trophy(won) {
   return box;
 }
 
-/** The headline and the reason: won on the target (R5, V0.9), or left by a resignation or absence (R6.2, V0.10a). */
+/** The seats in first place (the view's places: shared on equal totals, R6.2 / V0.10a), else the winner. */
+export function firstSeats(v) {
+  if (Array.isArray(v.places)) return v.places.map((place, seat) => (place === 1 ? seat : null)).filter((seat) => seat !== null);
+  return Number.isInteger(v.winner) ? [v.winner] : [];
+}
+
+/** "Anna", "Anna and Ben", "Anna, Ben and Cleo" in the page's language. */
+export function namesList(names) {
+  try {
+    return new Intl.ListFormat(document.documentElement.lang || 'en', { type: 'conjunction' }).format(names);
+  } catch {
+    return names.join(', ');
+  }
+}
+
+/**
+ * The headline and the reason: won on the target (R5, V0.9), or left by a resignation or absence
+ * (R6.2, V0.10a) — then the others are ranked by their totals, and the first place (shared on equal
+ * totals) wins: the headline always names it.
+ */
 function outcome(s, v) {
   const me = mySeat(s);
-  const won = Number.isInteger(v.winner) && isMe(s, v.winner);
+  const firsts = firstSeats(v);
+  const won = firsts.some((seat) => isMe(s, seat));
   let headline;
-  if (Number.isInteger(v.winner)) headline = won ? t('match.you_won') : t('match.they_won', { name: plainName(s, v.winner) });
-  else headline = v.loser === me && isMe(s, me) ? t('ring.you_left') : t('ring.match_ended'); // first place shared
+  if (firsts.length === 1) headline = won ? t('match.you_won') : t('match.they_won', { name: plainName(s, firsts[0]) });
+  else if (firsts.length > 1) {
+    const others = firsts.filter((seat) => !isMe(s, seat)).map((seat) => plainName(s, seat));
+    headline = won ? t('match.you_share_first', { names: namesList(others) }) : t('match.share_first', { names: namesList(others) });
+  } else headline = v.loser === me && isMe(s, me) ? t('ring.you_left') : t('ring.match_ended');
   let reason;
   if (v.end_reason === 'target' || !Number.isInteger(v.loser)) reason = t('match.reason.target', { winner: plainName(s, v.winner), target: v.target });
   else if (v.end_reason === 'resign' && isMe(s, v.loser)) reason = t('match.reason.you_resigned');
   else reason = t(v.end_reason === 'absence' ? 'match.reason.absence' : 'match.reason.resign', { loser: plainName(s, v.loser) });
-  return { won, headline, reason };
+  return { won, headline, reason, firsts };
 }
 
 /**
@@ -116,7 +139,11 @@ function headToHeadLink(s) {
   return h('a', { class: 'btn ghost', href: h2hHref([mine.id, ...others.map((p) => p.id)]), 'data-testid': 'match-h2h', text: t('h2h.link') });
 }
 
-export function createMatchPanel({ sendRematch, raceChart }) {
+/**
+ * The panel at the end of a match, for the players and (`actions` given) for spectators: a spectator
+ * has no rematch to offer or answer, so `actions(s)` gives the row's buttons instead (the replay).
+ */
+export function createMatchPanel({ sendRematch = () => {}, raceChart, actions = null }) {
   const el = h('div', { class: 'match-panel-slot' });
   let shownKey = null;
   const rating = ratingLine();
@@ -165,12 +192,12 @@ export function createMatchPanel({ sendRematch, raceChart }) {
     }
     const room = roomOf(s);
     const msg = s.msg || {};
-    const key = JSON.stringify([room.match_id, v.winner, v.loser, v.places, msg.stakes, room.rematch, t('match.you_won'), Boolean(raceChart())]);
+    const key = JSON.stringify([room.match_id, room.status, v.winner, v.loser, v.places, msg.stakes, room.rematch, t('match.you_won'), Boolean(raceChart())]);
     if (key === shownKey) return false;
     const first = shownKey === null;
     shownKey = key;
     rating.load(s);
-    const { won, headline, reason } = outcome(s, v);
+    const { won, headline, reason, firsts } = outcome(s, v);
     const history = v.history || [];
     const sum = s.summary;
     const lastDeal = sum && history.length && sum.event.number === history[history.length - 1].number ? summaryTable(s, sum.event, sum.declarations) : null;
@@ -182,18 +209,18 @@ export function createMatchPanel({ sendRematch, raceChart }) {
         h(
           'div',
           { class: 'match-head' },
-          trophy(won),
+          trophy(won || isSpectator(s)), // a spectator is shown the winner's cup, not a loss
           h(
             'div',
             {},
-            h('h2', { id: 'match-result-h', 'data-testid': 'match-result', 'data-won': String(won), tabindex: '-1' }, headline),
+            h('h2', { id: 'match-result-h', 'data-testid': 'match-result', 'data-won': String(won), 'data-winners': firsts.join(','), tabindex: '-1' }, headline),
             h('p', { class: 'muted', 'data-testid': 'match-reason', text: reason }),
           ),
         ),
         standingsList(s),
         rating.el,
-        stakeLines(s, v),
-        h('div', { class: 'rematch-row' }, rematchRow(s), headToHeadLink(s), h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
+        actions ? null : stakeLines(s, v), // a spectator is sent no settlements (watch_state)
+        h('div', { class: 'rematch-row' }, actions ? actions(s) : [rematchRow(s), headToHeadLink(s)], h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
         raceFigure(s, v, history),
         lastDeal ? h('details', { class: 'last-deal' }, h('summary', { text: t('summary.title', { n: sum.event.number + 1 }) }), lastDeal) : null,
         history.length ? h('details', { class: 'match-sheet' }, h('summary', { text: t('sheet.title') }), scoreSheet(s, history)) : null,

@@ -107,10 +107,14 @@ export function scoreSheet(s, history) {
   );
 }
 
-/** The final standings in the view's places (R5, ruling V0.9; the one who left last, R6.2 / V0.10a). */
+/**
+ * The final standings in the view's places (R5, ruling V0.9; the one who left last, R6.2 / V0.10a):
+ * each row says its place, the first place (shared on equal totals) is marked the winner, and the
+ * one who resigned or stayed away says so in words (no strike-through that could hide a leader).
+ */
 export function standingsList(s) {
   const v = viewOf(s);
-  const me = mySeat(s);
+  const tag = v.end_reason === 'absence' ? t('match.tag.absent') : t('match.tag.resigned');
   return h(
     'ol',
     { class: 'standings', 'data-testid': 'final-standings' },
@@ -121,10 +125,13 @@ export function standingsList(s) {
           'data-testid': `standing-${seat}`,
           'data-total': String(points),
           'data-place': place === null ? null : String(place),
-          value: place === null ? null : String(place), // equal totals share a place (1, 2, 2, 4)
           class: `${place === 1 ? 'winner' : ''}${seat === v.loser ? ' loser' : ''}${isMe(s, seat) ? ' me' : ''}`.trim(),
         },
+        // equal totals share a place (1, 2, 2, 4): the number is written, not counted by the list
+        h('span', { class: 'place', 'data-testid': 'standing-place', text: place === null ? '' : t('match.place', { n: place }) }),
         h('span', { class: 'who', text: isMe(s, seat) ? t('table.you_named', { name: plainName(s, seat) }) : plainName(s, seat) }),
+        place === 1 ? h('span', { class: 'standing-tag winner-tag', 'data-testid': 'standing-winner', text: t('match.tag.winner') }) : null,
+        seat === v.loser && v.end_reason !== 'target' ? h('span', { class: 'standing-tag loser-tag', 'data-testid': 'standing-left', text: tag }) : null,
         h('strong', { text: total(points) }),
       ),
     ),

@@ -114,8 +114,36 @@ function scoreText(m) {
 
 /** My result as the server ranked it: won (first place, shared or alone) or lost; in progress before. */
 function resultLabel(m) {
-  if (m.status !== 'finished' || !m.result) return { text: t('history.in_progress'), cls: 'playing' };
-  return m.result === 'won' ? { text: t('history.won'), cls: 'won' } : { text: t('history.lost'), cls: 'lost' };
+  const place = myPlace(m);
+  const result = m.result || (place === null ? null : place === 1 ? 'won' : 'lost');
+  if (m.status !== 'finished' || !result) return { text: t('history.in_progress'), cls: 'playing', result: 'playing' };
+  return result === 'won' ? { text: t('history.won'), cls: 'won', result } : { text: t('history.lost'), cls: 'lost', result };
+}
+
+/** Every seat's place once the match is over (the server's: 1 the best, the leaver last), else null. */
+function placesOf(m) {
+  if (Array.isArray(m.places) && m.places.length === m.n) return m.places;
+  return m.players.every((p) => Number.isInteger(p.place)) ? m.players.map((p) => p.place) : null;
+}
+
+function myPlace(m) {
+  const places = placesOf(m);
+  return places ? places[m.seat] : null;
+}
+
+/** The seats in first place (one winner, or a first place shared on equal totals). */
+function winnerSeats(m) {
+  const places = placesOf(m);
+  if (m.status !== 'finished' || !places) return [];
+  return places.map((place, seat) => (place === 1 ? seat : null)).filter((seat) => seat !== null);
+}
+
+/** "Winner: Anna" / "Winners: Anna, Ben" — the viewer called "you". */
+function winnerLine(m, names, testid) {
+  const seats = winnerSeats(m);
+  if (!seats.length) return null;
+  const who = seats.map((s) => (s === m.seat ? t('history.you') : names[s])).join(', ');
+  return h('span', { class: 'match-winner', 'data-testid': testid, 'data-seats': seats.join(','), text: tn('history.winners', seats.length, { names: who }) });
 }
 
 // ---------------------------------------------------------------- the list and the ledger
@@ -207,7 +235,17 @@ export function mountList(root) {
               // A game other than two-hand 1001 says which (issue 13).
               gameOf(m.options) !== TWO_HAND ? h('span', { class: 'match-game', 'data-testid': 'match-row-game', text: gameName(m.options) }) : null,
             ),
-            h('span', { class: 'match-result' }, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'match-row-result', text: res.text })),
+            h('span', { class: 'match-result' }, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'match-row-result', 'data-result': res.result, text: res.text })),
+            // A finished match for three or four: my place and who won (R5, V0.9; R6.2 / V0.10a after a resignation).
+            m.n > 2 && winnerSeats(m).length
+              ? h(
+                  'span',
+                  { class: 'match-outcome' },
+                  h('span', { class: 'match-place', 'data-testid': 'match-row-place', 'data-place': String(myPlace(m)), text: t('history.place_of', { n: num(myPlace(m)), of: num(m.n) }) }),
+                  ' · ',
+                  winnerLine(m, m.names, 'match-row-winner'),
+                )
+              : null,
             h('span', { class: 'match-score num' }, h('span', { class: 'visually-hidden', text: `${t('history.col.score')}: ` }), scoreText(m)),
             h('span', { class: 'match-stake', 'data-testid': 'match-row-stake', text: m.status === 'finished' ? matchStakeText(m, me.id) : '—' }),
           );
@@ -412,15 +450,28 @@ export function mountMatch(root, matchId) {
     const target = m.target ? ` (${t('table.target', { n: num(m.target) })})` : '';
     // The totals, me first then in play order — once over, in the server's places (1. Anna 320 · 2. …).
     const order = [seat, ...m.others];
-    const placed = m.status === 'finished' && m.players.every((p) => Number.isInteger(p.place));
-    if (placed) order.sort((a, b) => m.players[a].place - m.players[b].place);
-    const totalsLine = [order.map((s) => `${placed ? `${num(m.players[s].place)}. ` : ''}${names[s]} ${num(m.totals[s] ?? 0)}`).join(' · '), target];
+    const places = m.status === 'finished' ? placesOf(m) : null;
+    if (places) order.sort((a, b) => places[a] - places[b]);
+    const totalsLine = [
+      ...order.flatMap((s, k) => [
+        k ? ' · ' : null,
+        h('span', { 'data-testid': `detail-place-${s}`, 'data-place': places ? String(places[s]) : null, class: places && places[s] === 1 ? 'first' : null, text: `${places ? `${num(places[s])}. ` : ''}${names[s]} ${num(m.totals[s] ?? 0)}` }),
+      ]),
+      target,
+    ];
     setChildren(
       panel,
       h('h1', { class: 'h2', text: m.others.length === 1 ? t('history.match_vs', { name: m.opponentName }) : t('history.match_with', { names: m.opponentName }) }),
       gameOf(m.options) !== TWO_HAND ? h('p', { class: 'match-game-line', 'data-testid': 'detail-game', text: gameName(m.options) }) : null,
       h('p', { class: 'muted match-when', text: formatDate(m.date) }),
-      h('p', {}, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'detail-result', text: res.text }), ' ', m.endReason ? t(`history.reason.${m.endReason}`) : ''),
+      h(
+        'p',
+        {},
+        h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'detail-result', 'data-result': res.result, text: res.text }),
+        ' ',
+        m.endReason && m.status === 'finished' ? t(`history.reason.${m.endReason}`) : '',
+        winnerSeats(m).length ? [' · ', winnerLine(m, names, 'detail-winner')] : null,
+      ),
       h('p', { class: 'final-totals', 'data-testid': 'detail-totals' }, ...totalsLine),
       // The head to head of this match's people (computers have none).
       peopleOf(m, me.id) ? h('p', {}, h('a', { class: 'btn ghost', href: h2hHref(peopleOf(m, me.id)), 'data-testid': 'detail-h2h', text: t('h2h.link') })) : null,

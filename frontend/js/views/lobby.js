@@ -260,9 +260,12 @@ export function mount(root) {
     const player = getPlayer();
     if (!player) {
       root.append(
-        h('section', { class: 'hero' }, h('h1', { text: t('lobby.welcome') }), h('p', { class: 'lead', text: t('lobby.tagline') })),
+        h('section', { class: 'hero' }, h('h1', { text: t('lobby.welcome') }), h('p', { class: 'lead', text: t('lobby.tagline') }), liveNow),
         h('div', { class: 'intro-grid', 'data-testid': 'getting-started' }, startForm(), tablePicture(), h('section', { class: 'card-panel intro' }, introText())),
+        // The live public tables, to watch without a name or an account (shown once there is one).
+        h('section', { class: 'card-panel live-tables', 'aria-labelledby': 'watch-h', hidden: true }, h('h2', { id: 'watch-h', text: t('watch.title') }), watchable),
       );
+      refreshWatchable();
       return;
     }
     const mine = h('div', { 'data-testid': 'my-rooms' }, loading());
@@ -331,9 +334,23 @@ export function mount(root) {
 
   // Spectators: public tables being played, each with a "Watch" link (#/watch/<room>).
   const watchable = h('ul', { class: 'room-list', 'data-testid': 'watchable-rooms' });
+  // For a visitor with no name yet, near the top: how many tables are live, leading to their list.
+  const liveNow = h('button', {
+    type: 'button',
+    class: 'btn live-now',
+    'data-testid': 'live-now',
+    hidden: true,
+    onclick: () => {
+      watchable.parentElement?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      watchable.querySelector('a')?.focus({ preventScroll: true });
+    },
+  });
   function renderWatchable(result, player) {
-    const rooms = result.status === 'fulfilled' ? asList(result.value, 'rooms').filter((room) => !(room.players || []).some((p) => p && p.id === player.id)) : [];
+    const rooms = result.status === 'fulfilled' ? asList(result.value, 'rooms').filter((room) => !player || !(room.players || []).some((p) => p && p.id === player.id)) : [];
     watchable.parentElement && (watchable.parentElement.hidden = !rooms.length);
+    liveNow.hidden = !rooms.length;
+    liveNow.textContent = tn('lobby.live_now', rooms.length);
+    liveNow.dataset.count = String(rooms.length);
     setChildren(
       watchable,
       rooms.map((room) =>
@@ -351,6 +368,16 @@ export function mount(root) {
         ),
       ),
     );
+  }
+
+  /** Nobody signed in: only the live tables, refreshed like the lobby's lists. */
+  async function refreshWatchable() {
+    clearTimeout(timer);
+    if (getPlayer() || destroyed) return;
+    const [live] = await Promise.allSettled([api.watchableRooms()]);
+    if (destroyed || getPlayer() || !watchable.isConnected) return;
+    renderWatchable(live, null);
+    timer = setTimeout(refreshWatchable, REFRESH_MS);
   }
 
   async function refresh(mineEl, openEl) {

@@ -6,14 +6,16 @@
 import { h, setChildren } from '../dom.js';
 import { CLOSE_CODES } from '../generated/protocol.js';
 import { t } from '../i18n.js';
-import { loading, playerName, replayHref } from '../ui.js';
+import { loading, replayHref } from '../ui.js';
 import { protocolAccepted, reloadOnce, socketUrl } from '../socket.js';
 import { createAuction } from '../table/auction.js';
 import { createDiscard } from '../table/discard.js';
+import { createMatchPanel } from '../table/match.js';
 import { plainName } from '../table/names.js';
 import { createBubbles } from '../table/reactions.js';
 import { createRing } from '../table/ring.js';
 import { createStatus } from '../table/status.js';
+import { createSummary, SUMMARY_MS } from '../table/summary.js';
 import { initialState, matchOver, reduce, roomOf, viewOf } from '../table/store.js';
 
 const FATAL = {
@@ -23,6 +25,9 @@ const FATAL = {
   [CLOSE_CODES.OUTDATED_CLIENT]: 'watch.outdated', // after the one reload (socket.js reloadOnce)
 };
 const MIN_DELAY = 500;
+// The race chart is optional (as at the players' table): the panel works without it.
+let raceModule = null;
+const raceReady = import('../components/race-chart.js').then((m) => (raceModule = m)).catch(() => null);
 const MAX_DELAY = 8000;
 
 export function mount(root, roomId, code) {
@@ -37,6 +42,21 @@ export function mount(root, roomId, code) {
   const none = () => {};
   const ring = createRing({ auction: createAuction({ onStep: none, onBid: none, onPass: none }), discard: createDiscard({ onDiscard: none }) });
   const status = createStatus();
+  // The players' own result screens: the deal summary (the next deal waits behind it, as theirs
+  // does) and the end-of-match panel, whose row offers the replay instead of a rematch.
+  let summaryTimer = null;
+  const summary = createSummary({ onClose: closeSummary });
+  const matchPanel = createMatchPanel({
+    raceChart: () => raceModule && raceModule.raceChart,
+    actions: (s) => {
+      const room = roomOf(s);
+      // The replay is open to whoever could watch (a private table's with this same watch code);
+      // a rematch gives the room a new match and takes the link away.
+      return room && room.status === 'finished' && room.match_id
+        ? h('a', { class: 'btn primary', href: replayHref(room.match_id, 0, code), 'data-testid': 'watch-replay', text: t('watch.replay') })
+        : null;
+    },
+  });
   const el = {};
   el.watchers = h('span', { class: 'bar-chip', 'data-testid': 'spectator-watchers' });
   el.back = h('a', { class: 'bar-btn', href: '#/', 'data-testid': 'table-to-lobby' });
@@ -44,7 +64,7 @@ export function mount(root, roomId, code) {
   el.h1 = h('h1', { class: 'visually-hidden' });
   el.bar = h('div', { class: 'table-bar' }, el.back, el.title, h('span', { class: 'bar-space' }), el.watchers);
   el.message = h('div', { class: 'felt-message' });
-  el.felt = h('section', { class: 'felt', 'data-testid': 'felt', 'data-mode': 'loading' }, ring.el, status.el, ring.me, el.message);
+  el.felt = h('section', { class: 'felt', 'data-testid': 'felt', 'data-mode': 'loading' }, ring.el, status.el, ring.me, el.message, summary.el, matchPanel.el);
   // The players' quick reactions, when they let spectators see them (the server sends none otherwise).
   const bubbles = createBubbles(el.felt);
   el.felt.append(bubbles.el);
@@ -77,22 +97,21 @@ export function mount(root, roomId, code) {
     el.felt.dataset.mode = 'playing';
     // While the match is played a phone gives the site header's rows to the table (as players' do).
     document.body.classList.toggle('table-live', room.status === 'playing' && !matchOver(state));
-    // The match is over: its replay is open to whoever could watch it (a private table's with this
-    // same watch code). A rematch gives the room a new match and takes the link away.
-    if (room.status === 'finished' && room.match_id) {
-      const winner = room.players[viewOf(state).winner];
-      setChildren(
-        el.message,
-        h(
-          'p',
-          { class: 'watch-over', 'data-testid': 'watch-over' },
-          winner ? h('strong', { text: t('match.they_won', { name: playerName(winner, room.players) }) }) : null,
-          h('a', { class: 'btn primary', href: replayHref(room.match_id, 0, code), 'data-testid': 'watch-replay', text: t('watch.replay') }),
-        ),
-      );
-    } else el.message.replaceChildren();
+    el.page.dataset.held = String(state.held);
+    el.message.replaceChildren();
     ring.render(state, { events });
     status.render(state);
+    summary.render(state);
+    matchPanel.render(state);
+  }
+
+  /** The summary closes on Continue or after SUMMARY_MS, as the players' does: then the next deal. */
+  function closeSummary() {
+    clearTimeout(summaryTimer);
+    summaryTimer = null;
+    if (destroyed || !state.held) return;
+    state = reduce(state, { type: 'local/summary_close' });
+    render();
   }
 
   function onMessage(m) {
@@ -102,8 +121,12 @@ export function mount(root, roomId, code) {
     }
     if (!m || m.type !== 'watch_state') return; // `rejected` cannot happen: a spectator sends nothing
     watchers = Number(m.watchers) || 0;
+    const wasHeld = state.held;
     state = reduce(state, m);
-    if (state.held) state = reduce(state, { type: 'local/summary_close' }); // no summary here: show the next deal
+    if (state.held && !wasHeld) {
+      clearTimeout(summaryTimer);
+      summaryTimer = setTimeout(closeSummary, SUMMARY_MS);
+    }
     render(m.events || []);
   }
 
@@ -135,6 +158,7 @@ export function mount(root, roomId, code) {
 
   render();
   connect();
+  raceReady.then(() => !destroyed && matchOver(state) && render());
   return {
     relang() {
       render();
@@ -142,6 +166,7 @@ export function mount(root, roomId, code) {
     destroy() {
       destroyed = true;
       clearTimeout(timer);
+      clearTimeout(summaryTimer);
       bubbles.clear();
       if (ws) ws.close(1000);
       document.body.classList.remove('at-table', 'table-live');
