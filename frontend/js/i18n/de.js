@@ -915,4 +915,13 @@ export default {
   'reject.unknown_reaction': 'Das ist keine der Reaktionen.',
   'reject.too_many_reactions': 'Nicht so schnell — warte ein paar Sekunden bis zur nächsten Reaktion.',
   'opt.reactions_for_spectators.long': 'Zuschauer sehen auch die schnellen Reaktionen der Spieler',
+
+  // Karten, die wandern, und Kartenbilder (issue 22)
+  'prefs.trick_stay': 'Ein fertiger Stich bleibt liegen',
+  'prefs.trick_stay.short': 'Kurz',
+  'prefs.trick_stay.normal': 'Normal',
+  'prefs.trick_stay.long': 'Lange',
+  'prefs.trick_stay.tap': 'Bis ich tippe',
+  'prefs.four_colour': 'Vierfarbiges Blatt (♣ grün, ♦ blau)',
+  'ring.tap_to_clear': 'Tippen zum Abräumen',
 };

@@ -915,4 +915,13 @@ export default {
   'reject.unknown_reaction': 'That is not one of the reactions.',
   'reject.too_many_reactions': 'Not so fast — wait a few seconds before the next reaction.',
   'opt.reactions_for_spectators.long': 'Spectators see the players’ quick reactions too',
+
+  // Cards that travel and card faces (issue 22)
+  'prefs.trick_stay': 'A finished trick stays',
+  'prefs.trick_stay.short': 'Briefly',
+  'prefs.trick_stay.normal': 'Normal',
+  'prefs.trick_stay.long': 'Long',
+  'prefs.trick_stay.tap': 'Until I tap it',
+  'prefs.four_colour': 'Four-colour deck (♣ green, ♦ blue)',
+  'ring.tap_to_clear': 'Tap to clear',
 };

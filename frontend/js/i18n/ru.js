@@ -915,4 +915,13 @@ export default {
   'reject.unknown_reaction': 'Такой реакции нет.',
   'reject.too_many_reactions': 'Не так быстро — подождите несколько секунд до следующей реакции.',
   'opt.reactions_for_spectators.long': 'Зрители тоже видят быстрые реакции игроков',
+
+  // Карты в движении и рисунки карт (issue 22)
+  'prefs.trick_stay': 'Взятка остаётся на столе',
+  'prefs.trick_stay.short': 'Недолго',
+  'prefs.trick_stay.normal': 'Обычно',
+  'prefs.trick_stay.long': 'Долго',
+  'prefs.trick_stay.tap': 'Пока не коснусь',
+  'prefs.four_colour': 'Четырёхцветная колода (♣ зелёные, ♦ синие)',
+  'ring.tap_to_clear': 'Коснитесь, чтобы убрать',
 };
