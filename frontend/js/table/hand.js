@@ -92,7 +92,9 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     renderReason(s);
     if (key === last) return;
     const drawn = new Set(events.filter((e) => e && e.kind === 'card_drawn' && e.card).map((e) => e.card));
-    const newDeal = dealShown !== null && dealShown !== v.deal_number;
+    // A deal is dealt when it begins, and when the table opens on a deal nobody has touched yet.
+    const untouched = !(d.tricks_played > 0) && !(d.trick && d.trick.cards && d.trick.cards.length) && !(d.calls && d.calls.length);
+    const newDeal = dealShown === null ? untouched && hand.length > 0 : dealShown !== v.deal_number;
     const dealt = newDeal || events.some((e) => e && (e.kind === 'deal_started' || e.kind === 'match_started'));
     dealShown = v.deal_number;
     const moving = motionOn();
