@@ -39,11 +39,17 @@ window.__probe = { trick: [], hand: [] };
 new MutationObserver((records) => {
   for (const record of records) for (const node of record.addedNodes) {
     if (!(node instanceof Element)) continue;
-    const found = node.matches('.trick-card, .hand .card') ? [node] : [...node.querySelectorAll('.trick-card, .hand .card')];
+    const sel = '.trick-card, .hand .card';
+    const found = node.matches(sel) ? [node] : [...node.querySelectorAll(sel)];
     for (const card of found) {
       const anims = card.getAnimations();
       const first = anims.length && anims[0].effect.getKeyframes()[0];
-      const entry = { card: card.dataset.card, ghost: Boolean(card.closest('.ghost-layer')), anims: anims.length, from: (first && (first.transform || first.translate)) || '' };
+      const entry = {
+        card: card.dataset.card,
+        ghost: Boolean(card.closest('.ghost-layer')),
+        anims: anims.length,
+        from: (first && (first.transform || first.translate)) || '',
+      };
       (card.matches('.trick-card') ? window.__probe.trick : window.__probe.hand).push(entry);
     }
   }
@@ -53,16 +59,19 @@ new MutationObserver((records) => {
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[ServerProcess]:
-    with tempfile.TemporaryDirectory() as folder:
-        with serving("sqlite", Path(folder), BOT_DELAY_S="0.5", MATCH_SEED=str(SEEDED_MATCH)) as process:
-            yield process
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        serving("sqlite", Path(folder), BOT_DELAY_S="0.5", MATCH_SEED=str(SEEDED_MATCH)) as process,
+    ):
+        yield process
 
 
 def my_turn(page: Page) -> None:
     """Wait until a card of mine may be played (closing a deal's summary on the way)."""
     for _ in range(3):
         page.wait_for_function(
-            f"() => document.querySelectorAll('{LEGAL}').length > 0 || document.querySelector('[data-testid=deal-summary-close]')",
+            f"() => document.querySelectorAll('{LEGAL}').length > 0"
+            " || document.querySelector('[data-testid=deal-summary-close]')",
             timeout=15_000,
         )
         if not page.locator(LEGAL).count():
@@ -187,7 +196,10 @@ def test_with_reduced_motion_no_card_travels(server: ServerProcess, browser: Any
         probe = page.evaluate("() => window.__probe")
         assert probe["hand"] and probe["trick"]
         assert all(e["anims"] == 0 for e in probe["trick"] + probe["hand"]), probe
-        moving = page.evaluate("() => document.getAnimations().filter((a) => a.effect && a.effect.target && a.effect.target.closest('.card')).length")
+        moving = page.evaluate(
+            "() => document.getAnimations()"
+            ".filter((a) => a.effect && a.effect.target && a.effect.target.closest('.card')).length"
+        )
         assert moving == 0
         assert seat.errors == []
     finally:
@@ -207,7 +219,12 @@ def test_how_long_a_finished_trick_stays_is_a_setting_and_tap_to_clear_keeps_it_
         page.get_by_test_id("sheet-tab-table").click()
         stay = page.get_by_test_id("trick-stay")
         expect(stay).to_have_value("normal")
-        assert stay.locator("option").evaluate_all("els => els.map((e) => e.value)") == ["short", "normal", "long", "tap"]
+        assert stay.locator("option").evaluate_all("els => els.map((e) => e.value)") == [
+            "short",
+            "normal",
+            "long",
+            "tap",
+        ]
         stay.select_option("tap")
         assert page.evaluate("localStorage.getItem('1001.trick-stay')") == "tap"
         page.get_by_test_id("sheet-close").click()
