@@ -922,6 +922,6 @@ export default {
   'prefs.trick_stay.normal': 'Normal',
   'prefs.trick_stay.long': 'Lange',
   'prefs.trick_stay.tap': 'Bis ich tippe',
-  'prefs.four_colour': 'Vierfarbiges Blatt (♣ grün, ♦ blau)',
+  'prefs.four_colour': 'Vierfarbiges Blatt (♣\u00a0grün, ♦\u00a0blau)',
   'ring.tap_to_clear': 'Tippen zum Abräumen',
 };

@@ -922,6 +922,6 @@ export default {
   'prefs.trick_stay.normal': 'Normal',
   'prefs.trick_stay.long': 'Long',
   'prefs.trick_stay.tap': 'Until I tap it',
-  'prefs.four_colour': 'Four-colour deck (♣ green, ♦ blue)',
+  'prefs.four_colour': 'Four-colour deck (♣\u00a0green, ♦\u00a0blue)',
   'ring.tap_to_clear': 'Tap to clear',
 };

@@ -922,6 +922,6 @@ export default {
   'prefs.trick_stay.normal': 'Обычно',
   'prefs.trick_stay.long': 'Долго',
   'prefs.trick_stay.tap': 'Пока не коснусь',
-  'prefs.four_colour': 'Четырёхцветная колода (♣ зелёные, ♦ синие)',
+  'prefs.four_colour': 'Четырёхцветная колода (♣\u00a0зелёные, ♦\u00a0синие)',
   'ring.tap_to_clear': 'Коснитесь, чтобы убрать',
 };
