@@ -6,6 +6,8 @@
 // contract, the trump, the declarer's discards and the last trick; the marriage announcements (R3)
 // over it. Where a seat sits: model.js (pure). What a game has comes from data (`deal.phase`, the
 // game's `stock` flag, `deal.stock_count`, `deal.declarer`), never from asking which game it is.
+// Cards travel (motion.js): a card played flies in from the hand or its seat, the trick taken stays
+// as long as this device's setting says (prefs.js; or until tapped) and then flies to its winner.
 import { cardBack, cardEl, SUIT_SYMBOL, suitBadge } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { t, tn } from '../i18n.js';
