@@ -1,7 +1,8 @@
-// Card rendering with CSS only: corner indices and a centre pip or face letter.
+// Card rendering: large corner indices, a centre pip, or for K, Q and J a picture (court.js, inline SVG).
 // Codes follow the protocol: rank A T K Q J 9 (8 7) then suit C S H D, e.g. "TH".
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { courtPicture } from './court.js';
 
 export const SUITS = ['C', 'S', 'H', 'D'];
 export const RANKS = ['A', 'T', 'K', 'Q', 'J', '9', '8', '7'];
@@ -36,7 +37,7 @@ export function suitName(suit) {
 /** An inline suit symbol in the right colour, with its name for screen readers. */
 export function suitBadge(suit) {
   return h('span', {
-    class: `suit-sym ${isRed(suit) ? 'red' : 'black'}`,
+    class: `suit-sym ${isRed(suit) ? 'red' : 'black'} suit-${suit}`,
     role: 'img',
     'aria-label': suitName(suit),
     title: suitName(suit),
@@ -50,10 +51,10 @@ function face(code) {
   const sym = SUIT_SYMBOL[suit];
   const short = rankShort(rank);
   const corner = (pos) =>
-    h('span', { class: `corner ${pos}`, 'aria-hidden': 'true' }, h('span', { class: 'idx', text: short }), h('span', { class: 'csuit', text: sym }));
+    h('span', { class: `corner ${pos}`, 'aria-hidden': 'true' }, h('span', { class: short.length > 1 ? 'idx wide' : 'idx', text: short }), h('span', { class: 'csuit', text: sym }));
   const isFace = rank === 'K' || rank === 'Q' || rank === 'J';
   const centre = isFace
-    ? h('span', { class: 'centre face-letter', 'aria-hidden': 'true' }, h('span', { class: 'fl', text: short }), h('span', { class: 'fs', text: sym }))
+    ? h('span', { class: 'centre court-face', 'aria-hidden': 'true' }, courtPicture(rank, sym))
     : h('span', { class: `centre pip ${rank === 'A' ? 'ace' : ''}`, 'aria-hidden': 'true', text: sym });
   return [corner('tl'), centre, corner('br')];
 }
@@ -61,7 +62,8 @@ function face(code) {
 /** A face-up card. `opts.button` makes it a <button>; extra attributes go in `opts.attrs`. */
 export function cardEl(code, opts = {}) {
   const suit = suitOf(code);
-  const cls = `card ${isRed(suit) ? 'red' : 'black'} ${opts.className || ''}`.trim();
+  const court = 'KQJ'.includes(rankOf(code)) ? ' court-card' : '';
+  const cls = `card ${isRed(suit) ? 'red' : 'black'} suit-${suit}${court} ${opts.className || ''}`.trim();
   const attrs = { class: cls, 'data-card': code, ...(opts.attrs || {}) };
   if (opts.button) {
     return h('button', { type: 'button', 'aria-label': cardName(code), ...attrs }, face(code));

@@ -13,4 +13,7 @@
   link.rel = 'modulepreload';
   link.href = new URL(`i18n/${lang}.js`, app.src).href;
   document.head.append(link);
+  // The four-colour deck chosen on this device (js/prefs.js, which the table loads): set before the
+  // first card is drawn, without fetching that module on a first visit.
+  try { if (localStorage.getItem('1001.deck') === 'four') document.documentElement.dataset.deck = 'four'; } catch (e) { /* storage blocked */ }
 })();

@@ -928,4 +928,13 @@ export default {
   'opt.computer_seats': { one: 'Computerplatz', other: 'Computerplätze' },
   'opt.computers_n': { one: '{n} Computer ({level})', other: '{n} Computer ({level})' },
   'lobby.live_now': { one: '{n} Tisch wird gerade gespielt — zuschauen', other: '{n} Tische werden gerade gespielt — zuschauen' },
+
+  // Karten, die wandern, und Kartenbilder (issue 22)
+  'prefs.trick_stay': 'Ein fertiger Stich bleibt liegen',
+  'prefs.trick_stay.short': 'Kurz',
+  'prefs.trick_stay.normal': 'Normal',
+  'prefs.trick_stay.long': 'Lange',
+  'prefs.trick_stay.tap': 'Bis ich tippe',
+  'prefs.four_colour': 'Vierfarbiges Blatt (♣\u00a0grün, ♦\u00a0blau)',
+  'ring.tap_to_clear': 'Tippen zum Abräumen',
 };

@@ -928,4 +928,13 @@ export default {
   'opt.computer_seats': { one: 'Computer seat', other: 'Computer seats' },
   'opt.computers_n': { one: '{n} computer ({level})', other: '{n} computers ({level})' },
   'lobby.live_now': { one: '{n} table being played — watch', other: '{n} tables being played — watch' },
+
+  // Cards that travel and card faces (issue 22)
+  'prefs.trick_stay': 'A finished trick stays',
+  'prefs.trick_stay.short': 'Briefly',
+  'prefs.trick_stay.normal': 'Normal',
+  'prefs.trick_stay.long': 'Long',
+  'prefs.trick_stay.tap': 'Until I tap it',
+  'prefs.four_colour': 'Four-colour deck (♣\u00a0green, ♦\u00a0blue)',
+  'ring.tap_to_clear': 'Tap to clear',
 };

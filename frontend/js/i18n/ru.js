@@ -928,4 +928,13 @@ export default {
   'opt.computer_seats': { one: 'Место компьютера', few: 'Места компьютера', many: 'Места компьютера', other: 'Места компьютера' },
   'opt.computers_n': { one: '{n} компьютер ({level})', few: '{n} компьютера ({level})', many: '{n} компьютеров ({level})', other: '{n} компьютера ({level})' },
   'lobby.live_now': { one: '{n} партия идёт сейчас — смотреть', few: '{n} партии идут сейчас — смотреть', many: '{n} партий идут сейчас — смотреть', other: '{n} партии идут сейчас — смотреть' },
+
+  // Карты в движении и рисунки карт (issue 22)
+  'prefs.trick_stay': 'Взятка остаётся на столе',
+  'prefs.trick_stay.short': 'Недолго',
+  'prefs.trick_stay.normal': 'Обычно',
+  'prefs.trick_stay.long': 'Долго',
+  'prefs.trick_stay.tap': 'Пока не коснусь',
+  'prefs.four_colour': 'Четырёхцветная колода (♣\u00a0зелёные, ♦\u00a0синие)',
+  'ring.tap_to_clear': 'Коснитесь, чтобы убрать',
 };

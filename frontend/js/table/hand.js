@@ -8,6 +8,7 @@ import { t } from '../i18n.js';
 import { canDeclare, dealOf, discardTurn, isBlocking, legalMoves, matchOver, playTurn, viewOf, whyNot } from './store.js';
 import { whyText } from './names.js';
 import { handLayout, ROW_SHIFT } from './layout.js';
+import { DEAL_MS, DEAL_STAGGER_MS, flyFrom, motionOn, rectOf, slideFrom } from './motion.js';
 
 export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   const el = h('div', { class: 'hand', 'data-testid': 'hand', role: 'group' });
@@ -16,6 +17,7 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   let last = null;
   let focusKey = null; // the card to focus after the next render
   let count = 0;
+  let dealShown = null; // the deal whose cards were last drawn here
 
   const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => place()) : null;
   if (ro) ro.observe(box);
@@ -62,7 +64,11 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     for (const b of el.children) b.tabIndex = b === target ? 0 : -1;
   }
 
-  function render(s, { events = [] } = {}) {
+  /**
+   * `origin()` (the table's) is where dealt and drawn cards come from: the stock, or the felt's
+   * middle. The cards that stay slide to their new places (FLIP); nothing waits for the motion.
+   */
+  function render(s, { events = [], origin = null } = {}) {
     const v = viewOf(s);
     const d = dealOf(s);
     if (!v || !d) {
@@ -86,7 +92,13 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     renderReason(s);
     if (key === last) return;
     const drawn = new Set(events.filter((e) => e && e.kind === 'card_drawn' && e.card).map((e) => e.card));
-    const dealt = events.some((e) => e && (e.kind === 'deal_started' || e.kind === 'match_started'));
+    // A deal is dealt when it begins, and when the table opens on a deal nobody has touched yet.
+    const untouched = !(d.tricks_played > 0) && !(d.trick && d.trick.cards && d.trick.cards.length) && !(d.calls && d.calls.length);
+    const newDeal = dealShown === null ? untouched && hand.length > 0 : dealShown !== v.deal_number;
+    const dealt = newDeal || events.some((e) => e && (e.kind === 'deal_started' || e.kind === 'match_started'));
+    dealShown = v.deal_number;
+    const moving = motionOn();
+    const before = moving ? new Map([...el.children].map((b) => [b.dataset.card, rectOf(b)])) : null;
     last = key;
     const buttons = hand.map((code, i) => {
       if (picking) return pickButton(code, i, picked.has(code), talon.has(code), blocked);
@@ -95,7 +107,6 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
       const declarable = canDeclare(move);
       const cls = ['hand-card', turn ? (isLegal ? 'legal' : 'illegal') : 'idle'];
       if (declarable) cls.push('declarable');
-      if (drawn.has(code) || dealt) cls.push('drawn');
       if (s.illegal && s.illegal.card === code) cls.push('shake');
       const note = declarable ? t('card.note_declare') : !isLegal && !matchOver(s) ? whyText(s, whyNot(s, code)) : null;
       const button = cardEl(code, {
@@ -120,12 +131,28 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     count = buttons.length;
     el.replaceChildren(...buttons);
     place();
+    if (moving) travel(buttons, { before, drawn, dealt, from: origin ? origin() : null });
     const target = pick(focused || focusKey);
     if (target) rove(target);
     if (focused || focusKey) {
       focusKey = null;
       focusTo(target);
     }
+  }
+
+  /** A new deal flies in from the stock one card after another; a drawn card too; the rest slide. */
+  function travel(buttons, { before, drawn, dealt, from }) {
+    buttons.forEach((button, i) => {
+      const code = button.dataset.card;
+      if (dealt) flyFrom(button, from, { duration: DEAL_MS, delay: i * DEAL_STAGGER_MS, fade: true });
+      else if (drawn.has(code) || (before.size && !before.has(code))) flyFrom(button, from, { fade: true });
+      else slideFrom(button, before.get(code));
+    });
+  }
+
+  /** Where a card of this hand is now (before the next render): a card played flies from there. */
+  function rectOfCard(code) {
+    return rectOf(el.querySelector(`button[data-card="${code}"]`));
   }
 
   /** A card of the declarer's hand while it discards: a toggle (aria-pressed), the talon's cards marked. */
@@ -184,6 +211,7 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     el: box,
     render,
     place,
+    rectOf: rectOfCard,
     /** Focus the hand (the first playable card, or the hand itself) now and after the next render. */
     focus(code = 'any') {
       focusKey = code;

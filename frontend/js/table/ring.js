@@ -6,13 +6,17 @@
 // contract, the trump, the declarer's discards and the last trick; the marriage announcements (R3)
 // over it. Where a seat sits: model.js (pure). What a game has comes from data (`deal.phase`, the
 // game's `stock` flag, `deal.stock_count`, `deal.declarer`), never from asking which game it is.
+// Cards travel (motion.js): a card played flies in from the hand or its seat, the trick taken stays
+// as long as this device's setting says (prefs.js; or until tapped) and then flies to its winner.
 import { cardBack, cardEl, SUIT_SYMBOL, suitBadge } from '../cards.js';
-import { h, prefersReducedMotion, setChildren } from '../dom.js';
+import { h, setChildren } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { plainName, shortName } from './names.js';
 import { hasStock, othersAround, positionOf, trickCards } from './model.js';
 import { dealOf, isMe, mySeat, phaseOf, seatCount, viewOf } from './store.js';
 import { seatBox, tickSeats } from './seats.js';
+import { flyFrom, flyTo, motionOn, PLAY_MS, rectOf } from './motion.js';
+import { TRICK_STAY, trickStay } from '../prefs.js';
 
 export const BANNER_MS = 2600;
 
@@ -73,10 +77,18 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
   const centre = h('div', { class: 'ring-centre' }, stockSide, stage, side, banners);
   const el = h('div', { class: 'ring', 'data-testid': 'ring' }, seatsLayer, centre);
   const me = h('div', { class: 'ring-me' });
-  let ghostTimers = [];
+  let ghost = null; // the trick just taken, on its way to the winner: { el, timer }
+  let finalShown = false; // the ghost layer holds a deal's last trick (behind its summary)
+  let lastMsg = null;
   let lastKey = null;
+  // "Tap to clear" (prefs.js): a tap on the felt's middle sends the trick just taken to its winner.
+  trick.addEventListener('click', () => ghost && sweepGhost());
 
-  function render(s, { events = [] } = {}) {
+  /**
+   * `origin(code)` (the table's) is where a card of mine was before it was played: its place in my
+   * hand, measured before the hand re-renders. Any other card comes from its seat's box.
+   */
+  function render(s, { events = [], origin = null } = {}) {
     const v = viewOf(s);
     const d = dealOf(s);
     if (!v || !d) return;
@@ -103,7 +115,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     if (stage.firstChild !== content || stage.childElementCount !== 1) setChildren(stage, content);
     stage.dataset.content = content === trick ? 'trick' : content === auctionPanel.el ? 'auction' : 'discard';
     renderStock(d, stocked);
-    renderTrick(s, n, my, events);
+    renderTrick(s, n, my, events, origin);
     renderSide(s, phase, stocked, events);
     syncBanners(banners, s);
   }
@@ -130,16 +142,18 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
   function trickCard(code, seat, n, my, i, extra = {}) {
     const pos = positionOf(n, my, seat);
     return cardEl(code, {
-      className: `trick-card at-${pos}${extra.anim ? ' enter' : ''}${extra.winner ? ' winner' : ''}`,
+      className: `trick-card at-${pos}${extra.winner ? ' winner' : ''}`,
       attrs: { style: `--i:${i}`, 'data-seat': String(seat), ...(extra.testids === false ? {} : { 'data-testid': `trick-card-${code}` }) },
     });
   }
 
-  function renderTrick(s, n, my, events) {
+  function renderTrick(s, n, my, events, origin) {
     const d = dealOf(s);
+    const fresh = s.msg !== lastMsg;
+    lastMsg = s.msg;
     trick.setAttribute('aria-label', t('table.trick'));
     trick.dataset.n = String(n);
-    const played = new Set(events.filter((e) => e && e.kind === 'card_played').map((e) => e.card));
+    const played = events.filter((e) => e && e.kind === 'card_played');
     const layCards = (layer, tr, extra) => {
       const cards = trickCards(tr, n);
       layer.style.setProperty('--k', String(cards.length)); // how many: a table of two lays them side by side
@@ -148,30 +162,82 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     if (d.final_trick) {
       // The deal is over: its last trick stays, out of the live trick's test ids (R7 checks).
       trickLayer.replaceChildren();
-      clearGhost();
+      dropGhost();
+      finalShown = true;
       setChildren(ghostLayer, layCards(ghostLayer, d.final_trick, (card, seat) => ({ testids: false, winner: seat === d.final_trick.winner })));
+      flyIn(ghostLayer, played, origin);
       return;
     }
-    setChildren(trickLayer, layCards(trickLayer, d.trick, (card) => ({ anim: played.has(card) })));
+    if (finalShown) {
+      finalShown = false;
+      ghostLayer.replaceChildren();
+    }
+    setChildren(trickLayer, layCards(trickLayer, d.trick, () => ({})));
     const won = events.find((e) => e && e.kind === 'trick_won');
     if (won) {
-      // A trick just taken: its cards stay a moment where they were played, then go to the winner.
-      clearGhost();
-      const ghost = h('div', { class: `ring-ghost to-${positionOf(n, my, won.seat)}` });
-      ghost.append(...layCards(ghost, { leader: won.leader, cards: won.cards }, (card, seat) => ({ testids: false, winner: seat === won.seat, anim: played.has(card) })));
-      setChildren(ghostLayer, ghost);
-      const reduced = prefersReducedMotion();
-      ghostTimers.push(setTimeout(() => ghost.classList.add('sweep'), reduced ? 500 : 1100));
-      ghostTimers.push(setTimeout(() => ghost.remove(), reduced ? 700 : 1600));
-    } else if ((d.trick && d.trick.cards && d.trick.cards.length) || !events.length) {
-      clearGhost();
-      ghostLayer.replaceChildren();
+      // A trick just taken: its cards stay a moment where they were played (prefs.js: short, normal,
+      // long, or until a tap), then go to the winner's seat. The live trick underneath is empty already.
+      dropGhost();
+      const stay = trickStay();
+      const g = h('div', { class: 'ring-ghost', 'data-testid': 'trick-ghost', 'data-winner': String(won.seat), 'data-stay': stay });
+      g.append(...layCards(g, { leader: won.leader, cards: won.cards }, (card, seat) => ({ testids: false, winner: seat === won.seat })));
+      if (stay === 'tap') g.append(h('span', { class: 'ghost-hint', text: t('ring.tap_to_clear') }));
+      setChildren(ghostLayer, g);
+      ghost = { el: g, winner: won.seat, timer: null };
+      flyIn(g, played, origin);
+      const ms = TRICK_STAY[stay];
+      if (ms !== null) {
+        const mine = ghost;
+        mine.timer = setTimeout(() => ghost === mine && sweepGhost(), ms + (motionOn() ? PLAY_MS : 0));
+      }
+    } else if (ghost && d.trick && d.trick.cards && d.trick.cards.length) {
+      sweepGhost(); // the next trick has begun: the last one goes now
+    } else if (ghost && fresh && !events.length) {
+      dropGhost(); // a state that no action caused (a reconnect): drawn as it is
+    }
+    flyIn(trickLayer, played, origin);
+  }
+
+  /** The cards just played fly in from the hand (`origin`) or from their seat's box. */
+  function flyIn(layer, played, origin) {
+    if (!played.length || !motionOn()) return;
+    for (const e of played) {
+      const card = layer.querySelector(`.trick-card[data-card="${e.card}"]`);
+      if (!card) continue;
+      const from = (origin && origin(e.card)) || seatRect(e.seat, true);
+      flyFrom(card, from, { fade: !(origin && origin(e.card)) });
     }
   }
 
-  function clearGhost() {
-    for (const id of ghostTimers) clearTimeout(id);
-    ghostTimers = [];
+  /** A seat's box on the felt (its held cards where `cards`): where its cards come from and go to. */
+  function seatRect(seat, cards = false) {
+    for (const root of [el, me]) {
+      const box = root.querySelector(`.ring-seat[data-seat="${seat}"]`);
+      if (!box) continue;
+      return (cards && rectOf(box.querySelector('.rs-cards'))) || rectOf(box);
+    }
+    return null;
+  }
+
+  /** The trick just taken goes to its winner's seat, and is gone once there. */
+  function sweepGhost() {
+    if (!ghost) return;
+    const { el: g, winner, timer } = ghost;
+    clearTimeout(timer);
+    ghost = null;
+    const to = seatRect(winner);
+    const flights = [...g.querySelectorAll('.trick-card')].map((c, i) => flyTo(c, to, { delay: i * 40 })).filter(Boolean);
+    const hint = g.querySelector('.ghost-hint');
+    if (hint) hint.remove();
+    if (!flights.length) g.remove();
+    else Promise.all(flights.map((a) => a.finished.catch(() => null))).then(() => g.remove());
+  }
+
+  function dropGhost() {
+    if (!ghost) return;
+    clearTimeout(ghost.timer);
+    ghost.el.remove();
+    ghost = null;
   }
 
   function renderSide(s, phase, stocked, events) {
@@ -235,6 +301,10 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     seats: seatsLayer,
     centre,
     render,
+    /** Where a deal's cards come from: the stock where the game has one, else the middle of the felt. */
+    dealOrigin() {
+      return (!stockSide.hidden && rectOf(stock.querySelector('.stock-pile'))) || rectOf(stage) || rectOf(centre);
+    },
     /** Count down held seats (R6.2) without re-rendering everything. */
     tick(s) {
       tickSeats(el, s);

@@ -10,6 +10,7 @@ import { nobodyToChat, plainName } from './names.js';
 import { seatsFromMe } from './model.js';
 import { presenceDot } from './seats.js';
 import { scoreSheet } from './summary.js';
+import { deck, setDeck, setTrickStay, trickStay, TRICK_STAY_NAMES } from '../prefs.js';
 
 export const CHAT_MAX = 200;
 const TABS = ['chat', 'sheet', 'table'];
@@ -59,8 +60,15 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
   const sound = h('input', { type: 'checkbox', role: 'switch', 'data-testid': 'sound-toggle', id: 'sound-toggle' });
   sound.addEventListener('change', () => feedback().setMuted(!sound.checked));
   const soundRow = h('label', { class: 'switch-row', for: 'sound-toggle' }, sound, h('span', { class: 'switch-text' }));
+  // this device's preferences (prefs.js): how long a finished trick stays, the four-colour deck
+  const stay = h('select', { id: 'trick-stay', 'data-testid': 'trick-stay' }, TRICK_STAY_NAMES.map((value) => h('option', { value })));
+  stay.addEventListener('change', () => setTrickStay(stay.value));
+  const stayRow = h('div', { class: 'pref-row' }, h('label', { for: 'trick-stay', class: 'pref-label' }), stay);
+  const four = h('input', { type: 'checkbox', role: 'switch', 'data-testid': 'four-colour', id: 'four-colour' });
+  four.addEventListener('change', () => setDeck(four.checked ? 'four' : 'two'));
+  const fourRow = h('label', { class: 'switch-row', for: 'four-colour' }, four, h('span', { class: 'switch-text' }));
   const hint = h('p', { class: 'leave-hint small', 'data-testid': 'leave-hint' });
-  panels.table = h('section', { class: 'sheet-panel table-options' }, scoreboard, info, soundRow, extra, hint);
+  panels.table = h('section', { class: 'sheet-panel table-options' }, scoreboard, info, soundRow, stayRow, fourRow, extra, hint);
   for (const tab of TABS) {
     panels[tab].id = `sheet-panel-${tab}`;
     panels[tab].setAttribute('role', 'tabpanel');
@@ -98,6 +106,11 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
     renderTable(s);
     sound.checked = !feedback().isMuted();
     setChildren(soundRow.querySelector('.switch-text'), t('table.sound'));
+    stayRow.querySelector('label').textContent = t('prefs.trick_stay');
+    for (const option of stay.options) option.textContent = t(`prefs.trick_stay.${option.value}`);
+    stay.value = trickStay();
+    four.checked = deck() === 'four';
+    fourRow.querySelector('.switch-text').textContent = t('prefs.four_colour');
   }
 
   function renderChat(s) {

@@ -366,9 +366,9 @@ export function mount(root, roomId) {
     el.felt.dataset.mode = 'playing';
     document.body.classList.toggle('table-live', room.status === 'playing' && !matchOver(state));
     el.feltMessage.replaceChildren();
-    ring.render(state, { events });
+    ring.render(state, { events, origin: hand.rectOf }); // before the hand re-renders: my card leaves from its place
     status.render(state);
-    hand.render(state, { events });
+    hand.render(state, { events, origin: ring.dealOrigin });
     summary.render(state);
     if (matchPanel.render(state) && focusInTable()) matchPanel.focus();
     document.title = myTurn(state) ? `● ${t('table.your_turn')} — ${t('app.title')}` : t('app.title');
