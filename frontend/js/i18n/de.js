@@ -915,4 +915,5 @@ export default {
   'reject.unknown_reaction': 'Das ist keine der Reaktionen.',
   'reject.too_many_reactions': 'Nicht so schnell — warte ein paar Sekunden bis zur nächsten Reaktion.',
   'opt.reactions_for_spectators.long': 'Zuschauer sehen auch die schnellen Reaktionen der Spieler',
+  'table.tap_to_raise': 'Erst antippen zum Anheben, erneut antippen zum Ausspielen',
 };

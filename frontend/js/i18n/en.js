@@ -915,4 +915,5 @@ export default {
   'reject.unknown_reaction': 'That is not one of the reactions.',
   'reject.too_many_reactions': 'Not so fast — wait a few seconds before the next reaction.',
   'opt.reactions_for_spectators.long': 'Spectators see the players’ quick reactions too',
+  'table.tap_to_raise': 'Tap to raise a card, tap again to play it',
 };

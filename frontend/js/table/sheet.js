@@ -10,11 +10,12 @@ import { nobodyToChat, plainName } from './names.js';
 import { seatsFromMe } from './model.js';
 import { presenceDot } from './seats.js';
 import { scoreSheet } from './summary.js';
+import { setTapToRaise, tapToRaise } from './touch.js';
 
 export const CHAT_MAX = 200;
 const TABS = ['chat', 'sheet', 'table'];
 
-export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
+export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapToRaise = () => {} }) {
   const titleId = 'table-sheet-h';
   const title = h('h2', { id: titleId, class: 'sheet-title' });
   const close = h('button', { type: 'button', class: 'icon-btn sheet-close', 'data-testid': 'sheet-close', text: '×', onclick: () => dispatch({ type: 'local/sheet', open: false }) });
@@ -59,8 +60,15 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
   const sound = h('input', { type: 'checkbox', role: 'switch', 'data-testid': 'sound-toggle', id: 'sound-toggle' });
   sound.addEventListener('change', () => feedback().setMuted(!sound.checked));
   const soundRow = h('label', { class: 'switch-row', for: 'sound-toggle' }, sound, h('span', { class: 'switch-text' }));
+  // "tap to raise, tap again to play" (off unless chosen; remembered on this device)
+  const raise = h('input', { type: 'checkbox', role: 'switch', 'data-testid': 'tap-to-raise', id: 'tap-to-raise' });
+  raise.addEventListener('change', () => {
+    setTapToRaise(raise.checked);
+    onTapToRaise(raise.checked);
+  });
+  const raiseRow = h('label', { class: 'switch-row', for: 'tap-to-raise' }, raise, h('span', { class: 'switch-text' }));
   const hint = h('p', { class: 'leave-hint small', 'data-testid': 'leave-hint' });
-  panels.table = h('section', { class: 'sheet-panel table-options' }, scoreboard, info, soundRow, extra, hint);
+  panels.table = h('section', { class: 'sheet-panel table-options' }, scoreboard, info, soundRow, raiseRow, extra, hint);
   for (const tab of TABS) {
     panels[tab].id = `sheet-panel-${tab}`;
     panels[tab].setAttribute('role', 'tabpanel');
@@ -98,6 +106,8 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
     renderTable(s);
     sound.checked = !feedback().isMuted();
     setChildren(soundRow.querySelector('.switch-text'), t('table.sound'));
+    raise.checked = tapToRaise();
+    setChildren(raiseRow.querySelector('.switch-text'), t('table.tap_to_raise'));
   }
 
   function renderChat(s) {
