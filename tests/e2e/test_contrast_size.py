@@ -49,7 +49,8 @@ def ring(page: Page, selector: str) -> dict[str, str]:
 def test_resign_flag_turn_line_bar_buttons_and_the_focused_card(
     seeded_server: ServerProcess, browser: Any, artifacts: Path
 ) -> None:
-    seat = open_seat(browser, seeded_server.url, "Contrast", VIEWPORTS["390x844"], locale="en-GB", reduced_motion="reduce")
+    phone = VIEWPORTS["390x844"]
+    seat = open_seat(browser, seeded_server.url, "Contrast", phone, locale="en-GB", reduced_motion="reduce")
     page = seat.page
     problems: list[str] = []
     try:

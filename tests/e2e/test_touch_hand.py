@@ -14,6 +14,7 @@ Runs on the seeded server (``MATCH_SEED``): the creator leads the first deal (R4
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 from collections.abc import Iterator
@@ -85,8 +86,9 @@ def _json(message: str | bytes) -> dict[str, Any]:
 def fresh_table(page: Page) -> None:
     """A reload, then the hand drawn with my lead to play (and focus given to its first card)."""
     page.reload()
-    expect(page.locator(f'{HAND}[data-turn="true"][data-pending="false"] button[data-legal="true"]').first).to_be_visible()
-    page.wait_for_function("() => document.activeElement && document.activeElement.matches('[data-testid=hand] button.card')")
+    ready = f'{HAND}[data-turn="true"][data-pending="false"] button[data-legal="true"]'
+    expect(page.locator(ready).first).to_be_visible()
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('#app .hand button.card')")
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
@@ -139,7 +141,7 @@ def test_after_a_reload_a_tap_on_each_cards_visible_strip_plays_that_card(
             before = len(catcher.caught)
             tap_strip(page, strip)
             answer_marriage(page)
-            wait_until(page, lambda: len(catcher.caught) > before, f"the play of {card}", 5)
+            wait_until(page, lambda n=before: len(catcher.caught) > n, f"the play of {card}", 5)
             played = catcher.caught[-1]["card"]
             assert played == card, f"a tap on {card}'s strip ({strip['x']:.0f}, {strip['y']:.0f}) played {played}"
         # The last one for real: the server takes the card tapped.
@@ -148,7 +150,8 @@ def test_after_a_reload_a_tap_on_each_cards_visible_strip_plays_that_card(
         strip = strips(page)[1]
         tap_strip(page, strip)
         answer_marriage(page)
-        wait_until(page, lambda: strip["card"] not in (latest_deal(seat).get("hand") or [strip["card"]]), "the card played")
+        gone = lambda: strip["card"] not in (latest_deal(seat).get("hand") or [strip["card"]])  # noqa: E731
+        wait_until(page, gone, "the card played")
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()
@@ -234,10 +237,9 @@ def test_the_declarer_picks_the_card_tapped_and_a_picked_card_covers_no_strip(
         expect(page.get_by_test_id("ring")).to_be_visible()
         # Bid whenever I may until the talon is mine (V7); a deal a computer won is played out.
         deadline = time.monotonic() + 150
-        import random
-
         rng = random.Random(3)
-        while not (page.get_by_test_id("discard-submit").count() and page.get_by_test_id("discard-submit").is_visible()):
+        submit = page.get_by_test_id("discard-submit")
+        while not (submit.count() and submit.is_visible()):
             assert time.monotonic() < deadline, "never the declarer"
             close_summary(page)
             bid = page.get_by_test_id("bid-submit")
