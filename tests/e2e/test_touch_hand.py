@@ -157,10 +157,11 @@ def test_after_a_reload_a_tap_on_each_cards_visible_strip_plays_that_card(
         seat.context.close()
 
 
+@pytest.mark.parametrize("size", ["390x844", "844x390"])
 def test_tap_to_raise_a_first_tap_raises_another_moves_it_the_second_plays(
-    seeded_server: ServerProcess, browser: Any, artifacts: Path
+    size: str, seeded_server: ServerProcess, browser: Any, artifacts: Path
 ) -> None:
-    seat = open_seat(browser, seeded_server.url, "Raiser", VIEWPORTS["390x844"], locale="en-GB", **TOUCH)
+    seat = open_seat(browser, seeded_server.url, f"Raiser {size}", VIEWPORTS[size], locale="en-GB", **TOUCH)
     page = seat.page
     catcher = Catcher(seat)
     try:
@@ -185,7 +186,7 @@ def test_tap_to_raise_a_first_tap_raises_another_moves_it_the_second_plays(
 
         fresh_table(page)
         first = strips(page)
-        a, b = first[0], first[4]  # one in each row
+        a, b = first[0], first[4]  # upright: one in each row
         tap_strip(page, a)
         expect(page.get_by_test_id(f"card-{a['card']}")).to_have_attribute("data-raised", "true")
         # Raised, but no neighbour lost its strip: every strip's middle still hits its own card.
@@ -193,7 +194,7 @@ def test_tap_to_raise_a_first_tap_raises_another_moves_it_the_second_plays(
         tap_strip(page, b)
         expect(page.get_by_test_id(f"card-{b['card']}")).to_have_attribute("data-raised", "true")
         expect(page.locator(f"{HAND} [data-raised]")).to_have_count(1)
-        page.screenshot(path=artifacts / "touch-tap-to-raise-390x844.png", animations="disabled")
+        page.screenshot(path=artifacts / f"touch-tap-to-raise-{size}.png", animations="disabled")
         page.wait_for_timeout(300)
         assert not catcher.caught, f"a first tap played: {catcher.caught}"
         again = next(s for s in strips(page) if s["card"] == b["card"])
@@ -221,10 +222,11 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
         yield process
 
 
+@pytest.mark.parametrize("size", ["390x844", "844x390"])
 def test_the_declarer_picks_the_card_tapped_and_a_picked_card_covers_no_strip(
-    quick_server: ServerProcess, browser: Any, artifacts: Path
+    size: str, quick_server: ServerProcess, browser: Any, artifacts: Path
 ) -> None:
-    seat = open_seat(browser, quick_server.url, "Picker", VIEWPORTS["390x844"], locale="en-GB", **TOUCH)
+    seat = open_seat(browser, quick_server.url, f"Picker {size}", VIEWPORTS[size], locale="en-GB", **TOUCH)
     page = seat.page
     try:
         page.goto("/")
@@ -253,7 +255,8 @@ def test_the_declarer_picks_the_card_tapped_and_a_picked_card_covers_no_strip(
         expect(page.get_by_test_id("discard-submit")).to_be_visible()
         expect(page.locator(f"{HAND} button.card")).to_have_count(12)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        assert page.get_by_test_id("hand").get_attribute("data-rows") == "2"
+        if size == "390x844":
+            assert page.get_by_test_id("hand").get_attribute("data-rows") == "2"
         before = strips(page)
         for strip in before:
             card = strip["card"]
@@ -261,7 +264,7 @@ def test_the_declarer_picks_the_card_tapped_and_a_picked_card_covers_no_strip(
             expect(page.get_by_test_id(f"card-{card}")).to_have_attribute("aria-pressed", "true")
             expect(page.locator(f'{HAND} [aria-pressed="true"]')).to_have_count(1)
             if strip is before[0]:
-                page.screenshot(path=artifacts / "touch-discard-pick-390x844.png", animations="disabled")
+                page.screenshot(path=artifacts / f"touch-discard-pick-{size}.png", animations="disabled")
             # The picked card covers nobody's strip: each strip's middle, as it was, hits its own card.
             hits = page.evaluate(
                 """(points) => points.map(([x, y]) => {

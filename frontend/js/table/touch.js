@@ -10,6 +10,12 @@ const NAV_KEYS = new Set(['Tab', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDow
 const TAP_TO_RAISE_KEY = '1001.tapToRaise';
 let watching = false;
 
+/** A text field: its keys (a phone's on-screen keyboard too, Enter to send) are typing, not moving focus. */
+function typing(target) {
+  if (!target || !target.closest) return false;
+  return Boolean(target.isContentEditable || target.closest('textarea, input:not([type=checkbox], [type=radio], [type=button], [type=submit], [type=range])'));
+}
+
 function setInput(kind) {
   const root = document.documentElement;
   if (root.dataset.input !== kind) root.dataset.input = kind;
@@ -24,7 +30,7 @@ export function inputKind() {
 export function watchInput() {
   if (watching || typeof document === 'undefined') return;
   watching = true;
-  document.addEventListener('keydown', (event) => NAV_KEYS.has(event.key) && setInput('keyboard'), true);
+  document.addEventListener('keydown', (event) => NAV_KEYS.has(event.key) && !(event.key !== 'Tab' && typing(event.target)) && setInput('keyboard'), true);
   document.addEventListener('pointerdown', (event) => setInput(event.pointerType === 'mouse' ? 'mouse' : 'touch'), true);
   // A mouse moving over the page before any click (not while the keyboard is in use: a nudged mouse
   // must not take the focus ring away).
