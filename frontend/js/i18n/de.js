@@ -937,4 +937,5 @@ export default {
   'prefs.trick_stay.tap': 'Bis ich tippe',
   'prefs.four_colour': 'Vierfarbiges Blatt (♣\u00a0grün, ♦\u00a0blau)',
   'ring.tap_to_clear': 'Tippen zum Abräumen',
+  'table.tap_to_raise': 'Erst antippen zum Anheben, erneut antippen zum Ausspielen',
 };

@@ -937,4 +937,5 @@ export default {
   'prefs.trick_stay.tap': 'Until I tap it',
   'prefs.four_colour': 'Four-colour deck (♣\u00a0green, ♦\u00a0blue)',
   'ring.tap_to_clear': 'Tap to clear',
+  'table.tap_to_raise': 'Tap to raise a card, tap again to play it',
 };

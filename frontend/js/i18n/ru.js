@@ -937,4 +937,5 @@ export default {
   'prefs.trick_stay.tap': 'Пока не коснусь',
   'prefs.four_colour': 'Четырёхцветная колода (♣\u00a0зелёные, ♦\u00a0синие)',
   'ring.tap_to_clear': 'Коснитесь, чтобы убрать',
+  'table.tap_to_raise': 'Первое касание поднимает карту, второе — разыгрывает',
 };

@@ -2,6 +2,9 @@
 // at least 44 px of each card left to tap), arrow keys move among the playable cards, and a tap on
 // a card that may not be played shakes it and says why. At a table of 3 or 4 (V2, V7) the declarer
 // picks the two cards to discard here: while `view.must_discard` a tap selects or unselects a card.
+// A tap counts where the card is drawn: later cards lie over earlier ones, the second row over the
+// first, and nothing a tap or focus does restacks them (js/table/touch.js); with "tap to raise" on,
+// a first tap raises a card and a second one plays it.
 import { cardEl, cardName, sortHand } from '../cards.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -9,6 +12,7 @@ import { canDeclare, dealOf, discardTurn, isBlocking, legalMoves, matchOver, pla
 import { whyText } from './names.js';
 import { handLayout, ROW_SHIFT } from './layout.js';
 import { DEAL_MS, DEAL_STAGGER_MS, flyFrom, motionOn, rectOf, slideFrom } from './motion.js';
+import { tapToRaise, watchInput } from './touch.js';
 
 export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   const el = h('div', { class: 'hand', 'data-testid': 'hand', role: 'group' });
@@ -18,6 +22,8 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   let focusKey = null; // the card to focus after the next render
   let count = 0;
   let dealShown = null; // the deal whose cards were last drawn here
+  let raised = null; // the card a first tap raised ("tap to raise, tap again to play")
+  watchInput();
 
   const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => place()) : null;
   if (ro) ro.observe(box);
@@ -31,6 +37,7 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     const { rows, per, cw, step } = handLayout(n, w, hgt);
     const rowW = (k) => cw + (k - 1) * step;
     el.style.setProperty('--hcw', `${cw}px`);
+    el.style.setProperty('--hstep', `${n > 1 ? Math.min(step, cw) : cw}px`); // the uncovered strip
     cards.forEach((card, i) => {
       const row = rows > 1 ? Math.floor(i / per) : 0;
       const inRow = rows > 1 ? Math.min(per, n - row * per) : n;
@@ -39,6 +46,7 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
       const y = row * cw * 1.4 * ROW_SHIFT + (hgt - cw * 1.4 * (1 + ROW_SHIFT * (rows - 1))) / 2;
       card.style.left = `${Math.round(x)}px`;
       card.style.top = `${Math.max(0, Math.round(y))}px`;
+      card.dataset.row = String(row);
     });
     el.dataset.rows = String(rows);
   }
@@ -125,13 +133,15 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
           style: `--i:${i}`,
         },
       });
-      button.addEventListener('click', () => (isLegal ? onPlay(code, move) : onIllegal(code)));
+      button.addEventListener('click', (event) => tap(code, move, isLegal, event));
       return button;
     });
     count = buttons.length;
+    if (raised && !(turn && !blocked && !picking && legal.has(raised) && hand.includes(raised))) raised = null;
     el.replaceChildren(...buttons);
     place();
     if (moving) travel(buttons, { before, drawn, dealt, from: origin ? origin() : null });
+    showRaised();
     const target = pick(focused || focusKey);
     if (target) rove(target);
     if (focused || focusKey) {
@@ -154,6 +164,41 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   function rectOfCard(code) {
     return rectOf(el.querySelector(`button[data-card="${code}"]`));
   }
+
+  /**
+   * A tap or click on a card of the hand: a legal one is played, another one says why. With "tap to
+   * raise" on, a first tap (not a key: Enter plays at once) only raises a legal card; a second tap
+   * on it plays it, a tap on another card raises that one instead.
+   */
+  function tap(code, move, isLegal, event) {
+    if (isLegal && event.detail > 0 && tapToRaise() && raised !== code) {
+      raised = code;
+      showRaised();
+      return;
+    }
+    raised = null;
+    showRaised();
+    if (isLegal) onPlay(code, move);
+    else onIllegal(code);
+  }
+
+  function showRaised() {
+    for (const b of el.children) {
+      const on = b.dataset.card === raised;
+      b.classList.toggle('raised', on);
+      if (on) b.dataset.raised = 'true';
+      else delete b.dataset.raised;
+    }
+  }
+
+  // A tap anywhere off the hand lowers a raised card.
+  const lower = (event) => {
+    if (raised && !el.contains(event.target)) {
+      raised = null;
+      showRaised();
+    }
+  };
+  document.addEventListener('pointerdown', lower, true);
 
   /** A card of the declarer's hand while it discards: a toggle (aria-pressed), the talon's cards marked. */
   function pickButton(code, i, selected, fromTalon, blocked) {
@@ -220,8 +265,14 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     get count() {
       return count;
     },
+    /** Lower a card raised by a first tap (the setting was switched off). */
+    lower() {
+      raised = null;
+      showRaised();
+    },
     destroy() {
       if (ro) ro.disconnect();
+      document.removeEventListener('pointerdown', lower, true);
     },
   };
 }

@@ -11,11 +11,12 @@ import { seatsFromMe } from './model.js';
 import { presenceDot } from './seats.js';
 import { scoreSheet } from './summary.js';
 import { deck, setDeck, setTrickStay, trickStay, TRICK_STAY_NAMES } from '../prefs.js';
+import { setTapToRaise, tapToRaise } from './touch.js';
 
 export const CHAT_MAX = 200;
 const TABS = ['chat', 'sheet', 'table'];
 
-export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
+export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapToRaise = () => {} }) {
   const titleId = 'table-sheet-h';
   const title = h('h2', { id: titleId, class: 'sheet-title' });
   const close = h('button', { type: 'button', class: 'icon-btn sheet-close', 'data-testid': 'sheet-close', text: '×', onclick: () => dispatch({ type: 'local/sheet', open: false }) });
@@ -67,8 +68,15 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
   const four = h('input', { type: 'checkbox', role: 'switch', 'data-testid': 'four-colour', id: 'four-colour' });
   four.addEventListener('change', () => setDeck(four.checked ? 'four' : 'two'));
   const fourRow = h('label', { class: 'switch-row', for: 'four-colour' }, four, h('span', { class: 'switch-text' }));
+  // "tap to raise, tap again to play" (off unless chosen; remembered on this device)
+  const raise = h('input', { type: 'checkbox', role: 'switch', 'data-testid': 'tap-to-raise', id: 'tap-to-raise' });
+  raise.addEventListener('change', () => {
+    setTapToRaise(raise.checked);
+    onTapToRaise(raise.checked);
+  });
+  const raiseRow = h('label', { class: 'switch-row', for: 'tap-to-raise' }, raise, h('span', { class: 'switch-text' }));
   const hint = h('p', { class: 'leave-hint small', 'data-testid': 'leave-hint' });
-  panels.table = h('section', { class: 'sheet-panel table-options' }, scoreboard, info, soundRow, stayRow, fourRow, extra, hint);
+  panels.table = h('section', { class: 'sheet-panel table-options' }, scoreboard, info, soundRow, raiseRow, stayRow, fourRow, extra, hint);
   for (const tab of TABS) {
     panels[tab].id = `sheet-panel-${tab}`;
     panels[tab].setAttribute('role', 'tabpanel');
@@ -111,6 +119,8 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
     stay.value = trickStay();
     four.checked = deck() === 'four';
     fourRow.querySelector('.switch-text').textContent = t('prefs.four_colour');
+    raise.checked = tapToRaise();
+    setChildren(raiseRow.querySelector('.switch-text'), t('table.tap_to_raise'));
   }
 
   function renderChat(s) {

@@ -119,7 +119,7 @@ export function mount(root, roomId) {
     onReact: (reaction) => sendIntent({ type: 'react', reaction }, { blocking: false }),
     onMute: (muted) => sendIntent({ type: 'mute_reactions', muted }, { blocking: false }),
   });
-  const sheet = createSheet({ dispatch, sendChat: (text) => sendIntent({ type: 'chat', text }, { blocking: false }), feedback, extra: watch.box });
+  const sheet = createSheet({ dispatch, sendChat: (text) => sendIntent({ type: 'chat', text }, { blocking: false }), feedback, extra: watch.box, onTapToRaise: () => hand.lower() });
 
   const el = {};
   el.h1 = h('h1', { class: 'visually-hidden', id: 'table-h1', tabindex: '-1' });
