@@ -28,7 +28,7 @@ from tests.support.services import ServerProcess, serving
 
 from .conftest import VIEWPORTS
 from .helpers import Seat, choose_name, close_summary, latest_deal, open_seat, play_one, start_computer_match
-from .touch import strips
+from .touch import HAND_AT_REST_JS, strips
 
 pytestmark = pytest.mark.browser
 
@@ -89,6 +89,7 @@ def fresh_table(page: Page) -> None:
     ready = f'{HAND}[data-turn="true"][data-pending="false"] button[data-legal="true"]'
     expect(page.locator(ready).first).to_be_visible()
     page.wait_for_function("() => document.activeElement && document.activeElement.matches('#app .hand button.card')")
+    page.wait_for_function(HAND_AT_REST_JS)  # the deal's cards have flown in (issue 22: cards that travel)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 

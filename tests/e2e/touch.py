@@ -112,7 +112,15 @@ def worst_contrast(page: Page, selector: str) -> tuple[float, dict[str, Any]]:
     return min(contrast(fg, bg) for bg in found["backgrounds"]), found
 
 
+# The hand's cards at rest: no finite animation (a card dealt, drawn or sliding into place: the
+# cards travel, issue 22) still running on any of them.
+HAND_AT_REST_JS = """() => [...document.querySelectorAll('[data-testid="hand"] button.card')].every((card) =>
+  card.getAnimations().every((a) => a.playState !== 'running' || a.effect.getComputedTiming().endTime === Infinity))"""
+
+
 def strips(page: Page) -> list[dict[str, Any]]:
+    """Each hand card's visible strip, measured once the cards have come to rest where they are drawn."""
+    page.wait_for_function(HAND_AT_REST_JS)
     result: list[dict[str, Any]] = page.evaluate(VISIBLE_STRIPS_JS)
     return result
 
