@@ -915,4 +915,7 @@ export default {
   'reject.unknown_reaction': 'Das ist keine der Reaktionen.',
   'reject.too_many_reactions': 'Nicht so schnell — warte ein paar Sekunden bis zur nächsten Reaktion.',
   'opt.reactions_for_spectators.long': 'Zuschauer sehen auch die schnellen Reaktionen der Spieler',
+  'conn.sending': 'Wird gesendet…',
+  'conn.slow': 'Verbindung langsam',
+  'conn.reconnecting': 'Verbinde neu…',
 };

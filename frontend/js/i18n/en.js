@@ -915,4 +915,8 @@ export default {
   'reject.unknown_reaction': 'That is not one of the reactions.',
   'reject.too_many_reactions': 'Not so fast — wait a few seconds before the next reaction.',
   'opt.reactions_for_spectators.long': 'Spectators see the players’ quick reactions too',
+  // The connection at the table: a move waiting for its answer, a late pong (issue 22)
+  'conn.sending': 'Sending…',
+  'conn.slow': 'Connection slow',
+  'conn.reconnecting': 'Reconnecting…',
 };

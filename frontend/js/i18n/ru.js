@@ -915,4 +915,7 @@ export default {
   'reject.unknown_reaction': 'Такой реакции нет.',
   'reject.too_many_reactions': 'Не так быстро — подождите несколько секунд до следующей реакции.',
   'opt.reactions_for_spectators.long': 'Зрители тоже видят быстрые реакции игроков',
+  'conn.sending': 'Отправка…',
+  'conn.slow': 'Связь медленная',
+  'conn.reconnecting': 'Переподключение…',
 };

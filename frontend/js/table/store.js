@@ -29,11 +29,12 @@ export function initialState({ myId = null, bottom = 0 } = {}) {
     chat: [],
     unread: 0,
     sheet: { open: false, tab: 'chat' },
-    pending: null, // {id, kind}: a blocking intent sent, not yet answered
+    pending: null, // {id, kind, card, slow}: a blocking intent sent, not yet answered (slow: for a while)
     awaitingState: false, // after stale_version: the current state follows at once
     rejected: null, // {id, code, seq}
     illegal: null, // {card, code, seq}: the last tap on a card that may not be played
     conn: 'connecting',
+    health: 'ok', // 'slow': the open socket's answer to a ping is late (socket.js)
     fatal: null,
     seq: 0,
     effects: [],
@@ -171,6 +172,17 @@ export function whyNot(s, card) {
 
 export const canDeclare = (move) => Boolean(move) && move.declare !== null && move.declare !== undefined;
 
+/**
+ * The connection pill (issue 22): null while all is well; 'reconnecting' while the socket is down,
+ * 'slow' while a ping goes unanswered, 'sending' while a move has waited a moment for its answer.
+ */
+export function connectionPill(s) {
+  if (s.conn === 'reconnecting') return 'reconnecting';
+  if (s.conn !== 'open') return null;
+  if (s.health === 'slow') return 'slow';
+  return s.pending && s.pending.slow ? 'sending' : null;
+}
+
 export function isBlocking(s) {
   return Boolean(s.pending || s.awaitingState || s.conn !== 'open');
 }
@@ -217,7 +229,11 @@ export function reduce(state, action) {
       return withPlayers({ ...next, pending: null }, (players) => players.map((p, seat) => (p && seat === me ? { ...p, connected: false } : p)));
     }
     case 'local/sent':
-      return { ...s, pending: action.blocking ? { id: action.id, kind: action.kind } : s.pending };
+      return { ...s, pending: action.blocking ? { id: action.id, kind: action.kind, card: action.card || null, slow: false } : s.pending };
+    case 'local/pending_slow':
+      return s.pending && s.pending.id === action.id && !s.pending.slow ? { ...s, pending: { ...s.pending, slow: true } } : state;
+    case 'local/health':
+      return action.health === s.health ? state : { ...s, health: action.health === 'slow' ? 'slow' : 'ok' };
     case 'local/pending_timeout':
       return s.pending && s.pending.id === action.id ? { ...s, pending: null } : s;
     case 'local/summary_close':
