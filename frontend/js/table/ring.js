@@ -58,9 +58,10 @@ function trumpBadge(d) {
  * The felt. `hands(seat)` (the replay viewer's, views/replay.js) gives a seat's hand face up, drawn
  * in its box instead of the backs; a live table shows backs only (R7). For the replay's narrow boxes
  * `pointsText(n)` words a seat's open card points ("18 pts") and `shortNames` names a computer seat
- * without its level ("Computer 2", the whole name in its title).
+ * without its level ("Computer 2", the whole name in its title). `sweepFinal` (the live table's): a
+ * deal's last trick goes to its winner after its moment on the felt; the replay keeps it in view.
  */
-export function createRing({ auction: auctionPanel, discard: discardPanel, hands = null, pointsText = null, shortNames = false }) {
+export function createRing({ auction: auctionPanel, discard: discardPanel, hands = null, pointsText = null, shortNames = false, sweepFinal = false }) {
   const seatsLayer = h('div', { class: 'ring-seats' });
   const trickLayer = h('div', { class: 'ring-trick-layer', 'data-testid': 'current-trick' });
   const ghostLayer = h('div', { class: 'ring-trick-layer ghost-layer', 'aria-hidden': 'true' });
@@ -137,6 +138,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
 
   function renderTrick(s, n, my, events) {
     const d = dealOf(s);
+    const v = viewOf(s);
     trick.setAttribute('aria-label', t('table.trick'));
     trick.dataset.n = String(n);
     const played = new Set(events.filter((e) => e && e.kind === 'card_played').map((e) => e.card));
@@ -146,12 +148,21 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
       return cards.map(({ card, seat }, i) => trickCard(card, seat, n, my, i, extra(card, seat)));
     };
     if (d.final_trick) {
-      // The deal is over: its last trick stays, out of the live trick's test ids (R7 checks).
+      // The deal is over: its last trick shows a moment, out of the live trick's test ids (R7
+      // checks), then goes to its winner like every other trick (issue 22: the chips count it).
       trickLayer.replaceChildren();
+      const f = d.final_trick;
+      const key = `${v.deal_number}|${f.cards.join()}|${f.winner}`;
+      if (ghostLayer.dataset.final === key) return; // laid already (a render for something else)
       clearGhost();
-      setChildren(ghostLayer, layCards(ghostLayer, d.final_trick, (card, seat) => ({ testids: false, winner: seat === d.final_trick.winner })));
+      ghostLayer.dataset.final = key;
+      const ghost = h('div', { class: `ring-ghost final to-${positionOf(n, my, f.winner)}`, 'data-testid': 'final-trick', 'data-winner': String(f.winner) });
+      ghost.append(...layCards(ghost, f, (card, seat) => ({ testids: false, winner: seat === f.winner, anim: played.has(card) })));
+      setChildren(ghostLayer, ghost);
+      if (sweepFinal) ghostTimers.push(setTimeout(() => ghost.classList.add('sweep'), prefersReducedMotion() ? 500 : 1100));
       return;
     }
+    delete ghostLayer.dataset.final;
     setChildren(trickLayer, layCards(trickLayer, d.trick, (card) => ({ anim: played.has(card) })));
     const won = events.find((e) => e && e.kind === 'trick_won');
     if (won) {

@@ -346,6 +346,9 @@ function heldView(prev, m, events, dealOver) {
   const counts = Array.from({ length: n }, (_, seat) => Math.max(0, ((pd.hand_counts || [])[seat] || 0) - played.filter((e) => e.seat === seat).length));
   const calls = [...(pd.calls || []), ...events.filter((e) => e && (e.kind === 'bid' || e.kind === 'pass')).map((e) => ({ seat: e.seat, bid: e.kind === 'bid' ? e.amount : null }))];
   const tricks = events.filter((e) => e && e.kind === 'trick_won');
+  // The card points as the deal's result counts them (the last trick taken, a declarer's discards):
+  // the seats' chips say what the summary says (issue 22).
+  const final = Array.isArray(dealOver.card_points) && dealOver.card_points.length === n ? dealOver.card_points : null;
   const deal = {
     ...pd,
     phase: dealOver.thrown_in ? 'thrown_in' : 'over',
@@ -356,6 +359,8 @@ function heldView(prev, m, events, dealOver) {
     final_trick: won ? { leader: won.leader, cards: [...won.cards], winner: won.seat } : null,
     tricks_played: (pd.tricks_played || 0) + tricks.length,
     tricks_won: tricksAfter(pd.tricks_won, tricks, n),
+    card_points: Array.isArray(pd.card_points) && final ? [...final] : pd.card_points,
+    my_card_points: Number.isInteger(me) && final ? final[me] : pd.my_card_points,
     turn: null,
   };
   return {

@@ -111,6 +111,8 @@ test('a deal that ends holds the next hand back until the summary is closed', ()
   assert.deepEqual(s.shown.view.deal.tricks_won, [1, 0]);
   assert.deepEqual(s.shown.view.deal.final_trick, { leader: 0, cards: ['AS', '9S'], winner: 0 });
   assert.deepEqual(s.shown.view.totals, [70, 50]);
+  assert.equal(s.shown.view.deal.my_card_points, 70); // the last trick counted, as in the summary (issue 22)
+  assert.equal(s.shown.view.deal.card_points, null); // R7: the others' stay hidden
   assert.equal(s.summary.open, true);
   assert.equal(legalMoves(s).size, 0);
   assert.ok(s.effects.includes('deal') && s.effects.includes('trick'));

@@ -74,7 +74,7 @@ export function mount(root, roomId) {
     onPass: () => auctionTurn(state) && sendIntent({ type: 'pass' }),
   });
   const discard = createDiscard({ onDiscard: () => canSubmitDiscard(state) && sendIntent({ type: 'discard', cards: [...state.discard] }) });
-  const ring = createRing({ auction, discard });
+  const ring = createRing({ auction, discard, sweepFinal: true });
   const status = createStatus();
   const summary = createSummary({ onClose: () => dispatch({ type: 'local/summary_close' }) });
   const matchPanel = createMatchPanel({ sendRematch: (action) => sendIntent({ type: 'rematch', action }), raceChart: () => raceModule && raceModule.raceChart });
