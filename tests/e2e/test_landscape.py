@@ -6,6 +6,7 @@ Runs on the seeded server (``MATCH_SEED``): the table's creator leads the first 
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import VIEWPORTS
-from tests.e2e.helpers import choose_computer, choose_name, open_seat, settle
+from tests.e2e.helpers import choose_computer, choose_name, open_seat, play_one, settle
 from tests.support.services import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -65,6 +66,54 @@ def test_the_marriage_banner_leaves_the_trick_in_view(
         assert banners and cards, (banners, cards)
         hidden = [c for c in cards for b in banners if _overlap(b, c)]
         assert not hidden, f"the banner covers a trick card: {banners} over {hidden}"
+        assert not seat.errors, seat.errors
+    finally:
+        seat.context.close()
+
+
+def _resign(page: Page) -> None:
+    resign = page.get_by_test_id("resign")
+    if not resign.is_visible():
+        page.get_by_test_id("sheet-toggle").click()
+    resign.click()
+    page.get_by_test_id("resign-yes").click()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_end_of_a_match_keeps_the_table_frame_and_the_whole_race_chart(
+    seeded_server: ServerProcess, browser: Any, artifacts: Path, size: str
+) -> None:
+    seat = open_seat(browser, seeded_server.url, "Lena", VIEWPORTS[size], is_mobile=True, has_touch=True)
+    try:
+        page = seat.page
+        _start(page, "Lena")
+        rng = random.Random(11)
+        while not page.get_by_test_id("deal-summary").count():  # a deal played: the chart has a line
+            if not play_one(page, rng, keep_summary=True):
+                page.wait_for_timeout(50)
+        page.get_by_test_id("deal-summary-close").click()
+        _resign(page)
+        panel = page.get_by_test_id("match-over")
+        expect(panel).to_be_visible()
+        race = panel.get_by_test_id("race-chart")
+        expect(race).to_be_visible()
+        settle(page)
+        page.screenshot(path=artifacts / f"landscape-match-over-{size}.png")
+        # the table keeps the screen: no site header above it, no page scroll
+        expect(page.locator(".site-header")).to_be_hidden()
+        assert page.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight + 1")
+        # the panel lies inside the screen and scrolls; scrolled to it, the chart is whole in it
+        race.scroll_into_view_if_needed()
+        settle(page)
+        (box,) = _box(page, ".match-panel")
+        (chart,) = _box(page, '.match-panel [data-testid="race-chart"]')
+        width, height = VIEWPORTS[size]["width"], VIEWPORTS[size]["height"]
+        assert box["y"] >= 0 and box["y"] + box["h"] <= height + 1, box
+        assert box["x"] >= 0 and box["x"] + box["w"] <= width + 1, box
+        assert chart["h"] <= box["h"], (chart, box)
+        assert box["y"] - 1 <= chart["y"] and chart["y"] + chart["h"] <= box["y"] + box["h"] + 1, (chart, box)
+        assert box["x"] - 1 <= chart["x"] and chart["x"] + chart["w"] <= box["x"] + box["w"] + 1, (chart, box)
+        page.screenshot(path=artifacts / f"landscape-match-over-chart-{size}.png")
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()

@@ -354,7 +354,7 @@ export function mount(root, roomId) {
     el.errorSlot.replaceChildren();
     const room = roomOf(state);
     el.page.dataset.status = room ? room.status : 'connecting';
-    if (!room || room.status !== 'playing') document.body.classList.remove('table-live');
+    if (!room || (room.status !== 'playing' && room.status !== 'finished')) document.body.classList.remove('table-live');
     el.page.dataset.held = String(state.held);
     el.page.dataset.sheet = state.sheet.open ? 'open' : 'closed';
     el.main.inert = state.sheet.open && !wide.matches; // the drawer over the table on phones
@@ -370,7 +370,8 @@ export function mount(root, roomId) {
       return;
     }
     el.felt.dataset.mode = 'playing';
-    document.body.classList.toggle('table-live', room.status === 'playing' && !matchOver(state));
+    // the table keeps the whole screen at the end of a match too (issue 22): its bar leads to the lobby
+    document.body.classList.add('table-live');
     el.feltMessage.replaceChildren();
     ring.render(state, { events });
     status.render(state);
