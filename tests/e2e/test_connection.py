@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import re
+from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import WebSocketRoute, expect
 
 from tests.e2e.helpers import choose_computer, choose_name, open_seat
@@ -19,6 +21,12 @@ from tests.support.services import ServerProcess
 
 PHONE = {"width": 390, "height": 844}
 LANDSCAPE = {"width": 844, "height": 390}
+# the languages' words (frontend/js/i18n/*.js), each on a phone of its own size
+WORDS = {
+    "en": ("en-GB", {"width": 390, "height": 844}, "Sending…", "Connection slow"),
+    "de": ("de-DE", {"width": 360, "height": 640}, "Wird gesendet…", "Verbindung langsam"),
+    "ru": ("ru-RU", {"width": 844, "height": 390}, "Отправка…", "Связь медленная"),
+}
 
 
 class Stall:
@@ -65,8 +73,12 @@ def _my_card(page: Any) -> Any:
     return cards.first
 
 
-def test_a_stalled_socket_shows_sending_and_the_pill_then_recovers(seeded_server: ServerProcess, browser: Any) -> None:
-    seat = open_seat(browser, seeded_server.url, "Nadia", PHONE)
+@pytest.mark.parametrize("lang", list(WORDS))
+def test_a_stalled_socket_shows_sending_and_the_pill_then_recovers(
+    seeded_server: ServerProcess, browser: Any, artifacts: Path, lang: str
+) -> None:
+    locale, viewport, sending_text, slow_text = WORDS[lang]
+    seat = open_seat(browser, seeded_server.url, "Nadia", viewport, locale=locale, is_mobile=True, has_touch=True)
     stall = Stall()
     try:
         page = seat.page
@@ -80,12 +92,20 @@ def test_a_stalled_socket_shows_sending_and_the_pill_then_recovers(seeded_server
         # within a moment (SENDING_MS, 400 ms) the card says so, and so does the pill
         sending = page.locator(f'[data-testid="hand"] [data-card="{code}"] [data-testid="sending"]')
         expect(sending).to_be_visible(timeout=1500)
-        expect(sending).to_have_text("Sending…")
+        expect(sending).to_have_text(sending_text)
         expect(pill).to_have_attribute("data-state", "sending", timeout=1500)
         # the ping sent with the move goes unanswered: "connection slow" (SLOW_MS, 3 s)
         expect(pill).to_have_attribute("data-state", "slow", timeout=5000)
-        expect(pill).to_have_text("Connection slow")
-        page.screenshot(path="tests/e2e/artifacts/connection-slow-390x844.png")
+        expect(pill).to_have_text(slow_text)
+        size = f"{viewport['width']}x{viewport['height']}"
+        page.screenshot(path=artifacts / f"connection-slow-{lang}-{size}.png")
+        # the words are whole and the bar does not overflow
+        whole = "e => e.scrollWidth <= e.clientWidth + 1"
+        assert pill.evaluate(whole)
+        assert page.locator(".table-bar").evaluate(whole)
+        assert sending.evaluate(whole), sending.evaluate(
+            "e => [e.scrollWidth, e.clientWidth, getComputedStyle(e).fontSize, e.parentElement.clientWidth]"
+        )
         # frames flow again: the answer arrives, the card is played, the pill goes
         stall.release()
         expect(page.get_by_test_id(f"card-{code}")).to_have_count(0)
@@ -95,7 +115,9 @@ def test_a_stalled_socket_shows_sending_and_the_pill_then_recovers(seeded_server
         seat.context.close()
 
 
-def test_a_socket_that_stays_stalled_is_given_up_and_reopened(seeded_server: ServerProcess, browser: Any) -> None:
+def test_a_socket_that_stays_stalled_is_given_up_and_reopened(
+    seeded_server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
     seat = open_seat(browser, seeded_server.url, "Nadia", LANDSCAPE)
     stall = Stall()
     try:
@@ -107,7 +129,7 @@ def test_a_socket_that_stays_stalled_is_given_up_and_reopened(seeded_server: Ser
         stall.on = True
         # nothing comes back to the keep-alive: slow, then a new socket (DEAD_MS, 8 s)
         expect(pill).to_have_attribute("data-state", "slow", timeout=8000)
-        page.screenshot(path="tests/e2e/artifacts/connection-slow-844x390.png")
+        page.screenshot(path=artifacts / "connection-slow-844x390.png")
         expect(pill).to_have_attribute("data-state", "reconnecting", timeout=8000)
         stall.release()  # the new socket gets through
         expect(page.get_by_test_id("table-page")).to_have_attribute("data-connection", "open", timeout=10_000)
