@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import choose_computer, choose_name, open_seat, play_one
+from tests.e2e.helpers import choose_computer, choose_name, open_seat, play_one, set_advanced
 from tests.support.services import ServerProcess, serving
 
 pytestmark = pytest.mark.browser
@@ -113,10 +113,11 @@ def test_two_seats_the_chip_and_the_summary_agree_at_the_end_of_a_deal(
         page.goto("/")
         choose_name(page, "Dora")
         choose_computer(page, "easy")
+        set_advanced(page, open_scores=True)  # R7 open_scores: the other seat's chip too
         page.get_by_test_id("create-table").click()
         expect(page.get_by_test_id("hand").locator("button.card").first).to_be_visible()
         _play_to_the_summary(page, random.Random(3))
-        _check_the_end_of_the_deal(page, 2)
+        assert _check_the_end_of_the_deal(page, 2) == 1
         page.screenshot(path=artifacts / "deal-end-2-390x844.png")
         page.set_viewport_size(LANDSCAPE)
         page.screenshot(path=artifacts / "deal-end-2-844x390.png")
