@@ -573,6 +573,13 @@ class Hello(Strict):
     last_version: StrictInt | None = Field(default=None, ge=0, le=MAX_VERSION)
 
 
+class Ping(Strict):
+    """The app's own keep-alive: answered at once with a ``pong`` (``PongMessage``), outside the rooms
+    and the intent rate limit; pings have a small allowance of their own (``PING_ALLOWANCE``)."""
+
+    type: Literal["ping"]
+
+
 class Intent(Strict):
     id: StrictInt = Field(ge=0, le=MAX_VERSION)
     version: StrictInt = Field(ge=0, le=MAX_VERSION)

@@ -17,12 +17,12 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from backend.db.models import Player
 from backend.rooms import commands as cmd
 from backend.rooms.codes import RoomCode
-from backend.rooms.messages import RejectedMessage
+from backend.rooms.messages import PongMessage, RejectedMessage
 from backend.rooms.service import RoomRefused, Rooms
 from backend.settings import Settings
 
@@ -35,6 +35,7 @@ from .schemas import (
     Hello,
     MuteReactionsIntent,
     PassIntent,
+    Ping,
     PlayIntent,
     ReactIntent,
     RematchIntent,
@@ -47,6 +48,9 @@ router = APIRouter()
 
 OUTBOX_LIMIT = 256  # queued messages before a client is judged too slow and dropped
 FLOOD_STRIKES = 10  # rate-limited intents in a row before the socket is closed
+PING_ALLOWANCE = 20  # app-level pings answered per rate window (beside the intents'); more go unanswered
+PONG = PongMessage().model_dump_json()
+_ping = TypeAdapter(Ping)
 
 
 def rejected(msg_id: int | None, code: str, message: str, version: int) -> str:
@@ -296,8 +300,10 @@ async def _frames(
 ) -> AsyncIterator[tuple[str | None, bool]]:
     """The socket's frames until it closes, each as (its text, or None for a binary frame; whether
     the rate limit refused it). A frame over ``max_frame_bytes`` closes the socket (1009), and so do
-    ``FLOOD_STRIKES`` refused frames in a row (1008)."""
+    ``FLOOD_STRIKES`` refused frames in a row (1008). A ``ping`` is answered here with a ``pong``,
+    outside the intents' rate limit, from an allowance of its own (pings beyond it go unanswered)."""
     bucket = TokenBucket(settings.rate_limit_intents, settings.rate_limit_window_s)
+    pings = TokenBucket(PING_ALLOWANCE, settings.rate_limit_window_s)
     strikes = 0
     while not outbox.closed:
         frame = await websocket.receive()
@@ -310,6 +316,10 @@ async def _frames(
         if len(text.encode()) > settings.max_frame_bytes:
             outbox.close(CloseCode.TOO_BIG, "frame too large")
             return
+        if _is_ping(text):
+            if pings.take():
+                outbox.send(PONG)
+            continue
         if bucket.take():
             strikes = 0
             yield text, False
@@ -319,6 +329,17 @@ async def _frames(
         if strikes >= FLOOD_STRIKES:
             outbox.close(CloseCode.POLICY, "flooding")
             return
+
+
+def _is_ping(text: str) -> bool:
+    """The client's keep-alive ``{"type": "ping"}`` (a short frame; anything else is an intent)."""
+    if len(text) > 64 or "ping" not in text:
+        return False
+    try:
+        _ping.validate_json(text)
+    except ValidationError:
+        return False
+    return True
 
 
 def _message_id(text: str) -> int | None:

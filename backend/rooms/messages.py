@@ -206,6 +206,12 @@ class WatchersMessage(Out):
     count: int
 
 
+class PongMessage(Out):
+    """The answer to the client's ``ping`` (``backend.api.schemas.Ping``): the connection is alive."""
+
+    type: Literal["pong"] = "pong"
+
+
 ServerMessage = Annotated[
     StateMessage
     | RejectedMessage
@@ -214,7 +220,8 @@ ServerMessage = Annotated[
     | ChatLogMessage
     | PresenceMessage
     | WatchStateMessage
-    | WatchersMessage,
+    | WatchersMessage
+    | PongMessage,
     Field(discriminator="type"),
 ]
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

@@ -9,6 +9,12 @@
 // speaks (`PROTOCOL`, generated from the server's own). A page older than the server is closed with
 // 4426 (OUTDATED_CLIENT): it reloads once to fetch the current version; should the reloaded page be
 // refused again, it says so instead of reloading for ever.
+//
+// A socket can stall without closing (a phone between cells, a proxy holding frames): the page's own
+// keep-alive finds out. While open it sends `{"type": "ping"}` every PING_MS (and at once with a
+// move, `probe()`); the server answers `pong`. Any message counts as an answer. No answer after
+// SLOW_MS: `onHealth('slow')`; after DEAD_MS the socket is given up and a new one opened (status
+// 'reconnecting'); the next message: `onHealth('ok')`.
 import { api } from './api.js';
 import { CLOSE_CODES, PROTOCOL } from './generated/protocol.js';
 
@@ -54,6 +60,10 @@ const REPLACED = CLOSE_CODES.REPLACED;
 const MIN_DELAY = 500;
 const MAX_DELAY = 8000;
 const OPEN_TIMEOUT = 10000;
+export const PING_MS = 3000;
+export const SLOW_MS = 3000;
+export const DEAD_MS = 8000;
+const PING = JSON.stringify({ type: 'ping' });
 
 let current = null; // for the test hook below
 
@@ -62,6 +72,7 @@ export class RoomSocket {
    * @param {string} roomId
    * @param {{onMessage: (msg: object) => void, onStatus: (status: string, detail?: string) => void}} handlers
    * status: 'connecting' (first time), 'open', 'reconnecting', 'fatal' (detail = reason), 'replaced', 'stopped'
+   * onHealth (optional): 'ok' or 'slow' — an open socket whose answer to a ping is late
    */
   constructor(roomId, handlers) {
     this.roomId = roomId;
@@ -74,6 +85,9 @@ export class RoomSocket {
     this.openTimer = null;
     this.everOpen = false;
     this.status = 'idle';
+    this.health = 'ok';
+    this.beat = null; // the ping interval of the open socket
+    this.waiting = null; // {slow, dead}: the timers of a ping (or move) not answered yet
     this.onOnline = () => {
       if (this.status === 'reconnecting') this.reconnectNow();
     };
@@ -141,6 +155,7 @@ export class RoomSocket {
       } catch {
         return;
       }
+      this.heard();
       if (!gotMessage) {
         // Connected for real once the server has spoken (it may accept and then close).
         gotMessage = true;
@@ -149,12 +164,15 @@ export class RoomSocket {
         this.ticketRetried = false;
         protocolAccepted();
         this.setStatus('open');
+        this.startBeat(ws);
       }
+      if (msg && msg.type === 'pong') return; // the keep-alive's: nothing for the page
       this.handlers.onMessage(msg);
     };
     ws.onclose = (event) => {
       clearTimeout(this.openTimer);
       if (this.ws !== ws) return;
+      this.stopBeat();
       this.ws = null;
       if (this.status === 'stopped') return;
       if (event.code === CLOSE_CODES.BAD_TOKEN && !gotMessage && !this.ticketRetried) {
@@ -189,6 +207,62 @@ export class RoomSocket {
     };
   }
 
+  // ---------------------------------------------------------------- the keep-alive
+
+  startBeat(ws) {
+    this.stopBeat();
+    this.beat = setInterval(() => this.ws === ws && this.probe(), PING_MS);
+  }
+
+  stopBeat() {
+    clearInterval(this.beat);
+    this.beat = null;
+    this.clearWaiting();
+    this.setHealth('ok');
+  }
+
+  clearWaiting() {
+    if (!this.waiting) return;
+    clearTimeout(this.waiting.slow);
+    clearTimeout(this.waiting.dead);
+    this.waiting = null;
+  }
+
+  setHealth(health) {
+    if (health === this.health) return;
+    this.health = health;
+    if (this.handlers.onHealth) this.handlers.onHealth(health);
+  }
+
+  /** Something arrived: the socket is alive. */
+  heard() {
+    this.clearWaiting();
+    this.setHealth('ok');
+  }
+
+  /** Ping now unless an earlier ping (or move) still waits for its answer; time the answer. */
+  probe() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN || this.waiting) return;
+    ws.send(PING);
+    this.waiting = {
+      slow: setTimeout(() => this.ws === ws && this.setHealth('slow'), SLOW_MS),
+      dead: setTimeout(() => this.ws === ws && this.giveUp(ws), DEAD_MS),
+    };
+  }
+
+  /** The socket is open but nothing comes back: leave it and open a new one. */
+  giveUp(ws) {
+    this.ws = null;
+    this.stopBeat();
+    try {
+      ws.close(3001, 'stalled');
+    } catch {
+      /* closing anyway */
+    }
+    this.connect(); // 'reconnecting': it was open
+  }
+
   scheduleReconnect() {
     this.everOpen = true; // from now on a lost socket shows the reconnecting overlay
     this.setStatus('reconnecting');
@@ -206,6 +280,7 @@ export class RoomSocket {
       this.ws = null;
       ws.close();
     }
+    this.stopBeat();
     this.connect();
   }
 
@@ -213,6 +288,7 @@ export class RoomSocket {
   send(message) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(message));
+    this.probe(); // a move wants its answer: time it like a ping
     return true;
   }
 
@@ -226,6 +302,7 @@ export class RoomSocket {
     this.setStatus('stopped');
     clearTimeout(this.timer);
     clearTimeout(this.openTimer);
+    this.stopBeat();
     window.removeEventListener('online', this.onOnline);
     if (this.ws) {
       const ws = this.ws;

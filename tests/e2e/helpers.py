@@ -184,6 +184,15 @@ def close_summary(page: Page) -> None:
         button.click()
 
 
+def to_history(page: Page) -> None:
+    """Open the history from the site header; at a table on a phone (where the table keeps the
+    whole screen, also once the match is over) by way of its bar's lobby link first."""
+    nav = page.get_by_test_id("nav-history")
+    if not nav.is_visible() and page.get_by_test_id("table-to-lobby").is_visible():
+        page.get_by_test_id("table-to-lobby").click()
+    nav.click()
+
+
 def match_over(page: Page) -> bool:
     return page.get_by_test_id("match-over").count() > 0
 

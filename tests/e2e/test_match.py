@@ -30,6 +30,7 @@ from .helpers import (
     open_seat,
     play_one,
     room_id,
+    to_history,
     version,
 )
 
@@ -197,7 +198,7 @@ def test_two_friends_play_a_private_match_with_a_stake(
 
         # Both history pages list the match with the stake, and the ledger shows the balance.
         for seat in (anna, ben):
-            seat.page.get_by_test_id("nav-history").click()
+            to_history(seat.page)
             row = seat.page.get_by_test_id(f"match-row-{match_id}")
             expect(row).to_be_visible()
             expect(row.get_by_test_id("match-row-result")).to_have_text("won" if seat is winner else "lost")

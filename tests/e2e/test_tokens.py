@@ -28,6 +28,7 @@ from .helpers import (
     match_over,
     open_seat,
     play_one,
+    to_history,
 )
 from .test_match import play_until_over
 
@@ -121,7 +122,7 @@ def test_tokens_stay_out_of_urls_pages_and_server_logs(
         snapshot()
         match_id = anna.states()[-1]["room"]["match_id"]
         for seat in (anna, ben):
-            seat.page.get_by_test_id("nav-history").click()
+            to_history(seat.page)
             expect(seat.page.get_by_test_id(f"match-row-{match_id}")).to_be_visible()
             seat.page.get_by_test_id(f"match-link-{match_id}").click()
             expect(seat.page.get_by_test_id("match-detail")).to_be_visible()

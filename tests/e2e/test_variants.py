@@ -183,7 +183,9 @@ def test_three_friends_play_a_deal_of_1000_for_three_on_phones_and_all_three_acc
             expect(summary.get_by_test_id("summary-row-me")).to_be_visible()
             expect(summary.locator("tbody tr")).to_have_count(3)
         screenshots(cleo.page, artifacts, "thousand3-summary")
-        # the three pages agree on the totals, each with its own row first
+        # the three pages agree on the totals, each with its own row first (once counted up)
+        for seat in seats:
+            expect(seat.page.get_by_test_id("deal-summary")).to_have_attribute("data-counted", "true")
         totals = [
             [int(x.replace("−", "-")) for x in seat.page.get_by_test_id("summary-total").all_inner_texts()]
             for seat in seats

@@ -938,4 +938,7 @@ export default {
   'prefs.four_colour': 'Vierfarbiges Blatt (♣\u00a0grün, ♦\u00a0blau)',
   'ring.tap_to_clear': 'Tippen zum Abräumen',
   'table.tap_to_raise': 'Erst antippen zum Anheben, erneut antippen zum Ausspielen',
+  'conn.sending': 'Wird gesendet…',
+  'conn.slow': 'Verbindung langsam',
+  'conn.reconnecting': 'Verbinde neu…',
 };

@@ -938,4 +938,8 @@ export default {
   'prefs.four_colour': 'Four-colour deck (♣\u00a0green, ♦\u00a0blue)',
   'ring.tap_to_clear': 'Tap to clear',
   'table.tap_to_raise': 'Tap to raise a card, tap again to play it',
+  // The connection at the table: a move waiting for its answer, a late pong (issue 22)
+  'conn.sending': 'Sending…',
+  'conn.slow': 'Connection slow',
+  'conn.reconnecting': 'Reconnecting…',
 };

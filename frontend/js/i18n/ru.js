@@ -938,4 +938,7 @@ export default {
   'prefs.four_colour': 'Четырёхцветная колода (♣\u00a0зелёные, ♦\u00a0синие)',
   'ring.tap_to_clear': 'Коснитесь, чтобы убрать',
   'table.tap_to_raise': 'Первое касание поднимает карту, второе — разыгрывает',
+  'conn.sending': 'Отправка…',
+  'conn.slow': 'Связь медленная',
+  'conn.reconnecting': 'Переподключение…',
 };

@@ -62,9 +62,10 @@ function trumpBadge(d) {
  * The felt. `hands(seat)` (the replay viewer's, views/replay.js) gives a seat's hand face up, drawn
  * in its box instead of the backs; a live table shows backs only (R7). For the replay's narrow boxes
  * `pointsText(n)` words a seat's open card points ("18 pts") and `shortNames` names a computer seat
- * without its level ("Computer 2", the whole name in its title).
+ * without its level ("Computer 2", the whole name in its title). `sweepFinal` (the live table's): a
+ * deal's last trick goes to its winner after its moment on the felt; the replay keeps it in view.
  */
-export function createRing({ auction: auctionPanel, discard: discardPanel, hands = null, pointsText = null, shortNames = false }) {
+export function createRing({ auction: auctionPanel, discard: discardPanel, hands = null, pointsText = null, shortNames = false, sweepFinal = false }) {
   const seatsLayer = h('div', { class: 'ring-seats' });
   const trickLayer = h('div', { class: 'ring-trick-layer', 'data-testid': 'current-trick' });
   const ghostLayer = h('div', { class: 'ring-trick-layer ghost-layer', 'aria-hidden': 'true' });
@@ -151,6 +152,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     const d = dealOf(s);
     const fresh = s.msg !== lastMsg;
     lastMsg = s.msg;
+    const v = viewOf(s);
     trick.setAttribute('aria-label', t('table.trick'));
     trick.dataset.n = String(n);
     const played = events.filter((e) => e && e.kind === 'card_played');
@@ -160,16 +162,33 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
       return cards.map(({ card, seat }, i) => trickCard(card, seat, n, my, i, extra(card, seat)));
     };
     if (d.final_trick) {
-      // The deal is over: its last trick stays, out of the live trick's test ids (R7 checks).
+      // The deal is over: its last trick shows a moment, out of the live trick's test ids (R7
+      // checks), then goes to its winner like every other trick (issue 22: the chips count it).
       trickLayer.replaceChildren();
+      const f = d.final_trick;
+      const key = `${v.deal_number}|${f.cards.join()}|${f.winner}`;
+      if (ghostLayer.dataset.final === key) return; // laid already (a render for something else)
       dropGhost();
       finalShown = true;
-      setChildren(ghostLayer, layCards(ghostLayer, d.final_trick, (card, seat) => ({ testids: false, winner: seat === d.final_trick.winner })));
-      flyIn(ghostLayer, played, origin);
+      ghostLayer.dataset.final = key;
+      const g = h('div', { class: 'ring-ghost final', 'data-testid': 'final-trick', 'data-winner': String(f.winner) });
+      g.append(...layCards(g, f, (card, seat) => ({ testids: false, winner: seat === f.winner })));
+      setChildren(ghostLayer, g);
+      flyIn(g, played, origin);
+      if (sweepFinal) {
+        // The live table's: after its moment (a tap cannot clear it behind the summary: "until
+        // tapped" waits as long as "normal"), the last trick goes to its winner like every other.
+        ghost = { el: g, winner: f.winner, timer: null };
+        const mine = ghost;
+        const ms = TRICK_STAY[trickStay()] ?? TRICK_STAY.normal;
+        mine.timer = setTimeout(() => ghost === mine && sweepGhost(), ms + (motionOn() ? PLAY_MS : 0));
+      }
       return;
     }
     if (finalShown) {
       finalShown = false;
+      delete ghostLayer.dataset.final;
+      dropGhost();
       ghostLayer.replaceChildren();
     }
     setChildren(trickLayer, layCards(trickLayer, d.trick, () => ({})));

@@ -28,8 +28,10 @@ export function createStatus() {
     } else text = waiting('table.their_turn');
     el.className = `turn-line${mine ? ' mine' : ''}`;
     el.dataset.myTurn = String(mine);
-    // the deal over (held behind its summary) or the match over: the line says it, no chip again
-    setChildren(el, h('span', { class: 'turn-text', text }), s.held || matchOver(s) ? null : phaseChip(s, { testid: 'phase' }));
+    // the deal over (held behind its summary): no one's turn, only the chip that says so (issue 22);
+    // the match over: the line says it, no chip
+    el.dataset.held = String(Boolean(s.held));
+    setChildren(el, s.held ? null : h('span', { class: 'turn-text', text }), matchOver(s) ? null : phaseChip(s, { testid: 'phase' }));
   }
 
   return { el, render };

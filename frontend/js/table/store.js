@@ -29,11 +29,12 @@ export function initialState({ myId = null, bottom = 0 } = {}) {
     chat: [],
     unread: 0,
     sheet: { open: false, tab: 'chat' },
-    pending: null, // {id, kind}: a blocking intent sent, not yet answered
+    pending: null, // {id, kind, card, slow}: a blocking intent sent, not yet answered (slow: for a while)
     awaitingState: false, // after stale_version: the current state follows at once
     rejected: null, // {id, code, seq}
     illegal: null, // {card, code, seq}: the last tap on a card that may not be played
     conn: 'connecting',
+    health: 'ok', // 'slow': the open socket's answer to a ping is late (socket.js)
     fatal: null,
     seq: 0,
     effects: [],
@@ -171,6 +172,17 @@ export function whyNot(s, card) {
 
 export const canDeclare = (move) => Boolean(move) && move.declare !== null && move.declare !== undefined;
 
+/**
+ * The connection pill (issue 22): null while all is well; 'reconnecting' while the socket is down,
+ * 'slow' while a ping goes unanswered, 'sending' while a move has waited a moment for its answer.
+ */
+export function connectionPill(s) {
+  if (s.conn === 'reconnecting') return 'reconnecting';
+  if (s.conn !== 'open') return null;
+  if (s.health === 'slow') return 'slow';
+  return s.pending && s.pending.slow ? 'sending' : null;
+}
+
 export function isBlocking(s) {
   return Boolean(s.pending || s.awaitingState || s.conn !== 'open');
 }
@@ -217,7 +229,11 @@ export function reduce(state, action) {
       return withPlayers({ ...next, pending: null }, (players) => players.map((p, seat) => (p && seat === me ? { ...p, connected: false } : p)));
     }
     case 'local/sent':
-      return { ...s, pending: action.blocking ? { id: action.id, kind: action.kind } : s.pending };
+      return { ...s, pending: action.blocking ? { id: action.id, kind: action.kind, card: action.card || null, slow: false } : s.pending };
+    case 'local/pending_slow':
+      return s.pending && s.pending.id === action.id && !s.pending.slow ? { ...s, pending: { ...s.pending, slow: true } } : state;
+    case 'local/health':
+      return action.health === s.health ? state : { ...s, health: action.health === 'slow' ? 'slow' : 'ok' };
     case 'local/pending_timeout':
       return s.pending && s.pending.id === action.id ? { ...s, pending: null } : s;
     case 'local/summary_close':
@@ -330,6 +346,9 @@ function heldView(prev, m, events, dealOver) {
   const counts = Array.from({ length: n }, (_, seat) => Math.max(0, ((pd.hand_counts || [])[seat] || 0) - played.filter((e) => e.seat === seat).length));
   const calls = [...(pd.calls || []), ...events.filter((e) => e && (e.kind === 'bid' || e.kind === 'pass')).map((e) => ({ seat: e.seat, bid: e.kind === 'bid' ? e.amount : null }))];
   const tricks = events.filter((e) => e && e.kind === 'trick_won');
+  // The card points as the deal's result counts them (the last trick taken, a declarer's discards):
+  // the seats' chips say what the summary says (issue 22).
+  const final = Array.isArray(dealOver.card_points) && dealOver.card_points.length === n ? dealOver.card_points : null;
   const deal = {
     ...pd,
     phase: dealOver.thrown_in ? 'thrown_in' : 'over',
@@ -340,6 +359,8 @@ function heldView(prev, m, events, dealOver) {
     final_trick: won ? { leader: won.leader, cards: [...won.cards], winner: won.seat } : null,
     tricks_played: (pd.tricks_played || 0) + tricks.length,
     tricks_won: tricksAfter(pd.tricks_won, tricks, n),
+    card_points: Array.isArray(pd.card_points) && final ? [...final] : pd.card_points,
+    my_card_points: Number.isInteger(me) && final ? final[me] : pd.my_card_points,
     turn: null,
   };
   return {

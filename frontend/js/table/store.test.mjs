@@ -3,7 +3,7 @@
 // node --test frontend/js/table/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blockedMoves, initialState, legalMoves, marriagesOf, myTurn, reduce, whyNot } from './store.js';
+import { blockedMoves, connectionPill, initialState, legalMoves, marriagesOf, myTurn, reduce, whyNot } from './store.js';
 
 const deepFreeze = (o) => {
   if (o && typeof o === 'object') {
@@ -111,6 +111,8 @@ test('a deal that ends holds the next hand back until the summary is closed', ()
   assert.deepEqual(s.shown.view.deal.tricks_won, [1, 0]);
   assert.deepEqual(s.shown.view.deal.final_trick, { leader: 0, cards: ['AS', '9S'], winner: 0 });
   assert.deepEqual(s.shown.view.totals, [70, 50]);
+  assert.equal(s.shown.view.deal.my_card_points, 70); // the last trick counted, as in the summary (issue 22)
+  assert.equal(s.shown.view.deal.card_points, null); // R7: the others' stay hidden
   assert.equal(s.summary.open, true);
   assert.equal(legalMoves(s).size, 0);
   assert.ok(s.effects.includes('deal') && s.effects.includes('trick'));
@@ -157,7 +159,7 @@ test('presence and a lost connection change copies, not the message', () => {
 
 test('a rejected intent clears the pending one; stale_version waits for the state', () => {
   let s = reduce(start(), { type: 'local/sent', id: 9, kind: 'play', blocking: true });
-  assert.deepEqual(s.pending, { id: 9, kind: 'play' });
+  assert.deepEqual(s.pending, { id: 9, kind: 'play', card: null, slow: false });
   s = reduce(s, { type: 'rejected', id: 9, code: 'stale_version', version: 1 });
   assert.equal(s.pending, null);
   assert.equal(s.awaitingState, true);
@@ -170,4 +172,22 @@ test('an illegal tap remembers the card and its reason', () => {
   assert.deepEqual({ card: s.illegal.card, code: s.illegal.code }, { card: '9S', code: 'must_beat' });
   s = reduce(s, { type: 'local/illegal_done', seq: s.illegal.seq });
   assert.equal(s.illegal, null);
+});
+
+test('the connection pill: a move waiting, a late pong, a socket down (issue 22)', () => {
+  let s = reduce(start(), { type: 'local/conn', status: 'open' });
+  assert.equal(connectionPill(s), null);
+  s = reduce(s, { type: 'local/sent', id: 4, kind: 'play', card: '9S', blocking: true });
+  assert.equal(connectionPill(s), null);
+  assert.equal(reduce(s, { type: 'local/pending_slow', id: 3 }), s); // another intent's timer
+  s = reduce(s, { type: 'local/pending_slow', id: 4 });
+  assert.deepEqual(s.pending, { id: 4, kind: 'play', card: '9S', slow: true });
+  assert.equal(connectionPill(s), 'sending');
+  s = reduce(s, { type: 'local/health', health: 'slow' });
+  assert.equal(connectionPill(s), 'slow');
+  assert.equal(connectionPill(reduce(s, { type: 'local/conn', status: 'reconnecting' })), 'reconnecting');
+  s = reduce(s, stateMsg({ version: 2, hand: ['AS'] })); // the answer
+  assert.equal(s.pending, null);
+  s = reduce(s, { type: 'local/health', health: 'ok' });
+  assert.equal(connectionPill(s), null);
 });

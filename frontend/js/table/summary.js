@@ -5,13 +5,15 @@
 // standings in the view's own places. Rows and columns come from the result (model.js), the
 // places from the server: nothing here decides who won.
 import { SUIT_SYMBOL } from '../cards.js';
-import { h, setChildren } from '../dom.js';
+import { h, prefersReducedMotion, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
 import { plainName, shortName } from './names.js';
 import { seatsFromMe, signed, standings, summaryColumns, summaryRows, total } from './model.js';
 import { isMe, matchOver, mySeat, seatCount, viewOf } from './store.js';
 
 export const SUMMARY_MS = 12000;
+const COUNT_DELAY_MS = 1200; // the summary has faded in (css: summary-in 0.3 s after 0.9 s)
+const COUNT_MS = 700;
 
 /** One line on the contract (V0.8): made or failed, by whom, with how many points; or the throw-in (V0.6a). */
 export function contractLine(s, result) {
@@ -53,7 +55,7 @@ export function summaryTable(s, result, declarations) {
       cols.dealPoints ? h('td', { 'data-testid': 'summary-deal-points', text: String(r.dealPoints) }) : null,
       cols.jungfrau ? h('td', { 'data-testid': 'summary-jungfrau', text: r.jungfrau ? `+${r.jungfrau}` : '—' }) : null,
       h('td', { class: `gain${r.score < 0 ? ' loss' : ''}`, 'data-testid': 'summary-score', text: signed(r.score) }),
-      h('td', { class: 'tot', 'data-testid': 'summary-total', text: total(r.total) }),
+      h('td', { class: 'tot', 'data-testid': 'summary-total', 'data-total': String(r.total), 'data-from': String(r.total - r.score), text: total(r.total) }),
     );
   return h(
     'div',
@@ -141,11 +143,46 @@ export function standingsList(s) {
 export function createSummary({ onClose }) {
   const el = h('div', { class: 'deal-summary-slot' });
   let shownKey = null;
+  let countedKey = null;
+
+  let counting = 0; // the count-up running: a newer one (or none) stops it
+
+  /**
+   * The new totals count up from the old ones once the summary is in (issue 22); `data-counted` says
+   * when they stand. With reduced motion they stand at once.
+   */
+  function countUp(section) {
+    const run = ++counting;
+    const cells = [...section.querySelectorAll('[data-testid="summary-total"]')];
+    const settle = () => {
+      if (run !== counting) return;
+      for (const c of cells) c.textContent = total(Number(c.dataset.total));
+      section.dataset.counted = 'true';
+    };
+    if (!cells.length || prefersReducedMotion() || typeof requestAnimationFrame !== 'function') {
+      settle();
+      return;
+    }
+    section.dataset.counted = 'false';
+    for (const c of cells) c.textContent = total(Number(c.dataset.from));
+    const start = performance.now() + COUNT_DELAY_MS;
+    const step = (now) => {
+      if (run !== counting || !section.isConnected) return;
+      const p = Math.max(0, Math.min(1, (now - start) / COUNT_MS));
+      if (p >= 1) return settle();
+      const eased = 1 - (1 - p) ** 3;
+      for (const c of cells) c.textContent = total(Math.round(Number(c.dataset.from) + (Number(c.dataset.total) - Number(c.dataset.from)) * eased));
+      requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+    setTimeout(settle, COUNT_DELAY_MS + COUNT_MS + 200); // a hidden tab runs no frames
+  }
 
   function render(s) {
     const sum = s.summary;
     if (!sum || !sum.open || matchOver(s)) {
       shownKey = null;
+      counting++;
       el.replaceChildren();
       return;
     }
@@ -164,6 +201,11 @@ export function createSummary({ onClose }) {
         h('div', { class: 'summary-timer', 'aria-hidden': 'true' }),
       ),
     );
+    const fresh = key.split('|').slice(0, 2).join('|') !== countedKey; // not again for a new language
+    countedKey = key.split('|').slice(0, 2).join('|');
+    const section = el.querySelector('.deal-summary');
+    if (fresh) countUp(section);
+    else section.dataset.counted = 'true';
   }
 
   return {

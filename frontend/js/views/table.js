@@ -20,12 +20,13 @@ import { createDiscard } from '../table/discard.js';
 import { BANNER_MS, createRing } from '../table/ring.js';
 import { createSheet } from '../table/sheet.js';
 import { createBubbles, createReactionPicker } from '../table/reactions.js';
-import { auctionTurn, bidAmount, canDeclare, canSubmitDiscard, dealOf, discardTurn, initialState, isBlocking, matchOver, myTurn, reduce, roomOf, viewOf } from '../table/store.js';
+import { auctionTurn, bidAmount, canDeclare, canSubmitDiscard, connectionPill, dealOf, discardTurn, initialState, isBlocking, matchOver, myTurn, reduce, roomOf, viewOf } from '../table/store.js';
 import { createSummary, SUMMARY_MS } from '../table/summary.js';
 import { createStatus } from '../table/status.js';
 
 const REJECT_CODES = new Set(REFUSAL_CODES); // generated from the server's own enums
 const PENDING_TIMEOUT_MS = 10000;
+const SENDING_MS = 400; // a move unanswered this long says "sending…" (issue 22)
 const OPEN_POLL_MS = 3000;
 const ILLEGAL_MS = 2600;
 const WIDE = '(min-width: 1100px) and (min-height: 600px)';
@@ -73,7 +74,7 @@ export function mount(root, roomId) {
     onPass: () => auctionTurn(state) && sendIntent({ type: 'pass' }),
   });
   const discard = createDiscard({ onDiscard: () => canSubmitDiscard(state) && sendIntent({ type: 'discard', cards: [...state.discard] }) });
-  const ring = createRing({ auction, discard });
+  const ring = createRing({ auction, discard, sweepFinal: true });
   const status = createStatus();
   const summary = createSummary({ onClose: () => dispatch({ type: 'local/summary_close' }) });
   const matchPanel = createMatchPanel({ sendRematch: (action) => sendIntent({ type: 'rematch', action }), raceChart: () => raceModule && raceModule.raceChart });
@@ -128,7 +129,8 @@ export function mount(root, roomId) {
   el.unread = h('span', { class: 'unread-dot', 'data-testid': 'chat-unread', hidden: true });
   el.toggle = h('button', { type: 'button', class: 'bar-btn sheet-toggle', 'data-testid': 'sheet-toggle', 'aria-controls': 'table-sheet', onclick: toggleSheet });
   el.dealChip = h('span', { class: 'bar-chip', 'data-testid': 'deal-chip' });
-  el.bar = h('div', { class: 'table-bar' }, el.lobby, el.dealChip, watch.chip, h('span', { class: 'bar-space' }), picker.button, picker.mute, el.resign, el.toggle);
+  el.connPill = h('span', { class: 'conn-pill', 'data-testid': 'connection-pill', role: 'status', hidden: true });
+  el.bar = h('div', { class: 'table-bar' }, el.lobby, el.dealChip, el.connPill, watch.chip, h('span', { class: 'bar-space' }), picker.button, picker.mute, el.resign, el.toggle);
   el.feltMessage = h('div', { class: 'felt-message' });
   el.felt = h(
     'section',
@@ -171,6 +173,9 @@ export function mount(root, roomId) {
     },
     onStatus(status, detail) {
       dispatch({ type: 'local/conn', status, detail });
+    },
+    onHealth(health) {
+      dispatch({ type: 'local/health', health });
     },
   });
 
@@ -250,7 +255,8 @@ export function mount(root, roomId) {
       return false;
     }
     if (blocking) {
-      dispatch({ type: 'local/sent', id, kind: type, blocking: true });
+      dispatch({ type: 'local/sent', id, kind: type, card: type === 'play' ? body.card : null, blocking: true });
+      later(() => dispatch({ type: 'local/pending_slow', id }), SENDING_MS);
       later(() => dispatch({ type: 'local/pending_timeout', id }), PENDING_TIMEOUT_MS);
     }
     return true;
@@ -348,7 +354,7 @@ export function mount(root, roomId) {
     el.errorSlot.replaceChildren();
     const room = roomOf(state);
     el.page.dataset.status = room ? room.status : 'connecting';
-    if (!room || room.status !== 'playing') document.body.classList.remove('table-live');
+    if (!room || (room.status !== 'playing' && room.status !== 'finished')) document.body.classList.remove('table-live');
     el.page.dataset.held = String(state.held);
     el.page.dataset.sheet = state.sheet.open ? 'open' : 'closed';
     el.main.inert = state.sheet.open && !wide.matches; // the drawer over the table on phones
@@ -364,11 +370,13 @@ export function mount(root, roomId) {
       return;
     }
     el.felt.dataset.mode = 'playing';
-    document.body.classList.toggle('table-live', room.status === 'playing' && !matchOver(state));
+    // the table keeps the whole screen at the end of a match too (issue 22): its bar leads to the lobby
+    document.body.classList.add('table-live');
     el.feltMessage.replaceChildren();
     ring.render(state, { events, origin: hand.rectOf }); // before the hand re-renders: my card leaves from its place
     status.render(state);
     hand.render(state, { events, origin: ring.dealOrigin });
+    renderPill(); // after the hand: the card sent may have been drawn anew
     summary.render(state);
     if (matchPanel.render(state) && focusInTable()) matchPanel.focus();
     document.title = myTurn(state) ? `● ${t('table.your_turn')} — ${t('app.title')}` : t('app.title');
@@ -427,7 +435,27 @@ export function mount(root, roomId) {
     el.dealChip.textContent = v ? `${t('table.deal_number', { n: v.deal_number + 1 })} · ${t('table.target', { n: v.target })}` : '';
   }
 
+  /** The pill on the bar (sending…, connection slow, reconnecting) and "sending…" on the card played. */
+  function renderPill() {
+    const pill = connectionPill(state);
+    el.connPill.hidden = !pill;
+    el.connPill.dataset.state = pill || 'ok';
+    el.connPill.textContent = pill ? t(`conn.${pill}`) : '';
+    const card = state.pending && state.pending.slow && state.pending.card;
+    for (const b of el.page.querySelectorAll('.hand .card.sending')) {
+      if (b.dataset.card === card) continue;
+      b.classList.remove('sending');
+      b.querySelector('.sending-note')?.remove();
+    }
+    const b = card ? el.page.querySelector(`.hand .card[data-card="${card}"]`) : null;
+    if (b && !b.classList.contains('sending')) {
+      b.classList.add('sending');
+      b.append(h('span', { class: 'sending-note', 'data-testid': 'sending', text: t('conn.sending') }));
+    }
+  }
+
   function renderConnection() {
+    renderPill();
     const show = state.conn === 'reconnecting';
     el.overlay.hidden = !show;
     el.page.dataset.connection = state.conn;
