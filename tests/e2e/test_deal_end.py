@@ -7,7 +7,6 @@ totals (`data-counted`)."""
 from __future__ import annotations
 
 import random
-import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
