@@ -915,4 +915,8 @@ export default {
   'reject.unknown_reaction': 'Das ist keine der Reaktionen.',
   'reject.too_many_reactions': 'Nicht so schnell — warte ein paar Sekunden bis zur nächsten Reaktion.',
   'opt.reactions_for_spectators.long': 'Zuschauer sehen auch die schnellen Reaktionen der Spieler',
+  // A chat line's first words by its sender's seat; the chat mute on the table bar (issue 22)
+  'chat.preview_from': 'Chat von {name}:',
+  'chat.mute': 'Chat stummschalten',
+  'chat.muted': 'Chat stumm: neue Nachrichten nur als Punkt an ☰ — tippen, um sie wieder zu zeigen',
 };

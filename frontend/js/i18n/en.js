@@ -915,4 +915,8 @@ export default {
   'reject.unknown_reaction': 'That is not one of the reactions.',
   'reject.too_many_reactions': 'Not so fast — wait a few seconds before the next reaction.',
   'opt.reactions_for_spectators.long': 'Spectators see the players’ quick reactions too',
+  // A chat line's first words by its sender's seat; the chat mute on the table bar (issue 22)
+  'chat.preview_from': 'Chat from {name}:',
+  'chat.mute': 'Mute chat',
+  'chat.muted': 'Chat muted: new lines show only as a dot on ☰ — tap to show them again',
 };

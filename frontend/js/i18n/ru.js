@@ -915,4 +915,8 @@ export default {
   'reject.unknown_reaction': 'Такой реакции нет.',
   'reject.too_many_reactions': 'Не так быстро — подождите несколько секунд до следующей реакции.',
   'opt.reactions_for_spectators.long': 'Зрители тоже видят быстрые реакции игроков',
+  // A chat line's first words by its sender's seat; the chat mute on the table bar (issue 22)
+  'chat.preview_from': 'Чат — {name}:',
+  'chat.mute': 'Скрыть чат на столе',
+  'chat.muted': 'Чат скрыт: о новых сообщениях говорит только точка на ☰ — нажмите, чтобы снова показывать',
 };

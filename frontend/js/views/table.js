@@ -19,8 +19,8 @@ import { createAuction } from '../table/auction.js';
 import { createDiscard } from '../table/discard.js';
 import { BANNER_MS, createRing } from '../table/ring.js';
 import { createSheet } from '../table/sheet.js';
-import { createBubbles, createReactionPicker } from '../table/reactions.js';
-import { auctionTurn, bidAmount, canDeclare, canSubmitDiscard, dealOf, discardTurn, initialState, isBlocking, matchOver, myTurn, reduce, roomOf, viewOf } from '../table/store.js';
+import { createBubbles, createChatMute, createReactionPicker } from '../table/reactions.js';
+import { auctionTurn, bidAmount, canDeclare, canSubmitDiscard, dealOf, discardTurn, initialState, isBlocking, matchOver, mySeat, myTurn, reduce, roomOf, viewOf } from '../table/store.js';
 import { createSummary, SUMMARY_MS } from '../table/summary.js';
 import { createStatus } from '../table/status.js';
 
@@ -119,6 +119,7 @@ export function mount(root, roomId) {
     onReact: (reaction) => sendIntent({ type: 'react', reaction }, { blocking: false }),
     onMute: (muted) => sendIntent({ type: 'mute_reactions', muted }, { blocking: false }),
   });
+  const chatMute = createChatMute(roomId);
   const sheet = createSheet({ dispatch, sendChat: (text) => sendIntent({ type: 'chat', text }, { blocking: false }), feedback, extra: watch.box });
 
   const el = {};
@@ -128,7 +129,7 @@ export function mount(root, roomId) {
   el.unread = h('span', { class: 'unread-dot', 'data-testid': 'chat-unread', hidden: true });
   el.toggle = h('button', { type: 'button', class: 'bar-btn sheet-toggle', 'data-testid': 'sheet-toggle', 'aria-controls': 'table-sheet', onclick: toggleSheet });
   el.dealChip = h('span', { class: 'bar-chip', 'data-testid': 'deal-chip' });
-  el.bar = h('div', { class: 'table-bar' }, el.lobby, el.dealChip, watch.chip, h('span', { class: 'bar-space' }), picker.button, picker.mute, el.resign, el.toggle);
+  el.bar = h('div', { class: 'table-bar' }, el.lobby, el.dealChip, watch.chip, h('span', { class: 'bar-space' }), picker.button, picker.mute, chatMute.el, el.resign, el.toggle);
   el.feltMessage = h('div', { class: 'felt-message' });
   el.felt = h(
     'section',
@@ -160,6 +161,7 @@ export function mount(root, roomId) {
         onReaction(m);
         return;
       }
+      if (m.type === 'chat') onChatLine(m);
       if (m.type === 'watchers') {
         watch.count = Number(m.count) || 0;
         renderBar();
@@ -288,6 +290,12 @@ export function mount(root, roomId) {
     bubbles.show(m.seat, m.reaction, plainName(state, m.seat));
   }
 
+  /** A chat line from another seat: its first words by the sender's seat, unless the chat is muted here. */
+  function onChatLine(m) {
+    if (!Number.isInteger(m.seat) || m.seat === mySeat(state) || chatMute.isMuted()) return;
+    bubbles.showChat(m.seat, m.text, plainName(state, m.seat));
+  }
+
   function onRejected(m) {
     if (m.code === 'stale_version') toast(t('reject.stale_version'), 'rejected-message');
     else toast(REJECT_CODES.has(m.code) ? rejectText(m.code) : t('reject.unknown'), 'rejected-message');
@@ -414,6 +422,7 @@ export function mount(root, roomId) {
     el.lobby.title = t('common.back_to_lobby');
     const canResign = room && room.status === 'playing' && !matchOver(state) && v;
     picker.render({ available: Boolean(v && room.status !== 'closed' && !nobodyToChat(state)), muted: Boolean(state.msg && state.msg.reactions_muted) });
+    chatMute.render({ available: Boolean(v && room.status !== 'closed' && !nobodyToChat(state)) });
     el.resign.hidden = !canResign;
     setChildren(el.resign, h('span', { 'aria-hidden': 'true', class: 'flag', text: '⚑' }), h('span', { class: 'bar-label', text: t('resign.button') }));
     el.resign.title = t('resign.button');
