@@ -384,7 +384,7 @@ export function mount(root, roomId) {
 
   function renderWatch(room) {
     watch.chip.hidden = !(watch.count > 0);
-    watch.chip.textContent = t('watch.watchers', { n: watch.count });
+    watch.chip.textContent = tn('watch.watchers', watch.count);
     watch.chip.dataset.count = String(watch.count);
     const allowed = Boolean(room && room.options && room.options.spectators !== false);
     watch.button.hidden = !(allowed && room.visibility === 'private' && room.status !== 'closed');
