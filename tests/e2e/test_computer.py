@@ -203,7 +203,8 @@ def test_the_32_card_game_on_a_phone(e2e_server: ServerProcess, browser: Any, ar
         expect(page.get_by_test_id("card-points")).to_contain_text("Computer (medium)")
         expect(page.get_by_test_id("leave-hint")).to_contain_text("5 min")
         options = page.get_by_test_id("scoreboard").get_by_test_id("options-summary")
-        expect(options).to_contain_text("32 (V1)")
+        expect(options).to_contain_text("32")
+        expect(options).not_to_contain_text("V1")  # no rule codes in player text (issue 22)
         expect(options).to_contain_text("by order")
 
         # The 8 and the 7 are drawn like every other card: index, suit and a spoken name.
