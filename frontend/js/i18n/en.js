@@ -645,7 +645,7 @@ export default {
   'opt.stake.computer': 'No stake against the computer.',
   'opt.advanced': 'More options',
   'opt.open_scores': 'Open card points',
-  'opt.open_scores.long': "Both players see both players' card points during the deal",
+  'opt.open_scores.long': 'Every player sees everyone\'s card points during the deal',
   'opt.deck': 'Cards',
   'opt.deck.24': '24 cards — classic',
   'opt.deck.32': '32 cards, with 7s and 8s',
