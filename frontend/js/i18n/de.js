@@ -919,4 +919,6 @@ export default {
   'chat.preview_from': 'Chat von {name}:',
   'chat.mute': 'Chat stummschalten',
   'chat.muted': 'Chat stumm: neue Nachrichten nur als Punkt an ☰ — tippen, um sie wieder zu zeigen',
+  // the last trick is mine: its own words (ru 'забирает вы' was wrong), issue 22
+  'table.won_by_you': 'an dich',
 };

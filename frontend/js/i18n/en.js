@@ -919,4 +919,6 @@ export default {
   'chat.preview_from': 'Chat from {name}:',
   'chat.mute': 'Mute chat',
   'chat.muted': 'Chat muted: new lines show only as a dot on ☰ — tap to show them again',
+  // the last trick is mine: its own words (ru 'забирает вы' was wrong), issue 22
+  'table.won_by_you': 'won by you',
 };

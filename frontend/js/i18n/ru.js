@@ -919,4 +919,6 @@ export default {
   'chat.preview_from': 'Чат — {name}:',
   'chat.mute': 'Скрыть чат на столе',
   'chat.muted': 'Чат скрыт: о новых сообщениях говорит только точка на ☰ — нажмите, чтобы снова показывать',
+  // the last trick is mine: its own words (ru 'забирает вы' was wrong), issue 22
+  'table.won_by_you': 'ваша',
 };
