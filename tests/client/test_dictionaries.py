@@ -77,7 +77,9 @@ def test_no_rule_codes_in_player_text(tmp_path: Path) -> None:
     for lang in ("en", "de", "ru"):
         text = (ROOT / "frontend" / "js" / "i18n" / f"{lang}.js").read_text(encoding="utf-8")
         entries = re.findall(r"^\s*'([^']+)':(.*)$", text, flags=re.M)
-        coded = [key for key, value in entries if not key.startswith("rules.") and re.search(r"\b[RV]\d+(\.\d+)?\b", value)]
+        coded = [
+            key for key, value in entries if not key.startswith("rules.") and re.search(r"\b[RV]\d+(\.\d+)?\b", value)
+        ]
         assert not coded, f"{lang}: rule codes in player text: {coded}"
 
 

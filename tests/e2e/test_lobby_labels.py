@@ -44,7 +44,9 @@ def _unfold(page: Page) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "de", "ru"])
 @pytest.mark.parametrize("width", [360, 390])
-def test_every_choice_of_the_new_table_form_fits(e2e_server: ServerProcess, browser: Any, artifacts: Path, lang: str, width: int) -> None:
+def test_every_choice_of_the_new_table_form_fits(
+    e2e_server: ServerProcess, browser: Any, artifacts: Path, lang: str, width: int
+) -> None:
     seat = open_seat(browser, e2e_server.url, "Галина", {"width": width, "height": 800})
     page = seat.page
     try:
@@ -53,7 +55,9 @@ def test_every_choice_of_the_new_table_form_fits(e2e_server: ServerProcess, brow
         choose_name(page, "Галина")
         tagline = page.locator(".hero .lead").first
         expect(tagline).to_be_visible()
-        assert not any(word in tagline.inner_text() for word in ("two-player", "zu zweit —", "для двоих —")), tagline.inner_text()
+        assert not any(word in tagline.inner_text() for word in ("two-player", "zu zweit —", "для двоих —")), (
+            tagline.inner_text()
+        )
         page.get_by_test_id("opt-opponent-computer").check()
         _unfold(page)
         expect(page.get_by_test_id("opt-bot-level")).to_be_visible()
