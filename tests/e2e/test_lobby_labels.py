@@ -1,6 +1,6 @@
 """Labels that fit (issue 22): in en, de and ru, at 360 and 390 px wide, every choice of every select
 of the lobby's new-table form — the computer's level, the private-table option, marriages, cards —
-fits its box (measured in the select's own font), for a table with friends and one with the computer;
+fits its box beside the arrow (measured in the select's own font), for a table with friends and one with the computer;
 and the lobby's tagline speaks of the whole family, not of a game for two only."""
 
 from __future__ import annotations
@@ -21,12 +21,13 @@ pytestmark = pytest.mark.browser
 CUT_OPTIONS_JS = """
 () => {
   const ctx = document.createElement('canvas').getContext('2d');
+  const ARROW = 24; // Chromium draws the select's arrow inside its content box
   const out = [];
-  for (const sel of document.querySelectorAll('select')) {
+  for (const sel of document.querySelectorAll('form select')) {
     if (!sel.getClientRects().length) continue;
     const cs = getComputedStyle(sel);
     ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-    const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - ARROW;
     for (const o of sel.options) {
       const w = ctx.measureText(o.text).width;
       if (w > room) out.push(`${sel.dataset.testid || sel.id}: "${o.text}" ${Math.round(w)} > ${Math.round(room)} px`);

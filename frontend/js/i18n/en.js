@@ -638,7 +638,7 @@ export default {
   'opt.opponent.computer': 'The computer',
   'opt.bot_level': 'Level',
   'opt.bot_level.easy': 'Easy — plays random legal cards',
-  'opt.bot_level.medium': 'Medium — sensible rules of thumb',
+  'opt.bot_level.medium': 'Medium — rules of thumb',
   'opt.bot_level.hard': 'Hard — thinks ahead',
   'opt.bot_level.expert': 'Expert — up to {seconds} s a card',
   'opt.computer.help': 'The computer sits down at once and the match starts. Games against the computer are private and played for no stake.',

@@ -78,7 +78,7 @@ export default {
   'opt.scoring': 'Марьяжи',
   'opt.scoring.by_suit': 'по масти',
   'opt.scoring.by_order': 'по порядку',
-  'opt.scoring.by_suit.long': 'По масти: ♣ 100, ♠ 80, ♥ 60, ♦ 40',
+  'opt.scoring.by_suit.long': 'По масти: ♣100 ♠80 ♥60 ♦40',
   'opt.scoring.by_order.long': 'По порядку: 40, 60, 80, 100',
   'opt.scoring.help': 'Сколько очков приносит объявленный марьяж (король и дама).',
   'opt.stock_bottom': 'Нижняя карта открыта',
