@@ -1,7 +1,8 @@
 """A chat preview by the sender's seat (issue 22): a chat line from the other player shows its first
 words in a bubble by their seat on the felt (the reactions' bubble), for a few seconds, besides the
 unread dot on ☰; with the chat muted on the table bar (this browser, this table; it lasts a reload)
-the line shows only as the dot. The bar still fits at 360 px with the mute beside the others."""
+the line shows only as the dot. The bar still fits at 360 px with the mute beside the others, the
+deal chip wrapping between its two parts rather than running under the buttons."""
 
 from __future__ import annotations
 
@@ -48,6 +49,12 @@ BAR_FITS_JS = """
     const r = el.getBoundingClientRect();
     return r.left < 0 || r.right > innerWidth || r.width < 40;
   });
+  // the deal chip's words end before the first button after it (they wrap, never run under it)
+  const chip = document.querySelector('[data-testid="deal-chip"]');
+  const next = document.querySelector('[data-testid="reactions-button"]');
+  const words = chip ? [...chip.querySelectorAll('span')].map((e) => e.getBoundingClientRect().right) : [];
+  const edge = next ? next.getBoundingClientRect().left : Infinity;
+  if (words.length && Math.max(...words) > edge + 0.5) out.push(`deal-chip ${Math.max(...words)} > ${edge}`);
   return { wide: doc.scrollWidth > innerWidth + 0.5, out };
 }
 """

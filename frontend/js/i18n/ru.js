@@ -460,7 +460,7 @@ export default {
   'history.col.result': 'Итог',
   'history.col.score': 'Счёт',
   'history.col.stake': 'Ставка',
-  'history.col.cards': 'за карты',
+  'history.col.cards': 'карты',
   'history.col.decl': 'марь.',
   'history.col.deal': 'сдача',
   'history.col.total': 'всего',

@@ -433,7 +433,8 @@ export function mount(root, roomId) {
     el.toggle.setAttribute('aria-expanded', String(state.sheet.open));
     el.toggle.title = t('table.sheet_toggle');
     el.dealChip.hidden = !v;
-    el.dealChip.textContent = v ? `${t('table.deal_number', { n: v.deal_number + 1 })} · ${t('table.target', { n: v.target })}` : '';
+    // Two unbreakable parts: on a crowded phone bar it wraps as "Deal 1 ·" / "Target 301", never inside them.
+    setChildren(el.dealChip, ...(v ? [h('span', { text: `${t('table.deal_number', { n: v.deal_number + 1 })} ·` }), ' ', h('span', { text: t('table.target', { n: v.target }) })] : []));
   }
 
   function renderConnection() {
