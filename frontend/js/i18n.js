@@ -90,7 +90,10 @@ export function t(key, params) {
   return fill(value, params);
 }
 
-/** Translate a plural key ({one, few, many, other}) for count `n` (also passed as `{n}`). */
+/**
+ * Translate a plural key ({one, few, many, other}) for count `n` (also passed as `{n}`, unless
+ * `params` names its own `n`: the form follows the count, e.g. the points, while `{n}` is the contract).
+ */
 export function tn(key, n, params = {}) {
   const value = lookup(key);
   const all = { n, ...params };

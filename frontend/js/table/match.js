@@ -4,7 +4,7 @@
 // chart and the score sheet. Nothing here decides who won: the server says it.
 import { api } from '../api.js';
 import { h, setChildren, svg } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, tn } from '../i18n.js';
 import { h2hHref, isZeroAmount, money, ratingText, settlementWords } from '../ui.js';
 import { isMe, isSpectator, matchOver, mySeat, otherSeats, player, roomOf, seatCount, viewOf } from './store.js';
 import { isBot, plainName } from './names.js';
@@ -88,7 +88,7 @@ function stakeLines(s, v) {
   return [
     h('p', { class: 'stake-owed', 'data-testid': 'stake-owed', 'data-amount': first ? first.amount : '0', 'data-currency': first ? first.currency : options.currency || '' }, text),
     first && side(first) && first.points_short !== undefined
-      ? h('p', { class: 'muted small', 'data-testid': 'stake-detail', text: t('match.stake.detail', { points: first.points_short, stake: money(first.stake_per_point, first.currency), target: v.target }) })
+      ? h('p', { class: 'muted small', 'data-testid': 'stake-detail', text: tn('match.stake.detail', Number(first.points_short), { points: first.points_short, stake: money(first.stake_per_point, first.currency), target: v.target }) })
       : null,
   ];
 }

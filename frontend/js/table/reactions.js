@@ -3,11 +3,15 @@
 // a button on the table bar opening a grid of 44×44 choices, with a mute toggle beside it (the server
 // stops sending the others' reactions to a muted seat; the choice comes back in the seat's state as
 // `reactions_muted`). A reaction shows as a bubble by its sender's seat, for REACTION_MS, then fades.
+// A chat line from another seat shows the same way, its first words for CHAT_PREVIEW_MS (issue 22),
+// unless this browser muted the chat at this table (the chat mute beside the reactions mute).
 import { h, svg } from '../dom.js';
 import { REACTIONS } from '../generated/protocol.js';
 import { t } from '../i18n.js';
 
 export const REACTION_MS = 2500;
+export const CHAT_PREVIEW_MS = 4000;
+const CHAT_PREVIEW_CHARS = 48;
 const CODES = new Set(REACTIONS.map((r) => r.code));
 const EMOJI = Object.fromEntries(REACTIONS.map((r) => [r.code, r.emoji]));
 
@@ -112,10 +116,20 @@ export function createReactionPicker({ onReact, onMute }) {
   };
 }
 
+/** The first words of a chat line, at most `max` characters, cut at a word with "…" when longer. */
+export function chatPreviewText(text, max = CHAT_PREVIEW_CHARS) {
+  const line = String(text ?? '').replace(/\s+/g, ' ').trim();
+  if (line.length <= max) return line;
+  const cut = line.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?–—-]+$/, '')}…`;
+}
+
 /**
- * The bubbles over the felt: `show(seat, code, name)` puts one by that seat's box (found in `felt`
- * by its test id, wherever ring.js placed it: at the bottom a bubble above it, elsewhere below it),
- * replacing that seat's previous one, and takes it away after REACTION_MS.
+ * The bubbles over the felt: `show(seat, code, name)` puts a reaction by that seat's box (found in
+ * `felt` by its test id, wherever ring.js placed it: at the bottom a bubble above it, elsewhere below
+ * it), replacing that seat's previous bubble, and takes it away after REACTION_MS; `showChat(seat,
+ * text, name)` does the same with the first words of a chat line, for CHAT_PREVIEW_MS.
  */
 export function createBubbles(felt) {
   const layer = h('div', { class: 'reaction-layer', 'aria-live': 'polite' });
@@ -137,15 +151,25 @@ export function createBubbles(felt) {
     bubble.style.top = `${Math.round((bottom ? r.top : r.bottom) - frame.top)}px`;
   }
 
+  function put(seat, bubble, ms) {
+    const old = shown.get(seat);
+    if (old) {
+      clearTimeout(old.timer);
+      old.el.remove();
+    }
+    layer.append(bubble);
+    place(bubble, seat);
+    const timer = setTimeout(() => {
+      bubble.remove();
+      if (shown.get(seat) && shown.get(seat).el === bubble) shown.delete(seat);
+    }, ms);
+    shown.set(seat, { el: bubble, timer });
+  }
+
   return {
     el: layer,
     show(seat, code, name) {
       if (!isReaction(code)) return;
-      const old = shown.get(seat);
-      if (old) {
-        clearTimeout(old.timer);
-        old.el.remove();
-      }
       const bubble = h(
         'div',
         { class: `reaction-bubble${EMOJI[code] ? ' emoji' : ''}`, 'data-testid': 'reaction-bubble', 'data-seat': String(seat), 'data-reaction': code, role: 'status' },
@@ -153,13 +177,18 @@ export function createBubbles(felt) {
         h('span', { 'aria-hidden': EMOJI[code] ? 'true' : null, text: reactionText(code) }),
         EMOJI[code] ? h('span', { class: 'visually-hidden', text: reactionLabel(code) }) : null,
       );
-      layer.append(bubble);
-      place(bubble, seat);
-      const timer = setTimeout(() => {
-        bubble.remove();
-        if (shown.get(seat) && shown.get(seat).el === bubble) shown.delete(seat);
-      }, REACTION_MS);
-      shown.set(seat, { el: bubble, timer });
+      put(seat, bubble, REACTION_MS);
+    },
+    showChat(seat, text, name) {
+      const words = chatPreviewText(text);
+      if (!words) return;
+      const bubble = h(
+        'div',
+        { class: 'reaction-bubble chat-preview', 'data-testid': 'chat-preview', 'data-seat': String(seat), role: 'status' },
+        h('span', { class: 'visually-hidden', text: `${t('chat.preview_from', { name })} ` }),
+        h('span', { class: 'chat-preview-text', text: words }),
+      );
+      put(seat, bubble, CHAT_PREVIEW_MS);
     },
     clear() {
       for (const { el, timer } of shown.values()) {
@@ -169,4 +198,62 @@ export function createBubbles(felt) {
       shown.clear();
     },
   };
+}
+
+/** A speech bubble (struck through when muted), drawn like the bell. */
+function speech(muted) {
+  return svg(
+    'svg',
+    { class: 'reaction-icon', viewBox: '0 0 20 20', width: 18, height: 18, 'aria-hidden': 'true' },
+    svg('path', { d: 'M3 4.5h14v8.5H9l-4 3.5V13H3z', fill: 'none', stroke: 'currentColor', 'stroke-width': 1.6, 'stroke-linejoin': 'round' }),
+    muted ? svg('path', { d: 'M3 3l14 14', stroke: 'currentColor', 'stroke-width': 1.8, 'stroke-linecap': 'round' }) : null,
+  );
+}
+
+const chatMuteKey = (roomId) => `1001.chat_muted.${roomId}`;
+
+/** Whether this browser muted the chat previews at table `roomId` (kept per table in localStorage). */
+export function chatMuted(roomId) {
+  try {
+    return localStorage.getItem(chatMuteKey(roomId)) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function setChatMuted(roomId, muted) {
+  try {
+    if (muted) localStorage.setItem(chatMuteKey(roomId), '1');
+    else localStorage.removeItem(chatMuteKey(roomId));
+  } catch {
+    // private mode without storage: the choice lasts for this page only
+  }
+}
+
+/**
+ * The bar's chat mute (beside the reactions mute): muted, a chat line shows only as the dot on ☰,
+ * with no preview by its sender's seat. Client-side, per table. `onChange(muted)` after a tap.
+ */
+export function createChatMute(roomId, { onChange = () => {} } = {}) {
+  let muted = chatMuted(roomId);
+  const button = h('button', {
+    type: 'button',
+    class: 'bar-btn reactions-mute chat-mute',
+    'data-testid': 'chat-mute',
+    'aria-pressed': 'false',
+    onclick: () => {
+      muted = !muted;
+      setChatMuted(roomId, muted);
+      render({ available: !button.hidden });
+      onChange(muted);
+    },
+  });
+  function render({ available }) {
+    button.hidden = !available;
+    button.setAttribute('aria-pressed', String(muted));
+    button.dataset.muted = String(muted);
+    button.replaceChildren(speech(muted), h('span', { class: 'bar-label', text: t('chat.mute') }));
+    button.title = muted ? t('chat.muted') : t('chat.mute');
+  }
+  return { el: button, render, isMuted: () => muted };
 }

@@ -309,7 +309,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
       last
         ? h('div', { class: 'last-cards' }, last.cards.map((code) => cardEl(code, { className: 'tiny', attrs: { 'data-testid': `last-trick-card-${code}` } })))
         : h('div', { class: 'last-cards' }, h('div', { class: 'card tiny empty-slot', 'aria-hidden': 'true' })),
-      last ? h('span', { class: 'won-by', text: t('table.won_by', { name: isMe(s, last.winner) ? t('ring.you') : plainName(s, last.winner) }) }) : null,
+      last ? h('span', { class: 'won-by', text: isMe(s, last.winner) ? t('table.won_by_you') : t('table.won_by', { name: plainName(s, last.winner) }) }) : null,
     );
   }
 

@@ -83,7 +83,7 @@ function callChip(s, seat) {
 function cardsHeld(s, seat, name) {
   const count = (dealOf(s).hand_counts || [])[seat] ?? 0;
   const fan = seatCount(s) === 2;
-  const label = t('table.opponent_hand', { name, n: count });
+  const label = tn('table.opponent_hand', count, { name });
   return h(
     'span',
     { class: `rs-cards${fan ? ' fan' : ''}`, 'data-testid': `seat-${seat}-cards`, 'data-count': String(count), role: 'img', 'aria-label': label, title: label },
@@ -144,9 +144,9 @@ export function seatBox(s, seat, pos, { open = null, pointsText = null, shortNam
       h(
         'div',
         { class: 'rs-line' },
-        mine && playing ? h('span', { class: 'count-chip points', 'data-testid': 'my-card-points', 'data-points': String(d.my_card_points ?? 0), text: t('table.my_card_points', { n: d.my_card_points ?? 0 }) }) : null,
+        mine && playing ? h('span', { class: 'count-chip points', 'data-testid': 'my-card-points', 'data-points': String(d.my_card_points ?? 0), text: tn('table.my_card_points', d.my_card_points ?? 0) }) : null,
         points !== null && !mine && playing
-          ? h('span', { class: 'count-chip points', 'data-testid': `seat-${seat}-card-points`, 'data-points': String(points), text: pointsText ? pointsText(points) : t('table.my_card_points', { n: points }) })
+          ? h('span', { class: 'count-chip points', 'data-testid': `seat-${seat}-card-points`, 'data-points': String(points), text: pointsText ? pointsText(points) : tn('table.my_card_points', points) })
           : null,
         won ? h('span', { class: 'count-chip tricks', 'data-testid': `seat-${seat}-tricks`, 'data-count': String(won[seat]), title: tn('ring.tricks', won[seat]), 'aria-label': tn('ring.tricks', won[seat]), text: t('ring.tricks_short', { n: won[seat] }) }) : null,
         total(s, seat),

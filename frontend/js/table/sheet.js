@@ -2,7 +2,7 @@
 // sound). A side column on wide screens, a sheet over the table on phones.
 import { suitBadge, suitName } from '../cards.js';
 import { h, setChildren } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, tn } from '../i18n.js';
 import { durationText } from '../ui.js';
 import { tableSummary } from '../games.js';
 import { dealOf, isMe, matchOver, mySeat, roomOf, seatCount, viewOf } from './store.js';
@@ -183,7 +183,7 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
       // R7: my own card points; every seat's under open_scores
       const points = d.card_points
         ? h('p', { 'data-testid': 'card-points' }, order.map((seat) => `${isMe(s, seat) ? t('ring.you') : plainName(s, seat)} ${d.card_points[seat]}`).join(' · '))
-        : h('p', { 'data-testid': 'card-points' }, t('table.card_points_mine', { n: d.my_card_points ?? 0 }));
+        : h('p', { 'data-testid': 'card-points' }, tn('table.card_points_mine', d.my_card_points ?? 0));
       setChildren(
         info,
         h('h3', { text: t('table.this_deal', { n: v.deal_number + 1 }) }),

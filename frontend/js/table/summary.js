@@ -6,7 +6,7 @@
 // places from the server: nothing here decides who won.
 import { SUIT_SYMBOL } from '../cards.js';
 import { h, prefersReducedMotion, setChildren } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, tn } from '../i18n.js';
 import { plainName, shortName } from './names.js';
 import { seatsFromMe, signed, standings, summaryColumns, summaryRows, total } from './model.js';
 import { isMe, matchOver, mySeat, seatCount, viewOf } from './store.js';
@@ -28,7 +28,7 @@ export function contractLine(s, result) {
     { class: `contract-result ${result.made ? 'made' : 'failed'}`, 'data-testid': 'summary-contract', 'data-made': String(Boolean(result.made)), 'data-declarer': String(result.declarer), 'data-contract': String(result.contract) },
     h('span', { class: 'mark', 'aria-hidden': 'true', text: result.made ? '✓' : '✗' }),
     ' ',
-    t(key, params),
+    tn(key, points, params), // the plural follows the points ({n} is the contract)
   );
 }
 

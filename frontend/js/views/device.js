@@ -3,7 +3,7 @@
 // The link carries only a short-lived, single-use code: the player's token never appears in a URL.
 import { api } from '../api.js';
 import { h, setChildren } from '../dom.js';
-import { getLang, t } from '../i18n.js';
+import { getLang, t, tn } from '../i18n.js';
 import { clearPlayer, getPlayer, setPlayer } from '../session.js';
 import { apiErrorText, linkBox, loading, nameForm } from '../ui.js';
 
@@ -117,7 +117,7 @@ export function mountDevice(root) {
           class: accountNote.error ? 'form-error' : 'muted',
           role: accountNote.error ? 'alert' : 'status',
           'data-testid': 'account-note',
-          text: accountNote.key ? t(accountNote.key, accountNote.vars) : accountNote.vars.text,
+          text: accountNote.key ? tn(accountNote.key, accountNote.vars.n ?? 0, accountNote.vars) : accountNote.vars.text,
         })
       : null;
     const confirm = confirming

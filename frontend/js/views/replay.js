@@ -10,7 +10,7 @@
 // with what each step did in words beside it and, at the end, the deal's score.
 import { api } from '../api.js';
 import { h, setChildren } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, tn } from '../i18n.js';
 import { cardEl, cardName, sortHand, suitName } from '../cards.js';
 import { getPlayer } from '../session.js';
 import { apiErrorText, loading, num, replayHref } from '../ui.js';
@@ -75,9 +75,9 @@ function eventLines(s, facts) {
   else if (a.kind === 'play') lines.push(t('replay.played', { name: who(a.seat), card: cardName(a.card) }));
   if (facts.declared) {
     const d = facts.declared;
-    lines.push(t('replay.declared', { name: who(d.seat), suit: suitName(d.suit), points: num(d.points) }));
+    lines.push(tn('replay.declared', Number(d.points), { name: who(d.seat), suit: suitName(d.suit), points: num(d.points) }));
   }
-  if (facts.trickWon) lines.push(t('replay.trick_won', { name: who(facts.trickWon.seat), points: num(facts.trickWon.points) }));
+  if (facts.trickWon) lines.push(tn('replay.trick_won', Number(facts.trickWon.points), { name: who(facts.trickWon.seat), points: num(facts.trickWon.points) }));
   for (const draw of facts.drawn) lines.push(t('replay.drew', { name: who(draw.seat), card: cardName(draw.card) })); // R4 phase 1
   if (facts.tookTalon) {
     const x = facts.tookTalon;
@@ -138,7 +138,7 @@ function createFelt(data, bottom) {
       sortHand(cards).map((code) => cardEl(code, { className: marks.has(code) ? 'from-talon' : '', attrs: marks.has(code) ? { title: t('ring.card_from_talon') } : {} })),
     );
   };
-  const ring = createRing({ auction: auctionPanel, discard: discardPanel, hands, pointsText: (n) => t('replay.seat_points', { n: num(n) }), shortNames: true });
+  const ring = createRing({ auction: auctionPanel, discard: discardPanel, hands, pointsText: (n) => tn('replay.seat_points', n, { n: num(n) }), shortNames: true });
 
   const facts = h('p', { class: 'replay-facts' });
   const events = h('ul', { class: 'replay-events', 'data-testid': 'replay-events', 'aria-live': 'polite' });

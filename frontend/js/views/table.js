@@ -19,8 +19,8 @@ import { createAuction } from '../table/auction.js';
 import { createDiscard } from '../table/discard.js';
 import { BANNER_MS, createRing } from '../table/ring.js';
 import { createSheet } from '../table/sheet.js';
-import { createBubbles, createReactionPicker } from '../table/reactions.js';
-import { auctionTurn, bidAmount, canDeclare, canSubmitDiscard, connectionPill, dealOf, discardTurn, initialState, isBlocking, matchOver, myTurn, reduce, roomOf, viewOf } from '../table/store.js';
+import { createBubbles, createChatMute, createReactionPicker } from '../table/reactions.js';
+import { auctionTurn, bidAmount, canDeclare, canSubmitDiscard, connectionPill, dealOf, discardTurn, initialState, isBlocking, matchOver, mySeat, myTurn, reduce, roomOf, viewOf } from '../table/store.js';
 import { createSummary, SUMMARY_MS } from '../table/summary.js';
 import { createStatus } from '../table/status.js';
 
@@ -120,6 +120,7 @@ export function mount(root, roomId) {
     onReact: (reaction) => sendIntent({ type: 'react', reaction }, { blocking: false }),
     onMute: (muted) => sendIntent({ type: 'mute_reactions', muted }, { blocking: false }),
   });
+  const chatMute = createChatMute(roomId);
   const sheet = createSheet({ dispatch, sendChat: (text) => sendIntent({ type: 'chat', text }, { blocking: false }), feedback, extra: watch.box, onTapToRaise: () => hand.lower() });
 
   const el = {};
@@ -130,7 +131,7 @@ export function mount(root, roomId) {
   el.toggle = h('button', { type: 'button', class: 'bar-btn sheet-toggle', 'data-testid': 'sheet-toggle', 'aria-controls': 'table-sheet', onclick: toggleSheet });
   el.dealChip = h('span', { class: 'bar-chip', 'data-testid': 'deal-chip' });
   el.connPill = h('span', { class: 'conn-pill', 'data-testid': 'connection-pill', role: 'status', hidden: true });
-  el.bar = h('div', { class: 'table-bar' }, el.lobby, el.dealChip, el.connPill, watch.chip, h('span', { class: 'bar-space' }), picker.button, picker.mute, el.resign, el.toggle);
+  el.bar = h('div', { class: 'table-bar' }, el.lobby, el.dealChip, el.connPill, watch.chip, h('span', { class: 'bar-space' }), picker.button, picker.mute, chatMute.el, el.resign, el.toggle);
   el.feltMessage = h('div', { class: 'felt-message' });
   el.felt = h(
     'section',
@@ -162,6 +163,7 @@ export function mount(root, roomId) {
         onReaction(m);
         return;
       }
+      if (m.type === 'chat') onChatLine(m);
       if (m.type === 'watchers') {
         watch.count = Number(m.count) || 0;
         renderBar();
@@ -294,6 +296,12 @@ export function mount(root, roomId) {
     bubbles.show(m.seat, m.reaction, plainName(state, m.seat));
   }
 
+  /** A chat line from another seat: its first words by the sender's seat, unless the chat is muted here. */
+  function onChatLine(m) {
+    if (!Number.isInteger(m.seat) || m.seat === mySeat(state) || chatMute.isMuted()) return;
+    bubbles.showChat(m.seat, m.text, plainName(state, m.seat));
+  }
+
   function onRejected(m) {
     if (m.code === 'stale_version') toast(t('reject.stale_version'), 'rejected-message');
     else toast(REJECT_CODES.has(m.code) ? rejectText(m.code) : t('reject.unknown'), 'rejected-message');
@@ -384,7 +392,7 @@ export function mount(root, roomId) {
 
   function renderWatch(room) {
     watch.chip.hidden = !(watch.count > 0);
-    watch.chip.textContent = t('watch.watchers', { n: watch.count });
+    watch.chip.textContent = tn('watch.watchers', watch.count);
     watch.chip.dataset.count = String(watch.count);
     const allowed = Boolean(room && room.options && room.options.spectators !== false);
     watch.button.hidden = !(allowed && room.visibility === 'private' && room.status !== 'closed');
@@ -422,6 +430,7 @@ export function mount(root, roomId) {
     el.lobby.title = t('common.back_to_lobby');
     const canResign = room && room.status === 'playing' && !matchOver(state) && v;
     picker.render({ available: Boolean(v && room.status !== 'closed' && !nobodyToChat(state)), muted: Boolean(state.msg && state.msg.reactions_muted) });
+    chatMute.render({ available: Boolean(v && room.status !== 'closed' && !nobodyToChat(state)) });
     el.resign.hidden = !canResign;
     setChildren(el.resign, h('span', { 'aria-hidden': 'true', class: 'flag', text: '⚑' }), h('span', { class: 'bar-label', text: t('resign.button') }));
     el.resign.title = t('resign.button');
@@ -432,7 +441,8 @@ export function mount(root, roomId) {
     el.toggle.setAttribute('aria-expanded', String(state.sheet.open));
     el.toggle.title = t('table.sheet_toggle');
     el.dealChip.hidden = !v;
-    el.dealChip.textContent = v ? `${t('table.deal_number', { n: v.deal_number + 1 })} · ${t('table.target', { n: v.target })}` : '';
+    // Two unbreakable parts: on a crowded phone bar it wraps as "Deal 1 ·" / "Target 301", never inside them.
+    setChildren(el.dealChip, ...(v ? [h('span', { text: `${t('table.deal_number', { n: v.deal_number + 1 })} ·` }), ' ', h('span', { text: t('table.target', { n: v.target }) })] : []));
   }
 
   /** The pill on the bar (sending…, connection slow, reconnecting) and "sending…" on the card played. */

@@ -5,8 +5,8 @@
 // and every seat — seat 0's too — as card backs and a count (table/ring.js).
 import { h, setChildren } from '../dom.js';
 import { CLOSE_CODES } from '../generated/protocol.js';
-import { t } from '../i18n.js';
-import { loading, replayHref } from '../ui.js';
+import { t, tn } from '../i18n.js';
+import { loading, playerName, replayHref } from '../ui.js';
 import { protocolAccepted, reloadOnce, socketUrl } from '../socket.js';
 import { createAuction } from '../table/auction.js';
 import { createDiscard } from '../table/discard.js';
@@ -78,7 +78,7 @@ export function mount(root, roomId, code) {
     el.back.textContent = t('watch.back');
     el.title.textContent = t('watch.title');
     el.h1.textContent = t('watch.title');
-    el.watchers.textContent = t('watch.watchers', { n: watchers });
+    el.watchers.textContent = tn('watch.watchers', watchers);
     el.watchers.dataset.count = String(watchers);
     if (fatal) {
       document.body.classList.remove('table-live');
