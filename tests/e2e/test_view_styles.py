@@ -23,6 +23,7 @@ RECORD_DRAWS = """
 window.__draws = [];
 document.addEventListener('DOMContentLoaded', () => {
   const app = document.getElementById('app');
+  if (!app) return; // about:blank
   let empty = true;
   new MutationObserver(() => {
     if (app.children.length && empty) {
@@ -117,9 +118,9 @@ def test_table_watch_replay_history_and_h2h_are_styled_from_the_lobby_and_on_a_d
         match_id = table.match_id
         ids = [s.player.id for s in table.seats]
         for url, view, selector in (
-            (f"#/replay/{match_id}/0", "replay", ".ring"),
+            (f"#/replay/{match_id}/0", "replay", ".replay-page"),
             (f"#/history/{match_id}", "history", None),
-            (f"#/h2h/{ids[0]},{ids[1]}", "h2h", ".h2h-grid"),
+            (f"#/h2h/{ids[0]},{ids[1]}", "h2h", None),  # a visitor without a name: asked for one
         ):
             # From the lobby, then directly.
             for direct in (False, True):
