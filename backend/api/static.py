@@ -9,12 +9,15 @@ from the same version. ``index.html`` (at ``/``) and ``sw.js`` (at ``/sw.js``) a
 
 - the page's ``href="/x"``/``src="/x"`` naming files of the tree get the versioned prefix;
 - its plain stylesheet links become one link to ``css/_all.css``, the files in the page's order
-  (one request instead of one per file: on a phone link each request costs a round trip);
+  (one request instead of one per file: on a phone link each request costs a round trip); links
+  marked ``data-for="<view> …"`` leave the page and become bundles (``css/_table.css``) that the
+  router links, in the page's order, when one of those views opens (``view-styles``);
+- CSS and JS are served without comments and indentation (``minify.py``);
 - ``<link rel="modulepreload">`` lines name every module ``js/app.js`` imports statically (read from
   the ``import`` statements), so the browser fetches the whole graph at once, not level by level;
 - a ``<script type="application/json" id="module-graph">`` lists, for each module loaded on demand
   (a page's view), the modules it brings, which the router preloads together when it imports it;
-- the service worker gets the version and the list of the page's files.
+- the service worker gets the version and the list of the page's files (and the views' bundles).
 
 Other URLs:
 - a file at its plain path (``/js/app.js``) or under another version's prefix (a page loaded before
