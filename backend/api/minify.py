@@ -13,7 +13,22 @@ from __future__ import annotations
 WORD_EXTRA = frozenset("_$#\\")
 # After these words a `/` starts a regular expression, after any other word it divides.
 REGEX_AFTER_WORDS = frozenset(
-    {"return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await"}
+    {
+        "return",
+        "typeof",
+        "instanceof",
+        "in",
+        "of",
+        "new",
+        "delete",
+        "void",
+        "throw",
+        "case",
+        "do",
+        "else",
+        "yield",
+        "await",
+    }
 )
 
 
