@@ -37,6 +37,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import logging
 import posixpath
 import re
 import threading
@@ -49,6 +50,8 @@ import anyio.to_thread
 from starlette.types import Receive, Scope, Send
 
 from backend.api.minify import strip_css, strip_js
+
+log = logging.getLogger(__name__)
 
 INDEX = "index.html"
 SERVICE_WORKER = "sw.js"
@@ -341,11 +344,15 @@ def combine_styles(html: str, files: Mapping[str, bytes]) -> Styles:
 
 
 def stripped(name: str, body: bytes) -> bytes:
-    """A served CSS or JavaScript file without its comments and indentation (``minify.py``)."""
-    if name.endswith(".css"):
-        return strip_css(body.decode("utf-8")).encode("utf-8")
-    if name.endswith((".js", ".mjs")):
-        return strip_js(body.decode("utf-8")).encode("utf-8")
+    """A served CSS or JavaScript file without its comments and indentation (``minify.py``); a
+    module the tokenizer cannot read is served as it is (and logged), never refused."""
+    try:
+        if name.endswith(".css"):
+            return strip_css(body.decode("utf-8")).encode("utf-8")
+        if name.endswith((".js", ".mjs")):
+            return strip_js(body.decode("utf-8")).encode("utf-8")
+    except (ValueError, UnicodeDecodeError) as error:
+        log.warning("served unstripped: %s (%s)", name, error)
     return body
 
 

@@ -266,6 +266,10 @@ export function f(x) {
     assert strip_js(out) == out
     with pytest.raises(ValueError):
         strip_js("const t = `open ${x\n")
+    # What the tokenizer cannot read is served as it is, not refused.
+    files = tree()
+    files["js/odd.js"] = b"// odd\nconst t = `open ${x\n"
+    assert build_bundle(files).assets["js/odd.js"].body == files["js/odd.js"]
 
 
 EXPORTED = re.compile(
