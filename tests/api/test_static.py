@@ -447,6 +447,10 @@ def test_service_worker_is_served_for_the_current_version_and_never_for_the_api(
     assert f'const VERSION = "{version}";' in worker
     shell = json.loads(re.search(r"const SHELL = (\[.*\]);", worker).group(1))  # type: ignore[union-attr]
     assert f"/v/{version}/js/app.js" in shell
+    # The views' stylesheet bundles too: the table opens offline as it did when all was one sheet.
+    assert {f"/v/{version}/css/_{name}.css" for name in ("all", "table", "history", "replay", "h2h", "rules")} <= set(
+        shell
+    )
     assert not any(url.startswith(("/api", "/ws")) for url in shell)
     # What it answers and keeps is decided in one place, which turns /api and /ws away first.
     cacheable = re.search(r"function cacheable\(url\) \{(.*?)\n\}", worker, re.DOTALL)
