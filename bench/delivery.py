@@ -18,6 +18,13 @@ requests, DOMContentLoaded and the moment the app first drew its view (both in m
 of the navigation; the median of ``--runs``), then whether the goals of issue 11 are met: at most
 80 KB (81,920 bytes) transferred on a first visit and DOMContentLoaded within 1 s. Not a timed
 test: the figures depend on the machine.
+
+What a first visit transfers is shaped by ``backend/api/static.py`` (``frontend/README.md``,
+"Delivery"): one combined stylesheet of the sheets every page needs (``css/_all.css``; the
+views' own sheets, ``data-for`` in ``index.html``, come in bundles with their view), the modules
+of the lobby and the rules with their comments and indentation stripped, and the page's
+dictionary. Issue 22 measured the lobby at 93,429 bytes before those bundles and the stripping,
+68,254 after (the rules 92,763 → 69,356).
 """
 
 from __future__ import annotations

@@ -9,12 +9,15 @@ from the same version. ``index.html`` (at ``/``) and ``sw.js`` (at ``/sw.js``) a
 
 - the page's ``href="/x"``/``src="/x"`` naming files of the tree get the versioned prefix;
 - its plain stylesheet links become one link to ``css/_all.css``, the files in the page's order
-  (one request instead of one per file: on a phone link each request costs a round trip);
+  (one request instead of one per file: on a phone link each request costs a round trip); links
+  marked ``data-for="<view> …"`` leave the page and become bundles (``css/_table.css``) that the
+  router links, in the page's order, when one of those views opens (``view-styles``);
+- CSS and JS are served without comments and indentation (``minify.py``);
 - ``<link rel="modulepreload">`` lines name every module ``js/app.js`` imports statically (read from
   the ``import`` statements), so the browser fetches the whole graph at once, not level by level;
 - a ``<script type="application/json" id="module-graph">`` lists, for each module loaded on demand
   (a page's view), the modules it brings, which the router preloads together when it imports it;
-- the service worker gets the version and the list of the page's files.
+- the service worker gets the version and the list of the page's files (and the views' bundles).
 
 Other URLs:
 - a file at its plain path (``/js/app.js``) or under another version's prefix (a page loaded before
@@ -34,6 +37,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import logging
 import posixpath
 import re
 import threading
@@ -44,6 +48,10 @@ from pathlib import Path, PurePosixPath
 
 import anyio.to_thread
 from starlette.types import Receive, Scope, Send
+
+from backend.api.minify import strip_css, strip_js
+
+log = logging.getLogger(__name__)
 
 INDEX = "index.html"
 SERVICE_WORKER = "sw.js"
@@ -77,8 +85,13 @@ STATIC_IMPORT = re.compile(
 ASSET_URL = re.compile(r"""(?P<attr>\b(?:href|src))="/(?P<path>[^"?#]+)\"""")
 SCRIPT_TAG = re.compile(r"""<script\b[^>]*\bsrc="[^"]*/js/app\.js"[^>]*></script>\n?""")
 # `<link rel="stylesheet" href="/css/x.css">` lines with nothing else on them (no media, no title).
-STYLESHEET = re.compile(r"""^[ \t]*<link rel="stylesheet" href="/(?P<path>css/[^"?#]+\.css)">[ \t]*\n""", re.MULTILINE)
+# With `data-for="table watch"`: a sheet only those views (`js/views/<name>.js`) need, loaded with them.
+STYLESHEET = re.compile(
+    r"""^[ \t]*<link rel="stylesheet" href="/(?P<path>css/[^"?#]+\.css)"(?: data-for="(?P<views>[\w -]+)")?>[ \t]*\n""",
+    re.MULTILINE,
+)
 STYLES = "css/_all.css"
+VIEW_MODULE = "js/views/{}.js"
 DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*['"](?P<spec>\.{1,2}/[^'"]+)['"]\s*\)""")
 SW_VERSION = re.compile(r"""const VERSION = '[^']*';""")
 SW_SHELL = re.compile(r"""const SHELL = \[[^\]]*\];""")
@@ -285,30 +298,76 @@ def tree_version(files: Mapping[str, bytes]) -> str:
     return digest.hexdigest()[:12]
 
 
-def combine_styles(html: str, files: Mapping[str, bytes]) -> tuple[str, bytes | None]:
+@dataclass(frozen=True)
+class Styles:
+    """The page's stylesheets as served: the page with one link, the bundles by path (``_all.css``
+    first), and for each view loaded with its own sheets those bundles in the page's order."""
+
+    html: str
+    bundles: dict[str, bytes]
+    views: dict[str, list[str]]
+
+
+def combine_styles(html: str, files: Mapping[str, bytes]) -> Styles:
     """The page with its stylesheets as one link, and that stylesheet: the files one after the other
     in the page's order (the cascade is the same; the layer order stays declared by the first file).
-    One request instead of one per file: on a phone link each request costs a round trip."""
+    One request instead of one per file: on a phone link each request costs a round trip. The lines
+    marked ``data-for="<view> …"`` leave the page: the files with the same mark become one bundle
+    ``css/_<first file's name>.css`` that the router loads with those views (``view-styles``)."""
     found = [m for m in STYLESHEET.finditer(html) if m.group("path") in files]
-    if len(found) < 2:
-        return html, None
-    parts = [f"/* {m.group('path')} */\n".encode() + files[m.group("path")].rstrip(b"\n") + b"\n" for m in found]
-    link = f'  <link rel="stylesheet" href="/{STYLES}">\n'
-    out, last = [], 0
-    for i, match in enumerate(found):
+    groups: dict[str, list[str]] = {}
+    for match in found:
+        groups.setdefault(" ".join((match.group("views") or "").split()), []).append(match.group("path"))
+    eager = groups.pop("", [])
+    if len(eager) < 2 and not groups:
+        return Styles(html, {}, {})
+
+    def joined(paths: list[str]) -> bytes:
+        return b"".join(f"/* {p} */\n".encode() + files[p].rstrip(b"\n") + b"\n" for p in paths)
+
+    bundles = {STYLES: joined(eager)} if eager else {}
+    views: dict[str, list[str]] = {}
+    for marks, paths in groups.items():
+        name = f"css/_{PurePosixPath(paths[0]).stem}.css"
+        bundles[name] = joined(paths)
+        for view in marks.split():
+            views.setdefault(VIEW_MODULE.format(view), []).append(name)
+    out, last, linked = [], 0, False
+    for match in found:
         out.append(html[last : match.start()])
-        if i == 0:
-            out.append(link)
+        if not match.group("views") and not linked:
+            out.append(f'  <link rel="stylesheet" href="/{STYLES}">\n')
+            linked = True
         last = match.end()
     out.append(html[last:])
-    return "".join(out), b"".join(parts)
+    return Styles("".join(out), bundles, views)
+
+
+def stripped(name: str, body: bytes) -> bytes:
+    """A served CSS or JavaScript file without its comments and indentation (``minify.py``); a
+    module the tokenizer cannot read is served as it is (and logged), never refused."""
+    try:
+        if name.endswith(".css"):
+            return strip_css(body.decode("utf-8")).encode("utf-8")
+        if name.endswith((".js", ".mjs")):
+            return strip_js(body.decode("utf-8")).encode("utf-8")
+    except (ValueError, UnicodeDecodeError) as error:
+        log.warning("served unstripped: %s (%s)", name, error)
+    return body
 
 
 def rewrite_index(
-    html: str, files: Iterable[str], prefix: str, preloads: Iterable[str], lazy: Mapping[str, list[str]]
+    html: str,
+    files: Iterable[str],
+    prefix: str,
+    preloads: Iterable[str],
+    lazy: Mapping[str, list[str]],
+    view_styles: Mapping[str, list[str]] | None = None,
+    style_order: Iterable[str] = (),
 ) -> str:
     """The page with every ``href="/x"``/``src="/x"`` of a file in the tree under ``prefix``, and the
-    module preloads and the graphs of the modules loaded on demand after the entry script."""
+    module preloads and the graphs of the modules loaded on demand after the entry script, and the
+    stylesheet bundles each view loads (``view-styles``)."""
     known = set(files)
 
     def versioned(match: re.Match[str]) -> str:
@@ -322,19 +381,25 @@ def rewrite_index(
     if lazy:
         graph = json.dumps(lazy, separators=(",", ":")).replace("</", "<\\/")
         links += f'  <script type="application/json" id="module-graph">{graph}</script>\n'
+    if view_styles:
+        # `order`: the bundles in the page's order, which the router keeps in <head> (the cascade).
+        order = list(style_order) or list(dict.fromkeys(n for names in view_styles.values() for n in names))
+        sheets = json.dumps({"order": order, "views": view_styles}, separators=(",", ":")).replace("</", "<\\/")
+        links += f'  <script type="application/json" id="view-styles">{sheets}</script>\n'
     script = SCRIPT_TAG.search(html)
     if script is None or not links:
         return html
     return html[: script.end()] + links + html[script.end() :]
 
 
-def shell_urls(index_html: str, prefix: str, preloads: Iterable[str]) -> list[str]:
-    """What a first visit loads: the page and every versioned URL it names (styles, modules, icons)."""
+def shell_urls(index_html: str, prefix: str, preloads: Iterable[str], extra: Iterable[str] = ()) -> list[str]:
+    """What a first visit loads: the page and every versioned URL it names (styles, modules, icons),
+    and the ``extra`` files (the views' own stylesheets, so that they open offline too)."""
     urls = ["/"]
     for match in re.finditer(r'(?:href|src)="(' + re.escape(prefix) + r'[^"]+)"', index_html):
         if match.group(1) not in urls:
             urls.append(match.group(1))
-    for name in preloads:
+    for name in [*preloads, *extra]:
         if f"{prefix}{name}" not in urls:
             urls.append(f"{prefix}{name}")
     return urls
@@ -353,16 +418,18 @@ def build_bundle(files: Mapping[str, bytes]) -> Bundle:
     version = tree_version(files)
     prefix = f"{VERSION_PREFIX}{version}/"
     preloads = module_graph(files, ENTRY_MODULE) if ENTRY_MODULE in files else ()
-    served = dict(files)
+    served = {name: stripped(name, body) for name, body in files.items()}
+    view_bundles: list[str] = []
     if INDEX in files:
-        html, styles = combine_styles(files[INDEX].decode("utf-8"), files)
-        if styles is not None:
-            served[STYLES] = styles
+        styles = combine_styles(files[INDEX].decode("utf-8"), files)
+        served.update({name: stripped(name, body) for name, body in styles.bundles.items()})
+        view_bundles = [name for name in styles.bundles if name != STYLES]
         lazy = lazy_graphs(files, ENTRY_MODULE) if ENTRY_MODULE in files else {}
-        served[INDEX] = rewrite_index(html, served, prefix, preloads, lazy).encode("utf-8")
+        html = rewrite_index(styles.html, served, prefix, preloads, lazy, styles.views, view_bundles)
+        served[INDEX] = html.encode("utf-8")
     if SERVICE_WORKER in files:
-        shell = shell_urls(served.get(INDEX, b"").decode("utf-8"), prefix, preloads)
-        worker = rewrite_service_worker(files[SERVICE_WORKER].decode("utf-8"), version, shell)
+        shell = shell_urls(served.get(INDEX, b"").decode("utf-8"), prefix, preloads, view_bundles)
+        worker = rewrite_service_worker(served[SERVICE_WORKER].decode("utf-8"), version, shell)
         served[SERVICE_WORKER] = worker.encode("utf-8")
     return Bundle(version, {name: Asset.of(name, body) for name, body in served.items()}, preloads)
 

@@ -26,7 +26,7 @@ const routes = [
   [/^\/replay\/([^/]+)\/(\d{1,3})(?:\/([^/]+))?$/, 'history', later(replay, (view, root, m) => view.mount(root, decodeURIComponent(m[1]), Number(m[2]), m[3] ? decodeURIComponent(m[3]) : null))],
   // `/h2h/<id>,<id>[,<id>,<id>]`: a pair, or the people of a table of three or four.
   [/^\/h2h\/([^/]+)$/, 'history', later(h2h, (view, root, m) => view.mount(root, decodeURIComponent(m[1]).split(',')))],
-  [/^\/rules$/, 'rules', (root) => rules.mount(root)],
+  [/^\/rules$/, 'rules', styled('./views/rules.js', (root) => rules.mount(root))],
   [/^\/device$/, 'device', later(device, (view, root) => view.mountDevice(root))],
   [/^\/signin\/([^/]+)$/, 'device', later(device, (view, root, m) => view.mountSignin(root, decodeURIComponent(m[1])))],
 ];
@@ -41,8 +41,8 @@ function later(spec, mount) {
   return (root, match) => {
     const turn = routed;
     preloadModules(spec);
-    import(spec)
-      .then((view) => {
+    Promise.all([import(spec), loadStyles(spec)])
+      .then(([view]) => {
         sessionStorage.removeItem(RELOADED);
         if (turn === routed) currentView = mount(view, root, match) || null;
       })
@@ -57,6 +57,63 @@ function later(spec, mount) {
       });
     return null;
   };
+}
+
+/** A route drawn by a module already loaded whose stylesheets come with it: drawn once they are here. */
+function styled(spec, mount) {
+  return (root, match) => {
+    const turn = routed;
+    const ready = loadStyles(spec);
+    if (ready === null) return mount(root, match);
+    ready.then(() => {
+      if (turn === routed) currentView = mount(root, match) || null;
+    });
+    return null;
+  };
+}
+
+// index.html lists the stylesheet bundles each view needs beyond the first visit's (`view-styles`,
+// backend/api/static.py): they are linked when the view first opens, in the page's order (the
+// cascade stays the page's), and the view is drawn once they have loaded (no unstyled flash).
+const sheets = new Map(); // bundle path → the promise of its load
+function styleGraph() {
+  const graph = document.getElementById('view-styles');
+  return graph ? JSON.parse(graph.textContent) : { order: [], views: {} };
+}
+
+/** Links the bundles `spec` needs; null when all are loaded, else a promise of their load. */
+function loadStyles(spec) {
+  const { order, views } = styleGraph();
+  const path = new URL(spec, import.meta.url).href.slice(CLIENT_ROOT.href.length);
+  const waits = [];
+  for (const file of views[path] || []) {
+    if (!sheets.has(file)) sheets.set(file, linkSheet(file, order));
+    if (sheets.get(file) !== true) waits.push(sheets.get(file));
+  }
+  return waits.length ? Promise.all(waits) : null;
+}
+
+function linkSheet(file, order) {
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = new URL(file, CLIENT_ROOT).href;
+  link.dataset.bundle = file;
+  const rank = order.indexOf(file);
+  const after = [...document.querySelectorAll('link[data-bundle]')].find((l) => order.indexOf(l.dataset.bundle) > rank);
+  if (after) after.before(link);
+  else {
+    const linked = document.querySelectorAll('link[rel="stylesheet"]');
+    if (linked.length) linked[linked.length - 1].after(link);
+    else document.head.append(link);
+  }
+  return new Promise((resolve) => {
+    const done = () => {
+      sheets.set(file, true);
+      resolve();
+    };
+    link.addEventListener('load', done, { once: true });
+    link.addEventListener('error', () => { console.warn('stylesheet', file); done(); }, { once: true });
+  });
 }
 
 // index.html lists, for each view loaded on demand, the modules it brings (backend/api/static.py):
@@ -149,7 +206,10 @@ function start() {
 function warmTable() {
   if (!getPlayer()) return;
   const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 0));
-  idle(() => preloadModules(table));
+  idle(() => {
+    preloadModules(table);
+    loadStyles(table); // not used on the lobby, but ready when the table opens
+  });
 }
 
 start();

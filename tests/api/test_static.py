@@ -13,15 +13,18 @@ import json
 import re
 import shutil
 import struct
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
+from backend.api.minify import strip_css, strip_js
 from backend.api.static import (
     IMMUTABLE,
     REVALIDATE,
+    Styles,
     accepts_gzip,
     build_bundle,
     combine_styles,
@@ -29,6 +32,7 @@ from backend.api.static import (
     lazy_graphs,
     module_graph,
     module_imports,
+    read_tree,
 )
 from tests.support.services import ROOT, ServerProcess, serving
 
@@ -113,7 +117,7 @@ def test_index_is_versioned_preloaded_and_its_styles_combined() -> None:
 
 def test_combine_styles_needs_two_plain_links() -> None:
     html = '<link rel="stylesheet" href="/css/a.css" media="print">\n<link rel="stylesheet" href="/css/b.css">\n'
-    assert combine_styles(html, tree()) == (html, None)
+    assert combine_styles(html, tree()) == Styles(html, {}, {})
 
 
 def test_the_version_follows_the_content() -> None:
@@ -191,6 +195,127 @@ def test_the_page_knows_the_same_languages_as_the_client() -> None:
 
 # ---------------------------------------------------------------------------------------------
 # A real server on a copy of frontend/
+
+
+def tree_with_view_styles() -> dict[str, bytes]:
+    files = tree()
+    files["index.html"] = files["index.html"].replace(
+        b'  <link rel="stylesheet" href="/css/b.css">\n',
+        b'  <link rel="stylesheet" href="/css/t.css" data-for="v lazy">\n'
+        b'  <link rel="stylesheet" href="/css/b.css">\n'
+        b'  <link rel="stylesheet" href="/css/t2.css" data-for="v lazy">\n'
+        b'  <link rel="stylesheet" href="/css/r.css" data-for="lazy">\n',
+    )
+    files["css/t.css"] = b"/* the table */\n.t {\n  color: green; /* felt */\n}\n"
+    files["css/t2.css"] = b".t2 { content: '/* kept */'; }\n"
+    files["css/r.css"] = b".r { color: gray; }\n"
+    return files
+
+
+def test_a_views_stylesheets_are_bundled_apart_and_listed_for_the_router() -> None:
+    bundle = build_bundle(tree_with_view_styles())
+    prefix = f"/v/{bundle.version}/"
+    html = bundle.assets["index.html"].body.decode()
+    # The first visit's sheet has only the unmarked files; the marked ones left the page.
+    assert re.findall(r'rel="stylesheet" href="([^"]+)"', html) == [f"{prefix}css/_all.css"]
+    first = bundle.assets["css/_all.css"].body.decode()
+    assert ".a{" in first.replace(" ", "") and ".b" in first and ".t" not in first and ".r" not in first
+    # Files with the same mark: one bundle named after the first, in the page's order.
+    table = bundle.assets["css/_t.css"].body.decode()
+    assert table == ".t {\ncolor: green;\n}\n.t2 { content: '/* kept */'; }\n"
+    assert bundle.assets["css/_r.css"].body.decode() == ".r { color: gray; }\n"
+    listed = re.search(r'<script type="application/json" id="view-styles">(.*?)</script>', html)
+    assert listed and json.loads(listed.group(1)) == {
+        "order": ["css/_t.css", "css/_r.css"],
+        "views": {"js/views/v.js": ["css/_t.css"], "js/views/lazy.js": ["css/_t.css", "css/_r.css"]},
+    }
+    # The service worker keeps them from its install: the views open offline too.
+    worker = bundle.assets["sw.js"].body.decode()
+    shell = json.loads(re.search(r"const SHELL = (\[.*\]);", worker).group(1))  # type: ignore[union-attr]
+    assert f"{prefix}css/_t.css" in shell and f"{prefix}css/_r.css" in shell and f"{prefix}css/_all.css" in shell
+
+
+def test_served_css_and_js_lose_comments_and_indentation_only() -> None:
+    assert strip_css('/* head */\n.a  .b,\n  .c/**/.d {\n    content: "/* no */";\n\n}\n') == (
+        '.a .b,\n.c.d {\ncontent: "/* no */";\n}\n'
+    )
+    source = """// a line comment
+import { a } from './a.js'; /* after */
+export function f(x) {
+  /* block
+     over lines */
+  const url = 'http://x//y'; const s = "/* not a comment */";
+  const t = `a ${x ? `in ${'}'} // not` : "/*"} b
+    kept indentation // in the literal`;
+  const re = /\\/\\/[/*]+/g, half = x / 2 / 1; // division
+  if (!/^\\d+$/.test(url)) return /x/i;
+  return typeof /y/ === 'object' ? a : `${{ k: 1 }.k}`;
+}
+"""
+    out = strip_js(source)
+    assert out == (
+        "import { a } from './a.js';\n"
+        "export function f(x) {\n"
+        "const url = 'http://x//y'; const s = \"/* not a comment */\";\n"
+        "const t = `a ${x ? `in ${'}'} // not` : \"/*\"} b\n    kept indentation // in the literal`;\n"
+        "const re = /\\/\\/[/*]+/g, half = x / 2 / 1;\n"
+        "if (!/^\\d+$/.test(url)) return /x/i;\n"
+        "return typeof /y/ === 'object' ? a : `${{ k: 1 }.k}`;\n"
+        "}\n"
+    )
+    assert strip_js(out) == out
+    with pytest.raises(ValueError):
+        strip_js("const t = `open ${x\n")
+    # What the tokenizer cannot read is served as it is, not refused.
+    files = tree()
+    files["js/odd.js"] = b"// odd\nconst t = `open ${x\n"
+    assert build_bundle(files).assets["js/odd.js"].body == files["js/odd.js"]
+
+
+EXPORTED = re.compile(
+    r"\bexport\s+(?:default\b|(?:async\s+)?(?:function\*?|const|let|var|class)\s+([\w$]+)|\{([^}]*)\})"
+)
+
+
+def exported_names(source: str) -> set[str]:
+    names = set()
+    for match in EXPORTED.finditer(source):
+        if match.group(0).endswith("default"):
+            names.add("default")
+        elif match.group(1):
+            names.add(match.group(1))
+        else:
+            names.update(part.split(" as ")[-1].strip() for part in match.group(2).split(",") if part.strip())
+    return names
+
+
+def test_every_served_module_still_parses_with_the_same_imports_and_exports(tmp_path: Path) -> None:
+    """The safety net of the JavaScript stripper: node reads every stripped module as an ES module,
+    and its imports (static and literal ``import()``) and exported names are the original's."""
+    files = read_tree(ROOT / "frontend")
+    bundle = build_bundle(files)
+    checked = 0
+    for name, original in files.items():
+        if not name.endswith((".js", ".mjs")) or name == "sw.js":
+            continue
+        served = bundle.assets[name].body.decode()
+        source = original.decode()
+        assert len(served) <= len(source), name
+        assert module_imports(served) == module_imports(source), name
+        assert re.findall(r"import\(\s*'[^']+'\s*\)", served) == re.findall(r"import\(\s*'[^']+'\s*\)", source)
+        assert exported_names(served) == exported_names(strip_js(source)) == exported_names(source), name
+        target = tmp_path / (name.replace("/", "__") + ".mjs")
+        target.write_text(served)
+        result = subprocess.run(["node", "--check", str(target)], capture_output=True, text=True, check=False)
+        assert result.returncode == 0, f"{name}: {result.stderr}"
+        checked += 1
+    assert checked > 30
+    worker = bundle.assets["sw.js"].body.decode()
+    target = tmp_path / "sw.js"
+    target.write_text(worker)
+    assert subprocess.run(["node", "--check", str(target)], check=False).returncode == 0
+    # The served files changed, the version is still the content's: the raw tree's hash.
+    assert bundle.assets["js/app.js"].body != files["js/app.js"]
 
 
 @pytest.fixture(scope="module")
@@ -322,6 +447,10 @@ def test_service_worker_is_served_for_the_current_version_and_never_for_the_api(
     assert f'const VERSION = "{version}";' in worker
     shell = json.loads(re.search(r"const SHELL = (\[.*\]);", worker).group(1))  # type: ignore[union-attr]
     assert f"/v/{version}/js/app.js" in shell
+    # The views' stylesheet bundles too: the table opens offline as it did when all was one sheet.
+    assert {f"/v/{version}/css/_{name}.css" for name in ("all", "table", "history", "replay", "h2h", "rules")} <= set(
+        shell
+    )
     assert not any(url.startswith(("/api", "/ws")) for url in shell)
     # What it answers and keeps is decided in one place, which turns /api and /ws away first.
     cacheable = re.search(r"function cacheable\(url\) \{(.*?)\n\}", worker, re.DOTALL)
@@ -334,10 +463,10 @@ def test_service_worker_is_served_for_the_current_version_and_never_for_the_api(
 def test_an_edited_file_gives_a_new_version_at_the_next_page_load(http: httpx.Client, client_copy: Path) -> None:
     before = page_version(http.get("/").text)
     rules = client_copy / "js" / "views" / "rules.js"
-    rules.write_text(rules.read_text() + "\n// edited\n")
+    rules.write_text(rules.read_text() + "\nexport const edited = 1;\n")
     after = page_version(http.get("/").text)
     assert after != before
-    assert http.get(f"/v/{after}/js/views/rules.js").text.endswith("// edited\n")
+    assert http.get(f"/v/{after}/js/views/rules.js").text.endswith("export const edited = 1;\n")
     assert http.get(f"/v/{after}/js/views/rules.js").headers["cache-control"] == IMMUTABLE
     assert http.get(f"/v/{before}/js/views/rules.js").headers["cache-control"] == REVALIDATE
 
