@@ -915,4 +915,8 @@ export default {
   'reject.unknown_reaction': 'Das ist keine der Reaktionen.',
   'reject.too_many_reactions': 'Nicht so schnell — warte ein paar Sekunden bis zur nächsten Reaktion.',
   'opt.reactions_for_spectators.long': 'Zuschauer sehen auch die schnellen Reaktionen der Spieler',
+  'seat.bot_initial': 'C',
+  'seat.bot_initial_n': 'C{n}',
+  'ring.trick_card': '{card}, gespielt von {name}',
+  'ring.trick_card_mine': '{card}, deine Karte',
 };

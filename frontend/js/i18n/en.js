@@ -915,4 +915,8 @@ export default {
   'reject.unknown_reaction': 'That is not one of the reactions.',
   'reject.too_many_reactions': 'Not so fast — wait a few seconds before the next reaction.',
   'opt.reactions_for_spectators.long': 'Spectators see the players’ quick reactions too',
+  'seat.bot_initial': 'C',
+  'seat.bot_initial_n': 'C{n}',
+  'ring.trick_card': '{card}, played by {name}',
+  'ring.trick_card_mine': '{card}, your card',
 };

@@ -915,4 +915,8 @@ export default {
   'reject.unknown_reaction': 'Такой реакции нет.',
   'reject.too_many_reactions': 'Не так быстро — подождите несколько секунд до следующей реакции.',
   'opt.reactions_for_spectators.long': 'Зрители тоже видят быстрые реакции игроков',
+  'seat.bot_initial': 'К',
+  'seat.bot_initial_n': 'К{n}',
+  'ring.trick_card': '{card}: ход — {name}',
+  'ring.trick_card_mine': '{card}: ваша карта',
 };

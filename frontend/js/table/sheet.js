@@ -10,6 +10,7 @@ import { nobodyToChat, plainName } from './names.js';
 import { seatsFromMe } from './model.js';
 import { presenceDot } from './seats.js';
 import { scoreSheet } from './summary.js';
+import { fitAll } from '../fit.js';
 
 export const CHAT_MAX = 200;
 const TABS = ['chat', 'sheet', 'table'];
@@ -123,6 +124,8 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null }) {
   function renderSheet(s) {
     const v = viewOf(s);
     setChildren(panels.sheet, h('h3', { class: 'visually-hidden', text: t('sheet.title') }), scoreSheet(s, (v && v.history) || []));
+    fitAll(panels.sheet);
+    requestAnimationFrame(() => fitAll(panels.sheet));
   }
 
   function renderTable(s) {

@@ -385,6 +385,7 @@ export function mount(root, matchId, dealNumber, code = null) {
     destroy() {
       destroyed = true;
       stopAutoplay();
+      ring.destroy();
       document.removeEventListener('keydown', onKey);
       document.body.classList.remove('at-replay');
     },

@@ -142,6 +142,7 @@ export function mount(root, roomId, code) {
     destroy() {
       destroyed = true;
       clearTimeout(timer);
+      ring.destroy();
       bubbles.clear();
       if (ws) ws.close(1000);
       document.body.classList.remove('at-table', 'table-live');
