@@ -51,7 +51,7 @@ export function summaryTable(s, result, declarations) {
     h(
       'tr',
       { 'data-testid': r.me ? 'summary-row-me' : `summary-row-${r.seat}`, 'data-seat': String(r.seat), class: r.declarer ? `declarer ${result.made ? 'made' : 'failed'}` : '' },
-      h('th', { scope: 'row', class: `who seat-c${seatColour(s, r.seat)}`, 'data-initial': seatInitial(s, r.seat), title: plainName(s, r.seat) }, words(shortName(s, r.seat)), r.declarer ? h('span', { class: 'decl-mark', text: t('ring.plays', { n: result.contract }) }) : null),
+      h('th', { scope: 'row', class: `who seat-c${seatColour(s, r.seat)}`, 'data-initial': seatInitial(s, r.seat), title: plainName(s, r.seat) }, h('span', { class: 'who-name' }, words(shortName(s, r.seat))), r.declarer ? h('span', { class: 'decl-mark', text: t('ring.plays', { n: result.contract }) }) : null),
       h('td', { 'data-testid': 'summary-card-points', text: String(r.cardPoints) }),
       h('td', { class: voided.includes(r) ? 'voided' : '', 'data-testid': 'summary-declarations', text: declText(r.seat) }),
       cols.dealPoints ? h('td', { 'data-testid': 'summary-deal-points', text: String(r.dealPoints) }) : null,
@@ -67,7 +67,7 @@ export function summaryTable(s, result, declarations) {
       ? null
       : h(
           'table',
-          { class: 'summary-table' },
+          { class: 'summary-table', 'data-n': String(rows.length) },
           h('thead', {}, h('tr', {}, h('td', {}), heads.map((x) => h('th', { scope: 'col', text: x })))),
           h('tbody', {}, rows.map(row)),
         ),
