@@ -113,11 +113,12 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
   // Names fit their boxes (fit.js): now, once laid out, and whenever the window changes size.
   let fitFrame = 0;
   function fitNames() {
-    fitAll(el);
+    // the seats and my box, wherever the page put them (the replay viewer lays them out itself)
+    fitAll(seatsLayer);
     fitAll(me);
     cancelAnimationFrame(fitFrame);
     fitFrame = requestAnimationFrame(() => {
-      fitAll(el);
+      fitAll(seatsLayer);
       fitAll(me);
     });
   }
