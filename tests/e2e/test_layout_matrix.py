@@ -8,6 +8,12 @@ One match against the computer per language, on a server whose deals are fixed (
 creator leads the first deal holding K♥ Q♥), and the same page resized through the four viewports
 at each stage. Every problem found is collected and reported at the end of the language's test, so
 one run lists them all; screenshots go to tests/e2e/artifacts/layout-<lang>-<stage>-<viewport>.png.
+
+Tables of three and four (issue 22), with computer seats, on one page per language, and a spectator
+of the table of four: a trick waiting for my card, the deal summary and the drawer's score sheet,
+with the seat checks (SEATS_JS) on top of the page checks — no name cut or broken inside a word,
+every card of the trick marked with its owner's tag and lying toward its seat, the score sheet with
+no sideways scroll. The two-hand stages get the seat checks too.
 """
 
 from __future__ import annotations
