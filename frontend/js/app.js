@@ -1,4 +1,5 @@
 // The hash router and the page frame (navigation, language picker, player chip).
+import { fit, fitText } from './fit.js';
 import { LANGUAGES, getLang, onLangChange, setLang, t, translateStatic } from './i18n.js';
 import { getPlayer } from './session.js';
 import { setChildren } from './dom.js';
@@ -178,13 +179,17 @@ function renderChrome() {
   const chip = document.querySelector('[data-testid="player-chip"]');
   const player = getPlayer();
   chip.hidden = !player;
-  chip.textContent = player ? player.name : '';
-  if (player) chip.title = t('nav.signed_in_as', { name: player.name });
+  // the name on one line, never cut inside a word: whole, its first word, its initial (fit.js)
+  const words = player ? player.name.trim().split(/\s+/) : [];
+  const initial = player ? [...player.name.trim()].slice(0, 1).join('').toLocaleUpperCase() : '';
+  fitText(chip, player ? [player.name, words.length > 1 ? `${words[0]}…` : null, initial] : [''], player ? t('nav.signed_in_as', { name: player.name }) : null);
+  fit(chip);
   if (player) chip.setAttribute('aria-label', t('nav.chip_device', { name: player.name })); // a link to #/device
 }
 
 function start() {
   renderChrome();
+  window.addEventListener('resize', () => fit(document.querySelector('[data-testid="player-chip"]')));
   document.getElementById('lang-select').addEventListener('change', (e) => setLang(e.target.value));
   onLangChange(() => {
     renderChrome();

@@ -104,11 +104,6 @@ def test_the_page_and_the_module_choose_the_same_language(
 FIRST_VISIT_BUDGET = 80 * 1024  # bytes transferred on a first visit (bench/delivery.py's goal)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="over budget before issue 22: 91,865 bytes at 19f73be, 95,345 with the court faces; needs the "
-    "table's stylesheets and strings loaded with the table (backend/api/static.py) — see the issue 22 report",
-)
 @pytest.mark.parametrize("path", ["/", "/#/rules"])
 def test_a_first_visit_stays_within_80_kb_with_the_card_faces_and_the_motion(
     e2e_server: ServerProcess, browser: Any, path: str

@@ -65,6 +65,17 @@ def new_variant_table(page: Page, variant: str, *, computers: int, seats: int | 
     page.get_by_test_id("create-table").click()
 
 
+def expect_seat_name(where: Any, seat: int, name: str) -> None:
+    """A seat named on the felt: its whole name where it fits, else a shorter one (a computer
+    without its level) or only its tag, the whole name in its title and in the seat's label."""
+    expect(where.get_by_test_id(f"seat-{seat}")).to_have_attribute("aria-label", name)
+    element = where.get_by_test_id(f"seat-{seat}-name")
+    expect(element).to_have_attribute("data-fit", re.compile(r"^\d+$|^tag$"))
+    if element.get_attribute("data-fit") != "0":
+        expect(element).to_have_attribute("title", name)
+    expect(where.get_by_test_id(f"seat-{seat}-tag")).to_be_visible()
+
+
 def screenshots(page: Page, artifacts: Path, tag: str) -> None:
     """The page upright (390×844) and on its side (844×390), then upright again."""
     size: Any = page.viewport_size or PHONE
@@ -230,8 +241,8 @@ def test_one_person_plays_a_whole_match_of_1001_with_bidding_against_two_compute
         choose_name(page, "Solo")
         new_variant_table(page, "bidding", seats=3, computers=2)
         expect(page.get_by_test_id("ring")).to_be_visible()
-        for seat in (1, 2):  # two computers, told apart by number
-            expect(page.get_by_test_id(f"seat-{seat}-name")).to_have_text(f"Computer {seat} (easy)")
+        for seat in (1, 2):  # two computers, told apart by number (the whole name where it fits)
+            expect_seat_name(page, seat, f"Computer {seat} (easy)")
 
         rng = random.Random(7)
         done = {"bid": 0, "pass": 0, "discard": 0, "play": 0, "watched_discard": 0}
@@ -339,7 +350,7 @@ def test_a_spectator_watches_a_three_seat_table_with_computer_seats(
         watch = carl.page.get_by_test_id("spectator-table")
         expect(watch.get_by_test_id("ring")).to_be_visible()
         for number, name in ((0, "Anna"), (1, "Computer 1 (easy)"), (2, "Computer 2 (easy)")):
-            expect(watch.get_by_test_id(f"seat-{number}-name")).to_have_text(name)
+            expect_seat_name(watch, number, name)
             expect(watch.get_by_test_id(f"seat-{number}-cards")).to_be_visible()  # backs and a count, Anna's too
         expect(anna.page.get_by_test_id("watchers")).to_have_attribute("data-count", "1")
 
@@ -400,7 +411,7 @@ def test_a_creator_tired_of_waiting_fills_the_empty_seats_with_the_computer(
         page.get_by_test_id("fill-computers").click()
         expect(page.get_by_test_id("ring")).to_be_visible()
         for seat in (1, 2):
-            expect(page.get_by_test_id(f"seat-{seat}-name")).to_have_text(f"Computer {seat} (easy)")
+            expect_seat_name(page, seat, f"Computer {seat} (easy)")
         expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", re.compile("auction|play"))
         screenshots(page, artifacts, "rassel-filled")
         assert not host.errors, host.errors

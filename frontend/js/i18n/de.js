@@ -947,4 +947,8 @@ export default {
   'chat.muted': 'Chat stumm: neue Nachrichten nur als Punkt an ☰ — tippen, um sie wieder zu zeigen',
   // the last trick is mine: its own words (ru 'забирает вы' was wrong), issue 22
   'table.won_by_you': 'an dich',
+  'seat.bot_initial': 'C',
+  'seat.bot_initial_n': 'C{n}',
+  'ring.trick_card': '{card}, gespielt von {name}',
+  'ring.trick_card_mine': '{card}, deine Karte',
 };

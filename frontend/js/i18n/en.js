@@ -948,4 +948,8 @@ export default {
   'chat.muted': 'Chat muted: new lines show only as a dot on ☰ — tap to show them again',
   // the last trick is mine: its own words (ru 'забирает вы' was wrong), issue 22
   'table.won_by_you': 'won by you',
+  'seat.bot_initial': 'C',
+  'seat.bot_initial_n': 'C{n}',
+  'ring.trick_card': '{card}, played by {name}',
+  'ring.trick_card_mine': '{card}, your card',
 };

@@ -947,4 +947,8 @@ export default {
   'chat.muted': 'Чат скрыт: о новых сообщениях говорит только точка на ☰ — нажмите, чтобы снова показывать',
   // the last trick is mine: its own words (ru 'забирает вы' was wrong), issue 22
   'table.won_by_you': 'ваша',
+  'seat.bot_initial': 'К',
+  'seat.bot_initial_n': 'К{n}',
+  'ring.trick_card': '{card}: ход — {name}',
+  'ring.trick_card_mine': '{card}: ваша карта',
 };

@@ -9,6 +9,7 @@ import { h2hHref, isZeroAmount, money, ratingText, settlementWords } from '../ui
 import { isMe, isSpectator, matchOver, mySeat, otherSeats, player, roomOf, seatCount, viewOf } from './store.js';
 import { isBot, plainName } from './names.js';
 import { scoreSheet, standingsList, summaryTable } from './summary.js';
+import { fitAll } from '../fit.js';
 
 function trophy(won) {
   const box = h('div', { class: `trophy ${won ? 'won' : 'lost'}`, 'aria-hidden': 'true' });
@@ -223,7 +224,7 @@ export function createMatchPanel({ sendRematch = () => {}, raceChart, actions = 
         h('div', { class: 'rematch-row' }, actions ? actions(s) : [rematchRow(s), headToHeadLink(s)], h('a', { class: 'btn ghost', href: '#/', 'data-testid': 'back-to-lobby', text: t('common.back_to_lobby') })),
         raceFigure(s, v, history),
         lastDeal ? h('details', { class: 'last-deal' }, h('summary', { text: t('summary.title', { n: sum.event.number + 1 }) }), lastDeal) : null,
-        history.length ? h('details', { class: 'match-sheet' }, h('summary', { text: t('sheet.title') }), scoreSheet(s, history)) : null,
+        history.length ? h('details', { class: 'match-sheet', ontoggle: (event) => fitAll(event.currentTarget) }, h('summary', { text: t('sheet.title') }), scoreSheet(s, history)) : null,
       ),
     );
     return first;

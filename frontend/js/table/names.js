@@ -1,8 +1,9 @@
 // Names and card words for the table's components (the store holds no text).
 import { SUIT_SYMBOL, suitName, suitOf } from '../cards.js';
+import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { botNumber, playerName } from '../ui.js';
-import { dealOf, legalMoves, mySeat, otherSeats, player, roomOf } from './store.js';
+import { dealOf, legalMoves, mySeat, otherSeats, player, roomOf, seatCount } from './store.js';
 
 const playersOf = (s) => (roomOf(s) && roomOf(s).players) || [];
 
@@ -56,4 +57,54 @@ function turnSeat(s) {
 export function nobodyToChat(s) {
   const taken = otherSeats(s).filter((seat) => player(s, seat));
   return taken.length > 0 && taken.every((seat) => isBot(s, seat));
+}
+
+// ------------------------------------------------------------------ seat tags: an initial and a colour
+
+/**
+ * A seat's colour: its place in playing order from the seat at the bottom (0 the viewer's own, then
+ * clockwise) — the order of the race chart's lines (race-me, race-opp, race-opp2, race-opp3), so one
+ * seat has one colour on the felt, on its trick cards, in the score sheet and in the chart.
+ */
+export function seatColour(s, seat) {
+  const n = seatCount(s);
+  return (((seat - mySeat(s)) % n) + n) % n;
+}
+
+const firstLetters = (name, k) => [...String(name || '').trim()].slice(0, k).join('').toLocaleUpperCase();
+
+/**
+ * A seat's initial: a person's first letter (two when another person's name starts alike), a
+ * computer's "C" with its number ("C2") where there are several.
+ */
+export function seatInitial(s, seat) {
+  const p = player(s, seat);
+  if (!p) return '?';
+  if (p.bot_level) {
+    const n = botNumber(p, playersOf(s));
+    return n ? t('seat.bot_initial_n', { n }) : t('seat.bot_initial');
+  }
+  const mine = firstLetters(p.name, 1);
+  const alike = playersOf(s).some((q) => q && q !== p && !q.bot_level && q.id !== p.id && firstLetters(q.name, 1) === mine);
+  return firstLetters(p.name, alike ? 2 : 1) || '?';
+}
+
+/** The seat's tag: its initial on its colour (words for it are the name beside it or its label). */
+export function seatTag(s, seat, attrs = {}) {
+  return h('span', { class: `seat-tag seat-c${seatColour(s, seat)}`, 'data-colour': String(seatColour(s, seat)), 'aria-hidden': 'true', ...attrs, text: seatInitial(s, seat) });
+}
+
+/**
+ * What a narrow box may show for a seat, longest first: the whole name, a computer's without its
+ * level, a person's first word with an ellipsis (never a cut inside a word); fit.js picks one.
+ */
+export function nameCandidates(s, seat, whole = plainName(s, seat)) {
+  const p = player(s, seat);
+  const out = [whole];
+  if (p && p.bot_level) out.push(shortName(s, seat));
+  else {
+    const words = whole.split(/\s+/).filter(Boolean);
+    if (words.length > 1) out.push(`${words[0]}…`);
+  }
+  return out;
 }

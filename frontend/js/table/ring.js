@@ -11,7 +11,8 @@
 import { cardBack, cardEl, SUIT_SYMBOL, suitBadge } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { t, tn } from '../i18n.js';
-import { plainName, shortName } from './names.js';
+import { fitAll } from '../fit.js';
+import { plainName, seatColour, seatTag, shortName } from './names.js';
 import { hasStock, othersAround, positionOf, trickCards } from './model.js';
 import { dealOf, isMe, mySeat, phaseOf, seatCount, viewOf } from './store.js';
 import { seatBox, tickSeats } from './seats.js';
@@ -119,7 +120,22 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     renderTrick(s, n, my, events, origin);
     renderSide(s, phase, stocked, events);
     syncBanners(banners, s);
+    fitNames();
   }
+
+  // Names fit their boxes (fit.js): now, once laid out, and whenever the window changes size.
+  let fitFrame = 0;
+  function fitNames() {
+    // the seats and my box, wherever the page put them (the replay viewer lays them out itself)
+    fitAll(seatsLayer);
+    fitAll(me);
+    cancelAnimationFrame(fitFrame);
+    fitFrame = requestAnimationFrame(() => {
+      fitAll(seatsLayer);
+      fitAll(me);
+    });
+  }
+  window.addEventListener('resize', fitNames);
 
   /** R2/R4: the stock as a pile with its count, the faced bottom card where shown, the trump beside it. */
   function renderStock(d, stocked) {
@@ -140,12 +156,17 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     setChildren(stockSide, stock, trumpBadge(d));
   }
 
-  function trickCard(code, seat, n, my, i, extra = {}) {
+  /** A card of the trick, in front of the seat that played it, marked with that seat's tag (its name in the label). */
+  function trickCard(s, code, seat, n, my, i, extra = {}) {
     const pos = positionOf(n, my, seat);
-    return cardEl(code, {
+    const card = cardEl(code, {
       className: `trick-card at-${pos}${extra.winner ? ' winner' : ''}`,
-      attrs: { style: `--i:${i}`, 'data-seat': String(seat), ...(extra.testids === false ? {} : { 'data-testid': `trick-card-${code}` }) },
+      attrs: { style: `--i:${i}`, 'data-seat': String(seat), 'data-owner': String(seat), 'data-colour': String(seatColour(s, seat)), ...(extra.testids === false ? {} : { 'data-testid': `trick-card-${code}` }) },
     });
+    const label = { card: card.getAttribute('aria-label') || code, name: plainName(s, seat) };
+    card.setAttribute('aria-label', isMe(s, seat) ? t('ring.trick_card_mine', label) : t('ring.trick_card', label));
+    card.append(seatTag(s, seat, { class: `seat-tag trick-owner seat-c${seatColour(s, seat)}`, 'data-testid': extra.testids === false ? null : `trick-owner-${code}` }));
+    return card;
   }
 
   function renderTrick(s, n, my, events, origin) {
@@ -159,7 +180,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     const layCards = (layer, tr, extra) => {
       const cards = trickCards(tr, n);
       layer.style.setProperty('--k', String(cards.length)); // how many: a table of two lays them side by side
-      return cards.map(({ card, seat }, i) => trickCard(card, seat, n, my, i, extra(card, seat)));
+      return cards.map(({ card, seat }, i) => trickCard(s, card, seat, n, my, i, extra(card, seat)));
     };
     if (d.final_trick) {
       // The deal is over: its last trick shows a moment, out of the live trick's test ids (R7
@@ -323,6 +344,10 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     /** Where a deal's cards come from: the stock where the game has one, else the middle of the felt. */
     dealOrigin() {
       return (!stockSide.hidden && rectOf(stock.querySelector('.stock-pile'))) || rectOf(stage) || rectOf(centre);
+    },
+    destroy() {
+      window.removeEventListener('resize', fitNames);
+      cancelAnimationFrame(fitFrame);
     },
     /** Count down held seats (R6.2) without re-rendering everything. */
     tick(s) {

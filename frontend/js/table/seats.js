@@ -6,7 +6,8 @@
 import { cardBack, suitBadge } from '../cards.js';
 import { h, svg } from '../dom.js';
 import { t, tn } from '../i18n.js';
-import { plainName, shortName } from './names.js';
+import { fitName } from '../fit.js';
+import { nameCandidates, plainName, seatTag, shortName } from './names.js';
 import { auction, dealOf, isMe, marriagesOf, matchOver, phaseOf, player, seatCount, tricksWon, viewOf } from './store.js';
 
 /** The seat's presence: a light (online / away), or the computer's badge. */
@@ -135,9 +136,11 @@ export function seatBox(s, seat, pos, { open = null, pointsText = null, shortNam
         'div',
         { class: 'rs-head' },
         presenceDot(s, seat),
+        seatTag(s, seat, { 'data-testid': `seat-${seat}-tag` }),
+        // one line, never cut inside a word: the whole name, a shorter one, or only the tag (fit.js)
         shortNames
-          ? h('span', { class: 'seat-name', 'data-testid': `seat-${seat}-name`, title: plain, text: shortName(s, seat) })
-          : h('span', { class: 'seat-name', 'data-testid': `seat-${seat}-name`, text: plain }),
+          ? fitName('span', { class: 'seat-name', 'data-testid': `seat-${seat}-name`, title: plain }, [shortName(s, seat), ...nameCandidates(s, seat).slice(1)])
+          : fitName('span', { class: 'seat-name', 'data-testid': `seat-${seat}-name` }, nameCandidates(s, seat)),
         d.dealer === seat ? h('span', { class: 'dealer-chip', title: t('table.dealer'), 'aria-label': t('table.dealer'), role: 'img', text: t('table.dealer_short') }) : null,
         turn && !mine ? h('span', { class: 'turn-dot', 'aria-label': t('ring.to_move'), role: 'img', title: t('ring.to_move') }) : null,
       ),

@@ -12,6 +12,7 @@ import { presenceDot } from './seats.js';
 import { scoreSheet } from './summary.js';
 import { deck, setDeck, setTrickStay, trickStay, TRICK_STAY_NAMES } from '../prefs.js';
 import { setTapToRaise, tapToRaise } from './touch.js';
+import { fitAll } from '../fit.js';
 
 export const CHAT_MAX = 200;
 const TABS = ['chat', 'sheet', 'table'];
@@ -146,6 +147,8 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
   function renderSheet(s) {
     const v = viewOf(s);
     setChildren(panels.sheet, h('h3', { class: 'visually-hidden', text: t('sheet.title') }), scoreSheet(s, (v && v.history) || []));
+    fitAll(panels.sheet);
+    requestAnimationFrame(() => fitAll(panels.sheet));
   }
 
   function renderTable(s) {

@@ -7,7 +7,8 @@
 import { SUIT_SYMBOL } from '../cards.js';
 import { h, prefersReducedMotion, setChildren } from '../dom.js';
 import { t, tn } from '../i18n.js';
-import { plainName, shortName } from './names.js';
+import { fitName } from '../fit.js';
+import { nameCandidates, plainName, seatColour, seatInitial, seatTag, shortName } from './names.js';
 import { seatsFromMe, signed, standings, summaryColumns, summaryRows, total } from './model.js';
 import { isMe, matchOver, mySeat, seatCount, viewOf } from './store.js';
 
@@ -32,6 +33,9 @@ export function contractLine(s, result) {
   );
 }
 
+/** A name that may wrap between its words only (not at a hyphen inside one): a span per word. */
+const words = (name) => String(name).split(/(\s+)/).map((w) => (/^\s+$/.test(w) || !w ? w : h('span', { class: 'word', text: w })));
+
 /** A deal's result (a `deal_over` event or a history record) as a table: a row per seat, me first. */
 export function summaryTable(s, result, declarations) {
   const me = mySeat(s);
@@ -49,7 +53,7 @@ export function summaryTable(s, result, declarations) {
     h(
       'tr',
       { 'data-testid': r.me ? 'summary-row-me' : `summary-row-${r.seat}`, 'data-seat': String(r.seat), class: r.declarer ? `declarer ${result.made ? 'made' : 'failed'}` : '' },
-      h('th', { scope: 'row', class: 'who', title: plainName(s, r.seat) }, shortName(s, r.seat), r.declarer ? h('span', { class: 'decl-mark', text: t('ring.plays', { n: result.contract }) }) : null),
+      h('th', { scope: 'row', class: `who seat-c${seatColour(s, r.seat)}`, 'data-initial': seatInitial(s, r.seat), title: plainName(s, r.seat) }, h('span', { class: 'who-name' }, words(shortName(s, r.seat))), r.declarer ? h('span', { class: 'decl-mark', text: t('ring.plays', { n: result.contract }) }) : null),
       h('td', { 'data-testid': 'summary-card-points', text: String(r.cardPoints) }),
       h('td', { class: voided.includes(r) ? 'voided' : '', 'data-testid': 'summary-declarations', text: declText(r.seat) }),
       cols.dealPoints ? h('td', { 'data-testid': 'summary-deal-points', text: String(r.dealPoints) }) : null,
@@ -65,7 +69,7 @@ export function summaryTable(s, result, declarations) {
       ? null
       : h(
           'table',
-          { class: 'summary-table' },
+          { class: 'summary-table', 'data-n': String(rows.length) },
           h('thead', {}, h('tr', {}, h('td', {}), heads.map((x) => h('th', { scope: 'col', text: x })))),
           h('tbody', {}, rows.map(row)),
         ),
@@ -78,14 +82,37 @@ export function summaryTable(s, result, declarations) {
 export function scoreSheet(s, history) {
   const order = seatsFromMe(seatCount(s), mySeat(s));
   if (!history.length) return h('p', { class: 'muted small', text: t('sheet.empty') });
+  // three or four narrow columns may show only the tags: the whole names below, tag by tag
+  const legend =
+    order.length > 2
+      ? h('ul', { class: 'sheet-legend', 'data-testid': 'sheet-legend', 'aria-hidden': 'true' }, order.map((seat) => h('li', {}, seatTag(s, seat), h('span', { class: 'sheet-legend-name', text: plainName(s, seat) }))))
+      : null;
   return h(
     'div',
     { class: 'sheet-scroll', tabindex: '0', role: 'region', 'aria-label': t('sheet.title') },
+    legend,
     h(
       'table',
       { class: 'sheet', 'data-n': String(order.length) },
       h('caption', { class: 'visually-hidden', text: t('sheet.title') }),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), order.map((seat) => h('th', { scope: 'col', title: plainName(s, seat), text: shortName(s, seat) })))),
+      // a column per seat under its tag and colour (as on the felt), its name when it fits (fit.js)
+      h('colgroup', {}, h('col', { class: 'sheet-no' }), order.map((seat) => h('col', { class: `seat-col seat-c${seatColour(s, seat)}` }))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col', text: '#' }),
+          order.map((seat) =>
+            h(
+              'th',
+              { scope: 'col', class: `seat-head seat-c${seatColour(s, seat)}`, 'data-seat': String(seat), 'data-colour': String(seatColour(s, seat)), 'aria-label': plainName(s, seat) },
+              h('span', { class: 'sheet-who' }, seatTag(s, seat), fitName('span', { class: 'sheet-name', 'data-testid': `sheet-name-${seat}`, title: plainName(s, seat) }, [shortName(s, seat), ...nameCandidates(s, seat, shortName(s, seat)).slice(1)])),
+            ),
+          ),
+        ),
+      ),
       h(
         'tbody',
         {},
@@ -97,7 +124,7 @@ export function scoreSheet(s, history) {
             order.map((seat) =>
               h(
                 'td',
-                { class: r.declarer === seat ? `declarer ${r.made ? 'made' : 'failed'}` : '', title: r.declarer === seat ? t(r.made ? 'ring.contract_made_short' : 'ring.contract_failed_short', { n: r.contract }) : null },
+                { class: `seat-c${seatColour(s, seat)}${r.declarer === seat ? ` declarer ${r.made ? 'made' : 'failed'}` : ''}`, title: r.declarer === seat ? t(r.made ? 'ring.contract_made_short' : 'ring.contract_failed_short', { n: r.contract }) : null },
                 h('span', { class: `gain${(r.score[seat] ?? 0) < 0 ? ' loss' : ''}`, text: r.thrown_in ? '—' : signed(r.score[seat]) }),
                 h('span', { class: 'tot', text: total(r.totals[seat]) }),
               ),

@@ -191,6 +191,7 @@ function createFelt(data, bottom) {
   return {
     /** The felt's parts in the page's grid: every seat (the bottom one below the others), the middle, what happened. */
     nodes: [h('div', { class: 'replay-seats' }, ring.seats, ring.me), ring.centre, info],
+    destroy: () => ring.destroy(),
     paint(step) {
       frame = data.frames[step];
       marks = fromTalon(frame);
@@ -385,6 +386,7 @@ export function mount(root, matchId, dealNumber, code = null) {
     destroy() {
       destroyed = true;
       stopAutoplay();
+      if (felt) felt.destroy();
       document.removeEventListener('keydown', onKey);
       document.body.classList.remove('at-replay');
     },

@@ -649,6 +649,7 @@ export function mount(root, roomId) {
       socket.stop();
       stopOpenPoll();
       hand.destroy();
+      ring.destroy();
       picker.destroy();
       bubbles.clear();
       document.removeEventListener('keydown', onKey);

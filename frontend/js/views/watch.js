@@ -167,6 +167,7 @@ export function mount(root, roomId, code) {
       destroyed = true;
       clearTimeout(timer);
       clearTimeout(summaryTimer);
+      ring.destroy();
       bubbles.clear();
       if (ws) ws.close(1000);
       document.body.classList.remove('at-table', 'table-live');
