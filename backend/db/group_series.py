@@ -2,10 +2,11 @@
 total — a few numbers per match, so that the chart shows all of them without the full record of
 each (the page of matches, ``head_to_head``, stays paginated).
 
-One query: the group's matches by the index ``ix_group_matches_page`` (``group_key``,
-``computers``, ``finished_at``, ``match_id``; newest first, at most ``SERIES_CAP`` + 1), each
-joined to its row of ``matches`` (the game kind) and its members' ``match_seats`` by their primary
-keys. Past ``SERIES_CAP`` matches the oldest are left out and the series says ``truncated``.
+One query, a row per match: the group's matches by the index ``ix_group_matches_page``
+(``group_key``, ``computers``, ``finished_at``, ``match_id``; newest first, at most ``SERIES_CAP`` +
+1), each joined to its row of ``matches`` (the game kind) and to each member's seat of
+``match_seats`` (its primary key, ``match_id`` first). Past ``SERIES_CAP`` matches the oldest are
+left out and the series says ``truncated``.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import false, select
-from sqlalchemy.orm import Session
+from sqlalchemy import and_, false, select
+from sqlalchemy.orm import Session, aliased
 
 from .group_figures import group_key
 from .models import GroupMatch, Match, MatchSeat
@@ -39,7 +40,8 @@ class Series:
 
 def group_series(session: Session, ids: list[str], cap: int = SERIES_CAP) -> Series:
     """The people-only matches of the group ``ids`` (the latest ``cap`` of them), oldest first,
-    with each member's final total and whether they came first."""
+    with each member's final total and whether they came first: a row per match, each member's
+    seat joined on its own (``match_seats`` by its primary key's ``match_id``)."""
     latest = (
         select(GroupMatch.match_id, GroupMatch.finished_at)
         .where(GroupMatch.group_key == group_key(ids), GroupMatch.computers == false())
@@ -47,29 +49,21 @@ def group_series(session: Session, ids: list[str], cap: int = SERIES_CAP) -> Ser
         .limit(cap + 1)
         .subquery()
     )
-    rows = session.execute(
-        select(
-            latest.c.match_id, latest.c.finished_at, Match.kind, MatchSeat.player_id, MatchSeat.total, MatchSeat.place
+    seats = [aliased(MatchSeat) for _ in ids]
+    query = select(latest.c.match_id, latest.c.finished_at, Match.kind).join(Match, Match.id == latest.c.match_id)
+    for seat, player_id in zip(seats, ids, strict=True):
+        query = query.add_columns(seat.total, seat.place).join(
+            seat, and_(seat.match_id == latest.c.match_id, seat.player_id == player_id)
         )
-        .join(Match, Match.id == latest.c.match_id)
-        .join(MatchSeat, MatchSeat.match_id == latest.c.match_id)
-        .where(MatchSeat.player_id.in_(ids))
-        .order_by(latest.c.finished_at.desc(), latest.c.match_id.desc())
-    ).all()
-    seats: dict[str, dict[str, tuple[int, bool]]] = {}
-    facts: dict[str, tuple[str, datetime | None]] = {}
-    for match_id, finished_at, kind, player_id, total, place in rows:  # newest first
-        seats.setdefault(match_id, {})[player_id] = (total, place == 1)
-        facts[match_id] = (kind, finished_at)
-    newest = list(seats)[:cap]
+    rows = session.execute(query.order_by(latest.c.finished_at.desc(), latest.c.match_id.desc())).all()
     points = [
         SeriesPoint(
-            match_id=match_id,
-            kind=facts[match_id][0],
-            finished_at=facts[match_id][1],
-            totals=[seats[match_id][i][0] for i in ids],
-            won=[seats[match_id][i][1] for i in ids],
+            match_id=row[0],
+            kind=row[2],
+            finished_at=row[1],
+            totals=list(row[3::2]),
+            won=[place == 1 for place in row[4::2]],
         )
-        for match_id in reversed(newest)
+        for row in reversed(rows[:cap])
     ]
-    return Series(points=points, truncated=len(seats) > cap)
+    return Series(points=points, truncated=len(rows) > cap)
