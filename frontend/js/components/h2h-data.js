@@ -16,12 +16,12 @@ export function trendWindow(count) {
   return count <= MARKER_LIMIT ? 0 : Math.max(5, Math.ceil(count / 50));
 }
 
-/** The average of the last `window` values at each place (fewer at the start). */
-export function trailingMean(values, window) {
+/** The average of the last `span` values at each place (fewer at the start). */
+export function trailingMean(values, span) {
   let sum = 0;
   return values.map((v, i) => {
-    sum += v - (i >= window ? values[i - window] : 0);
-    return sum / Math.min(i + 1, window);
+    sum += v - (i >= span ? values[i - span] : 0);
+    return sum / Math.min(i + 1, span);
   });
 }
 
@@ -52,7 +52,7 @@ export function h2hLayout(points, members) {
   const grid = [];
   for (let v = Math.ceil(bottom / step) * step || 0; v <= top; v += step) grid.push(v);
   const dense = density(count);
-  const window = trendWindow(count);
+  const span = trendWindow(count);
   const polyline = (ys) => ys.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
   const series = members.map((id, k) => {
     const { cls, marker } = SERIES[k] || SERIES[SERIES.length - 1];
@@ -64,10 +64,10 @@ export function h2hLayout(points, members) {
       cls,
       marker,
       line: polyline(totals),
-      trend: window ? polyline(trailingMean(totals, window)) : null,
+      trend: span ? polyline(trailingMean(totals, span)) : null,
       points: dense === 'sparse' ? at : [], // past MARKER_LIMIT no marker: they would only blot the lines
       legend: { x: pad.left, y: 10 + k * LEGEND_ROW },
     };
   });
-  return { count, density: dense, window, width: W, height, pad, grid, y, series, first: rows[0], last: rows[count - 1] };
+  return { count, density: dense, window: span, width: W, height, pad, grid, y, series, first: rows[0], last: rows[count - 1] };
 }

@@ -122,8 +122,8 @@ export function mount(root, ids) {
       if (!found.points.length) return setChildren(chartBox, h('p', { class: 'muted', text: t('h2h.none') }));
       const note = found.truncated ? h('p', { class: 'muted h2h-chart-note', 'data-testid': 'h2h-chart-note', text: t('h2h.chart.shown', { shown: num(found.points.length), total: num(data.people.matches) }) }) : null;
       const chart = h2hChart({ points: found.points, members: found.players, names });
-      const window = Number(chart.dataset.window);
-      const trend = window ? h('p', { class: 'muted h2h-chart-note', 'data-testid': 'h2h-chart-trend', text: tn('h2h.chart.trend', window) }) : null;
+      const span = Number(chart.dataset.window);
+      const trend = span ? h('p', { class: 'muted h2h-chart-note', 'data-testid': 'h2h-chart-trend', text: tn('h2h.chart.trend', span) }) : null;
       return setChildren(chartBox, [chart, trend, note]);
     };
     const drawMatches = () => {
