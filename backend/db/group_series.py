@@ -56,14 +56,7 @@ def group_series(session: Session, ids: list[str], cap: int = SERIES_CAP) -> Ser
             seat, and_(seat.match_id == latest.c.match_id, seat.player_id == player_id)
         )
     rows = session.execute(query.order_by(latest.c.finished_at.desc(), latest.c.match_id.desc())).all()
-    points = [
-        SeriesPoint(
-            match_id=row[0],
-            kind=row[2],
-            finished_at=row[1],
-            totals=list(row[3::2]),
-            won=[place == 1 for place in row[4::2]],
-        )
-        for row in reversed(rows[:cap])
-    ]
+    points = []
+    for match_id, finished_at, kind, *seated in reversed(rows[:cap]):  # unpacked once: a Row's slices cost more
+        points.append(SeriesPoint(match_id, kind, finished_at, seated[::2], [place == 1 for place in seated[1::2]]))
     return Series(points=points, truncated=len(rows) > cap)
