@@ -1,19 +1,24 @@
-"""``GET /api/head-to-head``: the figures of two people, or of the three or four of a table.
+"""``GET /api/head-to-head``: the figures of two people, or of the three or four of a table; and
+``GET /api/head-to-head/series``: every one of their people-only matches as final totals (the chart).
 
 Who may read them: a member of the group only (any signed-in player who is one of ``players``).
 Every entry to the page — a match, an opponent in the history, a ledger line — is the asking
 player's own, and the history and the ledger are private to their players today; a stranger is
 answered ``403 not_in_group`` before any id is looked up, so the answer tells nothing about them.
+Both routes check it in one place, ``asked_group``.
 """
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 
+from backend.db.group_series import SERIES_CAP
 from backend.db.head_to_head import Figures, HeadToHead, MatchLine
+from backend.db.models import Player
 from backend.db.store import decimal_text
 from backend.rooms.options import TableOptions
 
@@ -28,8 +33,10 @@ from .schemas import (
     GroupMatchSeat,
     GroupPlayer,
     HeadToHeadOut,
+    HeadToHeadSeriesOut,
     KindFigures,
     MemberFigures,
+    SeriesPointOut,
 )
 
 router = APIRouter(prefix="/api")
@@ -45,11 +52,39 @@ def group_ids(text: str) -> list[str]:
     return ids
 
 
-@router.get("/head-to-head", response_model=HeadToHeadOut, tags=["history"])
-async def head_to_head(
+@dataclass(frozen=True)
+class AskedGroup:
+    """The group a member asked about: its ids in the order asked, and each one's person."""
+
+    ids: list[str]
+    people: dict[str, Player]
+
+
+async def asked_group(
     player: CurrentPlayer,
     store: StoreDep,
     players: Annotated[str, Query(max_length=4 * (ID_LENGTH + 1), description="2–4 player ids, comma-separated")],
+) -> AskedGroup:
+    """Every head-to-head read's access rule: ``players`` well formed (``422 bad_message``), the
+    asker one of them (``403 not_in_group``, before any id is looked up), each a person
+    (``404 player_not_found``, a computer's id too)."""
+    ids = group_ids(players)
+    if player.id not in ids:
+        raise api_error(403, TransportCode.NOT_IN_GROUP, "only a member of the group may read its figures")
+    people = await asyncio.to_thread(store.players, ids)
+    unknown = [i for i in ids if i not in people or people[i].bot_level is not None]
+    if unknown:
+        raise api_error(404, TransportCode.PLAYER_NOT_FOUND, f"no person {unknown[0]!r}")
+    return AskedGroup(ids=ids, people=people)
+
+
+GroupDep = Annotated[AskedGroup, Depends(asked_group)]
+
+
+@router.get("/head-to-head", response_model=HeadToHeadOut, tags=["history"])
+async def head_to_head(
+    group: GroupDep,
+    store: StoreDep,
     computers: Annotated[bool, Query(description="list the matches with a computer seat instead")] = False,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
@@ -58,13 +93,7 @@ async def head_to_head(
     matches won and lost, deals, points, marriages, contracts, the biggest win and the current
     streak — people-only matches and matches with a computer seat apart — the stakes between the
     members, and one page of the matches, newest first."""
-    ids = group_ids(players)
-    if player.id not in ids:
-        raise api_error(403, TransportCode.NOT_IN_GROUP, "only a member of the group may read its figures")
-    people = await asyncio.to_thread(store.players, ids)
-    unknown = [i for i in ids if i not in people or people[i].bot_level is not None]
-    if unknown:
-        raise api_error(404, TransportCode.PLAYER_NOT_FOUND, f"no person {unknown[0]!r}")
+    ids, people = group.ids, group.people
     found = await asyncio.to_thread(store.head_to_head, ids, computers, limit, offset)
     return HeadToHeadOut(
         players=[GroupPlayer(id=i, name=people[i].name) for i in ids],
@@ -83,6 +112,21 @@ async def head_to_head(
             offset=offset,
             items=[_match(line) for line in found.page],
         ),
+    )
+
+
+@router.get("/head-to-head/series", response_model=HeadToHeadSeriesOut, tags=["history"])
+async def head_to_head_series(group: GroupDep, store: StoreDep) -> HeadToHeadSeriesOut:
+    """Every people-only match of ``players`` (the latest ``SERIES_CAP``), oldest first: its end,
+    game kind and each member's final total — what the page's chart draws, whatever the number."""
+    found = await asyncio.to_thread(store.group_series, group.ids)
+    return HeadToHeadSeriesOut(
+        players=group.ids,
+        points=[
+            SeriesPointOut(finished_at=p.finished_at, kind=p.kind, totals=p.totals, won=p.won) for p in found.points
+        ],
+        cap=SERIES_CAP,
+        truncated=found.truncated,
     )
 
 

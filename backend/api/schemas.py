@@ -565,6 +565,20 @@ class HeadToHeadOut(BaseModel):
     matches: GroupMatchPage
 
 
+class SeriesPointOut(BaseModel):
+    finished_at: datetime | None
+    kind: str = Field(description="the game kind (RATING_KINDS)")
+    totals: list[int] = Field(description="each member's final total, in the order of players")
+    won: list[bool] = Field(description="per member, in the order of players: first place")
+
+
+class HeadToHeadSeriesOut(BaseModel):
+    players: list[str] = Field(description="the members' ids in the order asked: the order of totals and won")
+    points: list[SeriesPointOut] = Field(description="every people-only match of the group, oldest first")
+    cap: int = Field(description="the most matches a series holds (the latest ones)")
+    truncated: bool = Field(description="the group has more matches than cap: the oldest are left out")
+
+
 # ---------------------------------------------------------------- WebSocket: client → server
 
 

@@ -42,6 +42,7 @@ from . import ratings
 from .codes import DeviceLinkCode
 from .engine import make_engine, make_sessionmaker
 from .group_figures import record_group_match
+from .group_series import Series, group_series
 from .head_to_head import HeadToHead, head_to_head
 from .models import (
     Action,
@@ -847,6 +848,12 @@ class Store:
                 snapshot = {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
                 session.connection(execution_options=snapshot)
             return head_to_head(session, player_ids, computers, limit, offset)
+
+    def group_series(self, player_ids: list[str]) -> Series:
+        """Every people-only match of a group of people, oldest first, as each member's final total
+        (``group_series``: one query, so one snapshot)."""
+        with self._sessions() as session:
+            return group_series(session, player_ids)
 
     # ------------------------------------------------------------ helpers
 

@@ -97,6 +97,8 @@ export const api = {
   /** Head to head of 2–4 people (ids): figures per game kind, the stakes between them, a page of their matches. */
   headToHead: (ids, { computers = false, limit = 50, offset = 0 } = {}) =>
     request('GET', `/api/head-to-head?players=${ids.map(encodeURIComponent).join(',')}&computers=${computers}&limit=${limit}&offset=${offset}`),
+  /** Every people-only match of 2–4 people (ids), oldest first, as final totals: `{players, points, cap, truncated}`. */
+  headToHeadSeries: (ids) => request('GET', `/api/head-to-head/series?players=${ids.map(encodeURIComponent).join(',')}`),
   /** A one-time sign-in link for another device: `{code, expires_at, qr_svg}`. */
   createDeviceLink: () => request('POST', '/api/device-links'),
   /** Redeem a sign-in link's code: `{id, name, token}` — the same player, a token for this device. */

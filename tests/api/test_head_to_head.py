@@ -20,6 +20,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from backend.db.engine import make_engine
+from backend.db.group_series import group_series
 from backend.db.head_to_head import recount
 from backend.db.store import Store
 from tests.support.client import Player, Seat
@@ -41,15 +42,23 @@ class World:
         self.server = server
         self.people: dict[str, Player] = {}
 
-    def ask(self, who: str, players: list[str], **params: Any) -> httpx.Response:
+    def ask(self, who: str, players: list[str], path: str = "/api/head-to-head", **params: Any) -> httpx.Response:
         headers = {"Authorization": f"Bearer {self.people[who].token}"} if who else {}
         query = {"players": ",".join(players), **params}
-        return httpx.get(f"{self.server.url}/api/head-to-head", params=query, headers=headers, timeout=10)
+        return httpx.get(f"{self.server.url}{path}", params=query, headers=headers, timeout=10)
 
     def figures(self, who: str, players: list[str], **params: Any) -> dict[str, Any]:
         answer = self.ask(who, players, **params)
         assert answer.status_code == 200, answer.text
         return answer.json()
+
+    def series(self, who: str, players: list[str]) -> dict[str, Any]:
+        answer = self.ask(who, players, SERIES)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+
+SERIES = "/api/head-to-head/series"
 
 
 def matches_of(a: str, b: str, c: str, bot: str, bot2: str, dan: str) -> list[MatchRows]:
@@ -281,19 +290,67 @@ def test_the_matches_are_paged_newest_first(world: World) -> None:
     assert world.figures("Anna", [a, b], offset=100)["matches"]["items"] == []
 
 
-def test_who_may_ask(world: World) -> None:
+@pytest.mark.parametrize("path", ["/api/head-to-head", SERIES])
+def test_who_may_ask(world: World, path: str) -> None:
+    """The figures and the chart's series answer the same people (one check, ``asked_group``)."""
     a, b, c = ids(world, "Anna", "Ben", "Cleo")
-    refused = world.ask("Cleo", [a, b])  # not one of the group: nothing about them is told
+    refused = world.ask("Cleo", [a, b], path)  # not one of the group: nothing about them is told
     assert refused.status_code == 403 and refused.json()["detail"]["code"] == "not_in_group"
-    assert world.ask("", [a, b]).status_code == 401
-    unknown = world.ask("Anna", [a, "p_nobody"])
+    stranger = world.ask("Cleo", [a, "p_nobody"], path)  # refused before any id is looked up
+    assert stranger.status_code == 403 and stranger.json()["detail"]["code"] == "not_in_group"
+    assert world.ask("", [a, b], path).status_code == 401
+    unknown = world.ask("Anna", [a, "p_nobody"], path)
     assert unknown.status_code == 404 and unknown.json()["detail"]["code"] == "player_not_found"
-    computer = world.ask("Anna", [a, world.bots[0]])  # type: ignore[attr-defined]
+    computer = world.ask("Anna", [a, world.bots[0]], path)  # type: ignore[attr-defined]
     assert computer.status_code == 404 and computer.json()["detail"]["code"] == "player_not_found"
     for bad in ([a], [a, a], [a, b, c, "p_x", "p_y"]):
-        answer = world.ask("Anna", bad)
+        answer = world.ask("Anna", bad, path)
         assert answer.status_code == 422 and answer.json()["detail"]["code"] == "bad_message"
+    assert world.ask("Anna", [a, "p_" + "x" * 60], path).json()["detail"]["code"] == "bad_message"
     assert world.figures("Cleo", [c, world.people["Dan"].id])["people"] == {"matches": 0, "kinds": []}
+    assert world.series("Cleo", [c, world.people["Dan"].id])["points"] == []
+
+
+def test_the_series_is_every_people_only_match_oldest_first(world: World) -> None:
+    """The chart's series: matches 1–5 and the real one (day 11) — not 6–8 (a computer sat), 9 (no
+    Ben) or 10 (still played) — oldest first, each member's final total in the order asked."""
+    a, b = ids(world, "Anna", "Ben")
+    got = world.series("Anna", [a, b])
+    assert got["players"] == [a, b] and got["truncated"] is False and got["cap"] == 5000
+    points = got["points"]
+    assert [p["kind"] for p in points] == ["twohand24"] * 3 + ["twohand32", "bidding3", "twohand24"]
+    assert [p["finished_at"][:10] for p in points[:5]] == [day(n).date().isoformat() for n in range(1, 6)]
+    assert points[5]["finished_at"] > points[4]["finished_at"]  # the real one, today
+    assert [p["totals"] for p in points[:5]] == [[1001, 800], [950, 1010], [400, 300], [1001, 500], [310, -70]]
+    # First place: Anna, Ben, Ben (Anna resigned, R6.2), Anna, Cleo (neither), Anna (Ben resigned).
+    assert [p["won"] for p in points] == [
+        [True, False], [False, True], [False, True], [True, False], [False, False], [True, False],
+    ]  # fmt: skip
+    page = world.figures("Anna", [a, b], limit=50)["matches"]
+    assert len(points) == page["total"]  # every match of the list, and only those
+    seats = [{s["id"]: s["total"] for s in m["players"]} for m in reversed(page["items"])]
+    assert [p["totals"] for p in points] == [[seat[a], seat[b]] for seat in seats]
+    swapped = world.series("Ben", [b, a])
+    assert swapped["players"] == [b, a]
+    assert [p["totals"] for p in swapped["points"]] == [p["totals"][::-1] for p in points]
+    three = world.series("Cleo", ids(world, "Anna", "Ben", "Cleo"))["points"]
+    assert [(p["kind"], p["totals"], p["won"]) for p in three] == [("bidding3", [310, -70, 330], [False, False, True])]
+
+
+def test_a_series_past_its_cap_keeps_the_latest_matches(world: World) -> None:
+    """Past the cap (5,000 for the API; 2 here) the oldest are left out, said by ``truncated``."""
+    a, b = ids(world, "Anna", "Ben")
+    every = world.series("Anna", [a, b])["points"]
+    store = Store(world.server.database_url)
+    try:
+        with Session(store.engine) as session:
+            cut = group_series(session, [a, b], cap=2)
+            whole = group_series(session, [a, b], cap=6)
+    finally:
+        store.dispose()
+    assert cut.truncated is True and whole.truncated is False
+    assert [p.totals for p in cut.points] == [p["totals"] for p in every[-2:]]
+    assert [p.totals for p in whole.points] == [p["totals"] for p in every]
 
 
 def test_the_figures_kept_as_matches_end_equal_a_recount(world: World) -> None:

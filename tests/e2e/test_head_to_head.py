@@ -1,7 +1,8 @@
 """The head-to-head page (``#/h2h/<id>,<id>``) in a real browser: readable on a 390×844 phone in
 English, German and Russian (nothing cut, nothing scrolling sideways, the chart of every match
 there), reached from the history's opponent names, the ledger and a match page; and at 360 px,
-844×390 and on a desktop, for a pair and for the three of a table.
+844×390 and on a desktop, for a pair and for the three of a table. A pair with 1,000 matches: the
+chart shows every one of them while the list is paged.
 
 The players sign up through the server; their finished matches are written into its database
 (``tests.support.match_rows``), so the page's figures are known.
@@ -190,6 +191,64 @@ def test_links_lead_to_it_and_it_reads_on_every_screen(
         page.goto(f"/#/h2h/{anna['id']},{ben['id']}")
         expect(page.get_by_test_id("h2h-error")).to_be_visible()
         assert not [e for e in seat.errors if "403" not in e], seat.errors
+    finally:
+        seat.context.close()
+
+
+MANY = 1000  # matches: twenty pages of the list, one chart
+
+
+def fill_many(server: ServerProcess, a: str, b: str) -> None:
+    """A thousand two-hand matches of a and b, a day apart, 1011 – 720 (or 720 – 1011): a wins two
+    of three in the first half, one of three in the second."""
+    engine = make_engine(server.database_url)
+    with engine.begin() as connection:
+        won = [(k % 3 != 0) == (k < MANY // 2) for k in range(MANY)]
+        rows = [
+            MatchRows(
+                [a, b],
+                [1, 2] if won[k] else [2, 1],
+                START - timedelta(days=MANY) + timedelta(days=k),
+                deals=[DealRow([1011, 720] if won[k] else [720, 1011])],
+            )
+            for k in range(MANY)
+        ]
+        write_matches(connection, add_room(connection), rows)
+    engine.dispose()
+
+
+def test_the_chart_shows_every_match_past_the_list_s_page(
+    e2e_server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
+    """The chart draws all 1,000 matches (GET /api/head-to-head/series) while the list shows a page
+    of 50; "Show older matches" extends the list alone. At 360 px: thin lines, no markers, nothing cut."""
+    anna, ben = people(e2e_server, "Anna", "Ben")
+    fill_many(e2e_server, anna["id"], ben["id"])
+    seat = open_seat(browser, e2e_server.url, "Anna", VIEWPORTS["360x640"], device_scale_factor=2, is_mobile=True)
+    page = seat.page
+    try:
+        sign_in(page, anna, "en")
+        page.goto(f"/#/h2h/{anna['id']},{ben['id']}")
+        chart = page.get_by_test_id("h2h-chart")
+        expect(chart).to_have_attribute("data-matches", str(MANY))
+        expect(chart).to_have_attribute("data-density", "crowded")
+        expect(chart.locator(":scope > .race-series .race-point")).to_have_count(0)  # the legend keeps its own
+        # Per member the totals (thin) and the average of the last 20 (bold), a point per match each.
+        expect(chart.locator(":scope > .race-series polyline.h2h-raw")).to_have_count(2)
+        expect(chart.locator(":scope > .race-series polyline.h2h-trend")).to_have_count(2)
+        expect(chart).to_have_attribute("data-window", "20")
+        expect(page.get_by_test_id("h2h-chart-trend")).to_have_text("Bold lines: the average of the last 20 matches.")
+        for line in chart.locator(":scope > .race-series polyline").all():
+            assert len((line.get_attribute("points") or "").split()) == MANY
+        expect(page.get_by_test_id("h2h-chart-note")).to_have_count(0)  # not truncated
+        matches = page.get_by_test_id("h2h-matches").locator("li")
+        expect(matches).to_have_count(50)
+        page.get_by_test_id("h2h-more").click()
+        expect(matches).to_have_count(100)
+        expect(chart).to_have_attribute("data-matches", str(MANY))  # the chart had them all already
+        chart.screenshot(path=artifacts / "h2h-chart-1000-360.png", animations="disabled")
+        assert cut(page) == [], cut(page)
+        assert not seat.errors, seat.errors
     finally:
         seat.context.close()
 

@@ -885,6 +885,7 @@ export default {
   'h2h.chart.heading': 'Jede Partie',
   'h2h.chart.title': 'Endstände, Partie für Partie',
   'h2h.chart.desc': { one: 'Die Endstände von {n} Partie, die älteste zuerst.', other: 'Die Endstände von {n} Partien, die älteste zuerst.' },
+  'h2h.chart.trend': { one: 'Kräftige Linien: der Schnitt der letzten {n} Partie.', other: 'Kräftige Linien: der Schnitt der letzten {n} Partien.' },
   'h2h.chart.point': '{date}: {name} {total}',
   'h2h.chart.shown': 'Die letzten {shown} von {total}',
   'h2h.list': 'Partien',

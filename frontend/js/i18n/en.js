@@ -885,6 +885,7 @@ export default {
   'h2h.chart.heading': 'Every match',
   'h2h.chart.title': 'Final totals, match by match',
   'h2h.chart.desc': { one: 'The final totals of {n} match, oldest first.', other: 'The final totals of {n} matches, oldest first.' },
+  'h2h.chart.trend': { one: 'Bold lines: the average of the last {n} match.', other: 'Bold lines: the average of the last {n} matches.' },
   'h2h.chart.point': '{date}: {name} {total}',
   'h2h.chart.shown': 'Latest {shown} of {total}',
   'h2h.list': 'Matches',

@@ -2,7 +2,9 @@
 // per game their matches won and lost, deals, points per deal, marriages, contracts, the biggest
 // win and the current streak, the money between them, and a chart and list of every match they
 // played. Matches with a computer seat are a block of their own, never in the people's figures.
-// Everything comes from GET /api/head-to-head (docs/protocol.md); the client works nothing out.
+// Everything comes from GET /api/head-to-head (figures and a page of the list) and, asked at the same
+// time, GET /api/head-to-head/series (the chart: every match, however many; docs/protocol.md).
+// The client works nothing out.
 import { api } from '../api.js';
 import { h, setChildren } from '../dom.js';
 import { formatDate, t, tn } from '../i18n.js';
@@ -83,7 +85,7 @@ function matchItem(m, names) {
 
 export function mount(root, ids) {
   let destroyed = false;
-  let shown = []; // the people's matches loaded so far, newest first
+  let shown = []; // the people's matches of the list loaded so far, newest first
   let total = 0;
 
   async function render() {
@@ -96,6 +98,8 @@ export function mount(root, ids) {
     const panel = h('div', { class: 'h2h', 'data-testid': 'h2h' }, loading());
     root.append(h('p', {}, h('a', { href: '#/history', class: 'btn ghost back-link', text: t('history.back') })), panel);
     let data;
+    // The chart's series at the same time as the figures; its failure costs the chart alone.
+    const series = api.headToHeadSeries(ids).then((found) => ({ found }), (err) => ({ err }));
     try {
       data = await api.headToHead(ids, { limit: PAGE });
     } catch (err) {
@@ -109,12 +113,20 @@ export function mount(root, ids) {
     const members = data.players.map((p) => p.id);
     const title = members.length === 2 ? t('h2h.pair', { a: names[members[0]], b: names[members[1]] }) : t('h2h.group', { names: members.map((id) => names[id]).join(', ') });
 
-    const chartBox = h('div', { class: 'h2h-chart-box' });
+    const chartBox = h('div', { class: 'h2h-chart-box' }, loading());
     const list = h('ul', { class: 'h2h-matches', 'data-testid': 'h2h-matches' });
     const more = h('button', { type: 'button', class: 'btn ghost', 'data-testid': 'h2h-more', text: t('h2h.more') });
     const moreBox = h('div', { class: 'h2h-more' });
+    const drawChart = ({ found, err }) => {
+      if (err) return setChildren(chartBox, h('p', { class: 'form-error', 'data-testid': 'h2h-chart-error', text: apiErrorText(err) }));
+      if (!found.points.length) return setChildren(chartBox, h('p', { class: 'muted', text: t('h2h.none') }));
+      const note = found.truncated ? h('p', { class: 'muted h2h-chart-note', 'data-testid': 'h2h-chart-note', text: t('h2h.chart.shown', { shown: num(found.points.length), total: num(data.people.matches) }) }) : null;
+      const chart = h2hChart({ points: found.points, members: found.players, names });
+      const span = Number(chart.dataset.window);
+      const trend = span ? h('p', { class: 'muted h2h-chart-note', 'data-testid': 'h2h-chart-trend', text: tn('h2h.chart.trend', span) }) : null;
+      return setChildren(chartBox, [chart, trend, note]);
+    };
     const drawMatches = () => {
-      setChildren(chartBox, shown.length ? [h2hChart({ matches: shown, members, names }), h('p', { class: 'muted h2h-chart-note', text: t('h2h.chart.shown', { shown: num(shown.length), total: num(total) }) })] : h('p', { class: 'muted', text: t('h2h.none') }));
       setChildren(list, shown.map((m) => matchItem(m, names)));
       setChildren(moreBox, shown.length < total ? more : null);
     };
@@ -183,6 +195,8 @@ export function mount(root, ids) {
       ),
     );
     drawMatches();
+    const drawn = await series;
+    if (!destroyed) drawChart(drawn);
   }
 
   render();
