@@ -40,6 +40,10 @@ class Seat:
 
 
 def open_seat(browser: Any, base_url: str, name: str, viewport: dict[str, int], **context_args: Any) -> Seat:
+    """A browser context and page for one person. Cards do not travel unless a test asks for the
+    motion (``reduced_motion="no-preference"``): the motion is only drawn and never holds up input
+    (tests/e2e/test_card_motion.py checks both), so a game-flow test need not wait for it."""
+    context_args.setdefault("reduced_motion", "reduce")
     context = browser.new_context(viewport=viewport, base_url=base_url, **context_args)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()

@@ -128,7 +128,9 @@ def start(page: Page, name: str) -> None:
 def test_a_played_card_travels_and_a_card_played_during_the_flight_is_accepted(
     server: ServerProcess, browser: Any
 ) -> None:
-    seat = open_seat(browser, server.url, "Flight", PHONE, is_mobile=True, has_touch=True)
+    seat = open_seat(
+        browser, server.url, "Flight", PHONE, is_mobile=True, has_touch=True, reduced_motion="no-preference"
+    )
     page = seat.page
     seat.context.add_init_script("localStorage.setItem('1001.trick-stay', 'long')")
     try:
@@ -209,7 +211,7 @@ def test_with_reduced_motion_no_card_travels(server: ServerProcess, browser: Any
 def test_how_long_a_finished_trick_stays_is_a_setting_and_tap_to_clear_keeps_it_until_tapped(
     server: ServerProcess, browser: Any
 ) -> None:
-    seat = open_seat(browser, server.url, "Stay", PHONE, is_mobile=True, has_touch=True)
+    seat = open_seat(browser, server.url, "Stay", PHONE, is_mobile=True, has_touch=True, reduced_motion="no-preference")
     page = seat.page
     try:
         page.clock.install()  # time flows; fast_forward() runs the timers due without waiting

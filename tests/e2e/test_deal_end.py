@@ -105,7 +105,7 @@ def _signed(n: int) -> str:
 def test_two_seats_the_chip_and_the_summary_agree_at_the_end_of_a_deal(
     server: ServerProcess, browser: Any, artifacts: Path
 ) -> None:
-    seat = open_seat(browser, server.url, "Dora", PHONE, is_mobile=True, has_touch=True)
+    seat = open_seat(browser, server.url, "Dora", PHONE, is_mobile=True, has_touch=True, reduced_motion="no-preference")
     try:
         page = seat.page
         page.goto("/")
@@ -127,7 +127,7 @@ def test_two_seats_the_chip_and_the_summary_agree_at_the_end_of_a_deal(
 def test_three_seats_the_chips_and_the_summary_agree_at_the_end_of_a_deal(
     server: ServerProcess, browser: Any, artifacts: Path
 ) -> None:
-    seat = open_seat(browser, server.url, "Dora", PHONE, is_mobile=True, has_touch=True)
+    seat = open_seat(browser, server.url, "Dora", PHONE, is_mobile=True, has_touch=True, reduced_motion="no-preference")
     try:
         page = seat.page
         page.goto("/")
