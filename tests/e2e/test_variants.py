@@ -294,6 +294,7 @@ def test_one_person_plays_a_whole_match_of_1001_with_bidding_against_two_compute
                 expect(submit).to_be_enabled()
                 if not done["discard"]:
                     expect(page.locator(".discard-title")).to_contain_text("took the skat")
+                    expect(page.get_by_test_id("phase")).to_have_text("Skat")
                     screenshots(page, artifacts, "bidding-discard")
                 submit.click()
                 expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(10)

@@ -963,4 +963,5 @@ export default {
   'suit.gen.S': 'Pik',
   'suit.gen.H': 'Herz',
   'suit.gen.D': 'Karo',
+  'ring.phase.discard_skat': 'Skat',
 };

@@ -964,4 +964,5 @@ export default {
   'suit.gen.S': 'spades',
   'suit.gen.H': 'hearts',
   'suit.gen.D': 'diamonds',
+  'ring.phase.discard_skat': 'Skat',
 };

@@ -963,4 +963,5 @@ export default {
   'suit.gen.S': 'пик',
   'suit.gen.H': 'червей',
   'suit.gen.D': 'бубен',
+  'ring.phase.discard_skat': 'Скат',
 };
