@@ -57,7 +57,8 @@ def table_options() -> dict[str, dict[str, Any]]:
 def games() -> dict[str, dict[str, Any]]:
     """Per game of the family (two-hand 1001 and V2–V7): its rule section, seat counts, packs (cards),
     targets (the first is the default), whether it has simplified scoring (played to
-    ``simplified_target``, ruling V4.9a), an auction, a talon or a stock, and the computer's levels."""
+    ``simplified_target``, ruling V4.9a), an auction, a talon (and its name in words, ``talon_name``: the
+    skat in V7) or a stock, and the computer's levels."""
     return {
         variant_id: {
             "rule": game.rule,
@@ -68,6 +69,7 @@ def games() -> dict[str, dict[str, Any]]:
             "simplified_target": SIMPLIFIED_TARGET,
             "auction": game.has_auction,
             "talon": any(layout.talon_size for layout in game.layouts),
+            "talon_name": game.talon_name,
             "stock": game.has_stock,
             "levels": list(computer_levels(Rules(variant_id))),
         }

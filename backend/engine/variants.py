@@ -49,6 +49,7 @@ DeclarationScoring = Literal["by_suit", "by_order"]
 # One step of a deal (R2, V0.2): ("each", n) — a packet of n cards to every player in turn, forehand
 # to dealer; ("talon", n) — the next n cards to the talon; ("stock", n) — the last n cards, face down.
 Packet = tuple[Literal["each", "talon", "stock"], int]
+TalonName = Literal["talon", "skat"]  # the word for the talon: Skat's own in V7 (the client's words)
 
 TARGETS = (1001, 501, 301)  # R5 table option `target`
 SIMPLIFIED_TARGET = 100  # ruling V4.9a
@@ -87,6 +88,7 @@ class Variant:
     scoring_kind: ScoringKind
     targets: tuple[int, ...]  # for `original` scoring; the first is the default
     simplified_allowed: bool  # V4.9: the `simplified` scoring option (played to 100, ruling V4.9a)
+    talon_name: TalonName = "talon"  # what the game's rules call its talon in words (V7.5: the skat)
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
@@ -205,6 +207,7 @@ VARIANTS: dict[str, Variant] = {
             scoring_kind="exact",  # V7.9, ruling V7.9a
             targets=TARGETS,  # V7.10
             simplified_allowed=False,
+            talon_name="skat",  # V7.3, V7.5
         ),
     )
 }

@@ -56,6 +56,10 @@ def test_language_switch_is_remembered_and_rules_show_the_rulings(
             expect(page.get_by_test_id("rules-options")).to_contain_text(option)
         for level in ("Easy", "Medium", "Hard", "Expert"):
             expect(page.get_by_test_id("rules-computer").locator(f"dt[data-level={level.lower()}]")).to_have_text(level)
+        # V7 calls its talon the skat (V7.5), as its table does; McLeod (V2.5) the talon.
+        talon = '[data-aspect="talon"] dt'
+        expect(page.get_by_test_id("rules-game-bidding").locator(talon)).to_have_text("Skat")
+        expect(page.get_by_test_id("rules-game-mcleod").locator(talon)).to_have_text("Talon")
         page.screenshot(path=artifacts / "rules-phone.png", animations="disabled")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
@@ -64,6 +68,7 @@ def test_language_switch_is_remembered_and_rules_show_the_rulings(
         expect(page.get_by_test_id("rules-r4")).to_contain_text("Farbe bekennen")
         expect(page.get_by_test_id("rules-v1")).to_contain_text("Acht und eine Sieben")
         expect(page.get_by_test_id("rules-computer")).to_contain_text("Schwer")
+        page.get_by_test_id("rules-game-bidding").screenshot(path=artifacts / "rules-bidding-de.png")
         page.reload()
         expect(page.get_by_test_id("nav-rules")).to_have_text("Regeln")
         assert page.evaluate("document.documentElement.lang") == "de"
@@ -73,6 +78,9 @@ def test_language_switch_is_remembered_and_rules_show_the_rulings(
         expect(page.get_by_test_id("rules-rulings")).to_contain_text("Наши решения")
         expect(page.get_by_test_id("rules-options")).to_contain_text("Открытые очки")
         expect(page.get_by_test_id("rules-computer")).to_contain_text("Сложный")
+        expect(page.get_by_test_id("rules-game-bidding").locator(talon)).to_have_text("Скат")
+        expect(page.get_by_test_id("rules-game-mcleod").locator(talon)).to_have_text("Прикуп")
+        page.get_by_test_id("rules-game-bidding").screenshot(path=artifacts / "rules-bidding-ru.png")
         page.screenshot(path=artifacts / "rules-phone-ru.png", animations="disabled")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.get_by_test_id("lang-select").select_option("en")

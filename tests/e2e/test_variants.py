@@ -257,6 +257,10 @@ def test_one_person_plays_a_whole_match_of_1001_with_bidding_against_two_compute
                 lowest = page.get_by_test_id("bid-amount").inner_text() if visible(page, "bid-submit") else ""
                 if not done["pass"] or not lowest or int(lowest) > 80:
                     if not done["pass"]:
+                        # V7.5: the game's own word for its talon, the skat, as its lobby and rules page say
+                        talon = page.get_by_test_id("talon-count")
+                        expect(talon.locator(".label")).to_have_text("Skat")
+                        expect(talon).to_have_attribute("aria-label", "Skat: 2 cards")
                         screenshots(page, artifacts, "bidding-auction")
                     page.get_by_test_id("pass").click()  # the first deal: let a computer declare
                     done["pass"] += 1
@@ -289,6 +293,8 @@ def test_one_person_plays_a_whole_match_of_1001_with_bidding_against_two_compute
                 expect(page.get_by_test_id(f"card-{first}")).to_have_attribute("aria-pressed", "true")
                 expect(submit).to_be_enabled()
                 if not done["discard"]:
+                    expect(page.locator(".discard-title")).to_contain_text("took the skat")
+                    expect(page.get_by_test_id("phase")).to_have_text("Skat")
                     screenshots(page, artifacts, "bidding-discard")
                 submit.click()
                 expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(10)
@@ -335,6 +341,8 @@ def test_a_spectator_watches_a_three_seat_table_with_computer_seats(
         choose_name(anna.page, "Anna")
         new_variant_table(anna.page, "mcleod", computers=2)
         expect(anna.page.get_by_test_id("ring")).to_be_visible()
+        if phase(anna.page) == "auction":  # V2.5: McLeod's talon is called the talon (V7's the skat)
+            expect(anna.page.get_by_test_id("talon-count").locator(".label")).to_have_text("Talon")
 
         # Anna takes the watch link from the drawer (a table of three offers one with computer seats).
         anna.page.get_by_test_id("sheet-toggle").click()

@@ -218,6 +218,7 @@ export const GAMES = Object.freeze({
     "simplified_target": 100,
     "auction": false,
     "talon": false,
+    "talon_name": "talon",
     "stock": true,
     "levels": [
       "easy",
@@ -243,6 +244,7 @@ export const GAMES = Object.freeze({
     "simplified_target": 100,
     "auction": true,
     "talon": true,
+    "talon_name": "talon",
     "stock": false,
     "levels": [
       "easy",
@@ -267,6 +269,7 @@ export const GAMES = Object.freeze({
     "simplified_target": 100,
     "auction": true,
     "talon": false,
+    "talon_name": "talon",
     "stock": false,
     "levels": [
       "easy",
@@ -291,6 +294,7 @@ export const GAMES = Object.freeze({
     "simplified_target": 100,
     "auction": false,
     "talon": false,
+    "talon_name": "talon",
     "stock": false,
     "levels": [
       "easy",
@@ -315,6 +319,7 @@ export const GAMES = Object.freeze({
     "simplified_target": 100,
     "auction": false,
     "talon": false,
+    "talon_name": "talon",
     "stock": false,
     "levels": [
       "easy",
@@ -341,6 +346,7 @@ export const GAMES = Object.freeze({
     "simplified_target": 100,
     "auction": true,
     "talon": true,
+    "talon_name": "skat",
     "stock": false,
     "levels": [
       "easy",

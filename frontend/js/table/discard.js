@@ -6,8 +6,8 @@ import { cardBack, cardEl } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
 import { isBot, plainName } from './names.js';
-import { DISCARD_COUNT } from './model.js';
-import { canSubmitDiscard, dealOf, discardTurn, isBlocking, isMe } from './store.js';
+import { DISCARD_COUNT, talonKeys } from './model.js';
+import { canSubmitDiscard, dealOf, discardTurn, isBlocking, isMe, viewOf } from './store.js';
 
 export function createDiscard({ onDiscard }) {
   const title = h('h2', { class: 'discard-title', id: 'discard-h' });
@@ -22,9 +22,10 @@ export function createDiscard({ onDiscard }) {
     const d = dealOf(s);
     if (!d) return;
     const mine = discardTurn(s);
+    const words = talonKeys(viewOf(s));
     el.dataset.mine = String(mine);
     if (mine) {
-      title.textContent = t('ring.you_took_talon', { n: d.contract });
+      title.textContent = t(words.youTook, { n: d.contract });
       talon.hidden = false;
       talon.setAttribute('data-testid', 'talon');
       setChildren(talon, (d.talon || []).map((code) => cardEl(code, { className: 'small', attrs: { 'data-testid': `talon-card-${code}` } })));
@@ -37,7 +38,7 @@ export function createDiscard({ onDiscard }) {
       return;
     }
     const who = d.declarer;
-    title.textContent = isMe(s, who) ? t('ring.you_took_talon', { n: d.contract }) : t('ring.took_talon', { name: plainName(s, who), n: d.contract });
+    title.textContent = isMe(s, who) ? t(words.youTook, { n: d.contract }) : t(words.took, { name: plainName(s, who), n: d.contract });
     talon.hidden = false;
     talon.removeAttribute('data-testid'); // backs only: nobody else sees the talon (V0.7a)
     setChildren(talon, Array.from({ length: DISCARD_COUNT }, () => cardBack({ className: 'small' })));

@@ -11,6 +11,7 @@ import { t } from '../i18n.js';
 import { canDeclare, dealOf, discardTurn, isBlocking, legalMoves, matchOver, playTurn, viewOf, whyNot } from './store.js';
 import { whyText } from './names.js';
 import { handLayout, ROW_SHIFT } from './layout.js';
+import { talonKeys } from './model.js';
 import { DEAL_MS, DEAL_STAGGER_MS, flyFrom, motionOn, rectOf, slideFrom } from './motion.js';
 import { tapToRaise, watchInput } from './touch.js';
 
@@ -92,6 +93,7 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     const picking = discardTurn(s);
     const picked = new Set(picking ? s.discard || [] : []);
     const talon = new Set(picking ? d.talon || [] : []);
+    fromTalonKey = talonKeys(v).card;
     const key = `${v.deal_number}|${hand.join()}|${turn}|${blocked}|${[...legal.keys()].join()}|${s.illegal ? s.illegal.seq : ''}|${picking}|${[...picked].join()}|${t('table.your_hand')}`;
     el.setAttribute('aria-label', t('table.your_hand'));
     el.dataset.turn = String(turn);
@@ -201,11 +203,12 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   document.addEventListener('pointerdown', lower, true);
 
   /** A card of the declarer's hand while it discards: a toggle (aria-pressed), the talon's cards marked. */
+  let fromTalonKey = 'ring.card_from_talon';
   function pickButton(code, i, selected, fromTalon, blocked) {
     const cls = ['hand-card', 'pickable'];
     if (selected) cls.push('selected');
     if (fromTalon) cls.push('from-talon');
-    const notes = [selected ? t('ring.card_picked') : null, fromTalon ? t('ring.card_from_talon') : null].filter(Boolean);
+    const notes = [selected ? t('ring.card_picked') : null, fromTalon ? t(fromTalonKey) : null].filter(Boolean);
     const button = cardEl(code, {
       button: true,
       className: cls.join(' '),

@@ -26,6 +26,14 @@ export const hasStock = (v) => Boolean(gameOfView(v).stock);
 /** The game has an auction (V0.6): steps of a replay may be calls, not only cards. */
 export const hasAuction = (v) => Boolean(gameOfView(v).auction);
 
+/** The i18n keys that name the talon, by the game's own word for it (GAMES `talon_name`: V7 calls it the skat, V7.5). */
+const TALON_KEYS = {
+  talon: { label: 'ring.talon', count: 'ring.talon_count', took: 'ring.took_talon', youTook: 'ring.you_took_talon', card: 'ring.card_from_talon', replayTook: 'replay.took_talon', phase: 'ring.phase.discard' },
+  skat: { label: 'ring.skat', count: 'ring.skat_count', took: 'ring.took_skat', youTook: 'ring.you_took_skat', card: 'ring.card_from_skat', replayTook: 'replay.took_skat', phase: 'ring.phase.discard_skat' },
+};
+export const TALON_NAMES = Object.keys(TALON_KEYS);
+export const talonKeys = (v) => TALON_KEYS[gameOfView(v).talon_name] || TALON_KEYS.talon;
+
 /**
  * Where a seat sits as `me` sees the table: me at the bottom, the others clockwise (V0.1) — for two
  * the other on top; for three left and right; for four left, top, right.

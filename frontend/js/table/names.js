@@ -24,6 +24,9 @@ export const isBot = (s, seat) => Boolean(player(s, seat) && player(s, seat).bot
 
 export const suitWord = (suit) => `${SUIT_SYMBOL[suit]} ${suitName(suit)}`;
 
+/** The suit a player lacks, "No clubs ♣": its word in the form the language wants after "no" (suit.gen.*, Russian's genitive "нет треф"). */
+export const suitLacked = (suit) => `${t(`suit.gen.${suit}`)} ${SUIT_SYMBOL[suit]}`;
+
 /** A short card label for lines of text: "A♣", "10♥" (indices as on the cards). */
 export function cardShort(code) {
   return `${t(`rank.short.${code[0]}`)}${SUIT_SYMBOL[code[1]]}`;
@@ -35,7 +38,7 @@ export function whyText(s, code) {
   const lead = d && d.trick && d.trick.cards && d.trick.cards[0];
   const legal = [...legalMoves(s).keys()];
   const params = {
-    suit: lead ? SUIT_SYMBOL[suitOf(lead)] : '',
+    suit: lead ? (code === 'must_trump' ? suitLacked(suitOf(lead)) : SUIT_SYMBOL[suitOf(lead)]) : '',
     card: lead ? cardShort(lead) : '',
     trump: d && d.trump ? SUIT_SYMBOL[d.trump] : '',
     cards: legal.map(cardShort).join(' '),

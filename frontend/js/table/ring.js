@@ -13,7 +13,7 @@ import { h, setChildren } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { fitAll } from '../fit.js';
 import { plainName, seatColour, seatTag, shortName } from './names.js';
-import { hasStock, othersAround, positionOf, trickCards } from './model.js';
+import { hasStock, othersAround, positionOf, talonKeys, trickCards } from './model.js';
 import { dealOf, isMe, mySeat, phaseOf, seatCount, viewOf } from './store.js';
 import { seatBox, tickSeats } from './seats.js';
 import { flyFrom, flyTo, motionOn, PLAY_MS, rectOf } from './motion.js';
@@ -285,12 +285,13 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     const parts = [];
     if (phase === 'auction' || phase === 'thrown_in') {
       const count = d.talon_count || 0;
+      const words = talonKeys(viewOf(s));
       if (count)
         parts.push(
           h(
             'div',
-            { class: 'talon-pile', 'data-testid': 'talon-count', 'data-count': String(count), role: 'img', 'aria-label': tn('ring.talon_count', count), title: tn('ring.talon_count', count) },
-            h('span', { class: 'label', 'aria-hidden': 'true', text: t('ring.talon') }),
+            { class: 'talon-pile', 'data-testid': 'talon-count', 'data-count': String(count), role: 'img', 'aria-label': tn(words.count, count), title: tn(words.count, count) },
+            h('span', { class: 'label', 'aria-hidden': 'true', text: t(words.label) }),
             h('div', { class: 'talon-backs' }, Array.from({ length: count }, () => cardBack({ className: 'tiny' }))),
           ),
         );

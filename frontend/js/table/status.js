@@ -3,7 +3,7 @@
 // beat — or the deal over), for every game from the same data (`deal.phase`, `deal.stock_count`).
 import { h, setChildren } from '../dom.js';
 import { t } from '../i18n.js';
-import { hasStock } from './model.js';
+import { hasStock, talonKeys } from './model.js';
 import { auctionTurn, dealOf, discardTurn, matchOver, myTurn, phaseOf, viewOf } from './store.js';
 import { cardShort, isBot, plainName } from './names.js';
 
@@ -52,6 +52,7 @@ export function phaseChip(s, { testid = null } = {}) {
     chip.textContent = t(open ? 'table.phase1_short' : 'table.phase2_short');
     chip.title = t(open ? 'table.phase1' : 'table.phase2');
   } else if (shown === 'thrown_in') chip.textContent = t('ring.thrown_in_short');
+  else if (shown === 'discard') chip.textContent = t(talonKeys(viewOf(s)).phase);
   else chip.textContent = t(`ring.phase.${['auction', 'discard', 'play'].includes(shown) ? shown : 'over'}`);
   return chip;
 }

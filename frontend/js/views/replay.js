@@ -15,7 +15,7 @@ import { cardEl, cardName, sortHand, suitName } from '../cards.js';
 import { getPlayer } from '../session.js';
 import { apiErrorText, loading, num, replayHref } from '../ui.js';
 import { createAuction } from '../table/auction.js';
-import { hasAuction, signed, total } from '../table/model.js';
+import { hasAuction, signed, talonKeys, total } from '../table/model.js';
 import { cardShort, plainName, shortName } from '../table/names.js';
 import { bottomSeat as seatOfViewer, frameState, fromTalon, resultForSummary, scoreRows, stepFacts, talonShown } from '../table/replayframe.js';
 import { createRing } from '../table/ring.js';
@@ -81,7 +81,7 @@ function eventLines(s, facts) {
   for (const draw of facts.drawn) lines.push(t('replay.drew', { name: who(draw.seat), card: cardName(draw.card) })); // R4 phase 1
   if (facts.tookTalon) {
     const x = facts.tookTalon;
-    lines.push(t('replay.took_talon', { name: who(x.seat), n: num(x.contract), cards: x.cards.map(cardShort).join(' ') }));
+    lines.push(t(talonKeys(viewOf(s)).replayTook, { name: who(x.seat), n: num(x.contract), cards: x.cards.map(cardShort).join(' ') }));
   }
   if (facts.declarer) lines.push(t('replay.declarer', { name: who(facts.declarer.seat), n: num(facts.declarer.contract) }));
   // a throw-in is said by the deal's result below (summary.js contractLine)
@@ -107,7 +107,7 @@ function createFelt(data, bottom) {
       auction.render(s);
       const shown = talonShown(frame);
       talonBox.hidden = !shown;
-      talonLabel.textContent = t('ring.talon');
+      talonLabel.textContent = t(talonKeys(viewOf(s)).label);
       talon.dataset.cards = shown ? shown.cards.join(' ') : '';
       setChildren(talon, shown ? shown.cards.map((code) => cardEl(code, { className: 'small' })) : []);
     },
@@ -122,7 +122,7 @@ function createFelt(data, bottom) {
     render(s) {
       const shown = talonShown(frame);
       const seat = frame.declarer;
-      discardTitle.textContent = t('ring.took_talon', { name: plainName(s, seat), n: num(frame.contract ?? 0) });
+      discardTitle.textContent = t(talonKeys(viewOf(s)).took, { name: plainName(s, seat), n: num(frame.contract ?? 0) });
       discardCards.dataset.cards = shown ? shown.cards.join(' ') : '';
       setChildren(discardCards, shown ? shown.cards.map((code) => cardEl(code, { className: 'small' })) : []);
       discardHint.textContent = t('ring.discarding', { name: plainName(s, seat) });
@@ -135,7 +135,7 @@ function createFelt(data, bottom) {
     return h(
       'div',
       { class: 'rs-hand', 'data-testid': `replay-hand-${seat}`, 'data-cards': cards.join(' '), style: `--count:${Math.max(1, cards.length)}` },
-      sortHand(cards).map((code) => cardEl(code, { className: marks.has(code) ? 'from-talon' : '', attrs: marks.has(code) ? { title: t('ring.card_from_talon') } : {} })),
+      sortHand(cards).map((code) => cardEl(code, { className: marks.has(code) ? 'from-talon' : '', attrs: marks.has(code) ? { title: t(talonKeys({ rules: { variant: data.variant } }).card) } : {} })),
     );
   };
   const ring = createRing({ auction: auctionPanel, discard: discardPanel, hands, pointsText: (n) => tn('replay.seat_points', n, { n: num(n) }), shortNames: true });

@@ -28,6 +28,8 @@ const GAMES = [
   ['thousand4', ['players', 'pack', 'deal', 'rest']],
   ['bidding', ['players', 'pack', 'deal', 'auction', 'talon', 'melds', 'play', 'scoring', 'target']],
 ];
+/** An aspect's title: the talon by the game's own word for it (GAMES `talon_name`, V7.5 the skat). */
+const aspectKey = (id, aspect) => (aspect === 'talon' && gameInfo(id).talon_name === 'skat' ? 'rules.game.aspect.skat' : `rules.game.aspect.${aspect}`);
 // … and the numbered rules V0–V7, in the order of RULES-VARIANTS.md; a trailing * marks a ruling
 // (ours, shown as such). The text of `V2.3` is `rules.x.v2.3`.
 const VARIANT_RULES = [
@@ -68,7 +70,7 @@ function gamesGuide() {
         h(
           'dl',
           { class: 'game-facts' },
-          aspects.map((aspect) => h('div', { class: 'fact', 'data-aspect': aspect }, h('dt', { text: t(`rules.game.aspect.${aspect}`) }), h('dd', { text: t(`rules.game.${id}.${aspect}`) }))),
+          aspects.map((aspect) => h('div', { class: 'fact', 'data-aspect': aspect }, h('dt', { text: t(aspectKey(id, aspect)) }), h('dd', { text: t(`rules.game.${id}.${aspect}`) }))),
         ),
       ),
     ),
