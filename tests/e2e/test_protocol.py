@@ -102,7 +102,11 @@ def test_an_outdated_page_reloads_once_then_says_so(e2e_server: ServerProcess, b
         page.evaluate("sessionStorage.removeItem('1001.test.old')")
         page.goto(f"/#/watch/{room_id}/{code}")
         expect(page.get_by_test_id("spectator-table")).to_have_attribute("data-version", re.compile(r"^\d+$"))
-        watch_urls = [url for url in urls if "/watch" in url]
+        for _ in range(50):  # the version may show (from the room's record) before the socket opens
+            watch_urls = [url for url in urls if "/watch" in url]
+            if watch_urls:
+                break
+            page.wait_for_timeout(100)
         assert watch_urls and all(f"protocol={PROTOCOL}" in url for url in watch_urls), watch_urls
         page.evaluate("sessionStorage.setItem('1001.test.old', '1')")
         before = loads(page)
