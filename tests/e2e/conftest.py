@@ -33,7 +33,7 @@ PHONE = {"width": 390, "height": 844}
 def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the whole browser suite (each test creates its own players and tables)."""
     # The computer opponent waits 0.6 s before each card so that people can follow; tests need not.
-    with serving("sqlite", tmp_path_factory.mktemp("e2e"), BOT_DELAY_S="0.2") as server:
+    with serving("sqlite", tmp_path_factory.mktemp("e2e"), BOT_DELAY_S="0.05") as server:
         yield server
 
 
