@@ -8,8 +8,9 @@ import json
 import random
 import re
 import threading
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from playwright.sync_api import BrowserContext, Page, expect
@@ -384,3 +385,38 @@ class ScriptedTable:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)
         self._loop.close()
+
+
+def screenshots_at(page: Page, artifacts: Path, prefix: str, viewports: Sequence[dict[str, int]]) -> None:
+    """The page at each of ``viewports`` (``<prefix>-<w>x<h>.png``), then back at its own size."""
+    size: Any = page.viewport_size
+    for viewport in viewports:
+        page.set_viewport_size(viewport)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        page.screenshot(
+            path=artifacts / f"{prefix}-{viewport['width']}x{viewport['height']}.png", animations="disabled"
+        )
+    if size:
+        page.set_viewport_size(size)
+
+
+# A bubble (`selector`) by `seat`: its centre over the seat box horizontally, and touching the box's
+# edge (above the bottom seat, under the others), within the viewport; 'ok' or what is wrong.
+BUBBLE_BY_SEAT_JS = """
+([selector, seat]) => {
+  const bubble = document.querySelector(selector);
+  const box = document.querySelector(`[data-testid="felt"] [data-testid="seat-${seat}"]`);
+  if (!bubble || !box) return 'missing';
+  const b = bubble.getBoundingClientRect(), r = box.getBoundingClientRect();
+  const cx = (b.left + b.right) / 2;
+  if (b.left < 0 || b.right > innerWidth || b.top < 0 || b.bottom > innerHeight) return 'outside the viewport';
+  if (cx < r.left - 1 || cx > r.right + 1) return `not over the seat: ${cx} vs ${r.left}–${r.right}`;
+  const gap = box.dataset.pos === 'bottom' ? r.top - b.bottom : b.top - r.bottom;
+  return gap >= -2 && gap <= 20 ? 'ok' : `${gap}px from the seat`;
+}
+"""
+
+
+def wait_for_bubble_by_seat(page: Page, selector: str, seat: int, timeout_ms: float = 3000) -> None:
+    """Wait until the bubble ``selector`` stands by ``seat``'s box (``BUBBLE_BY_SEAT_JS``)."""
+    page.wait_for_function(f"(args) => ({BUBBLE_BY_SEAT_JS})(args) === 'ok'", arg=[selector, seat], timeout=timeout_ms)

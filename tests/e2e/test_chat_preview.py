@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.support.services import ServerProcess
 
-from .helpers import Seat, choose_name, create_table, join_by_invite, open_seat
+from .helpers import Seat, choose_name, create_table, join_by_invite, open_seat, wait_for_bubble_by_seat
 
 pytestmark = pytest.mark.browser
 
@@ -25,20 +25,6 @@ VIEWPORTS = {
 }
 
 # The preview by `seat`: its centre over the seat box horizontally, touching the box's edge, in view.
-PREVIEW_BY_SEAT_JS = """
-(seat) => {
-  const bubble = document.querySelector(`[data-testid="chat-preview"][data-seat="${seat}"]`);
-  const box = document.querySelector(`[data-testid="felt"] [data-testid="seat-${seat}"]`);
-  if (!bubble || !box) return 'missing';
-  const b = bubble.getBoundingClientRect(), r = box.getBoundingClientRect();
-  const cx = (b.left + b.right) / 2;
-  if (b.left < 0 || b.right > innerWidth || b.top < 0 || b.bottom > innerHeight) return 'outside the viewport';
-  if (cx < r.left - 1 || cx > r.right + 1) return `not over the seat: ${cx} vs ${r.left}–${r.right}`;
-  const gap = box.dataset.pos === 'bottom' ? r.top - b.bottom : b.top - r.bottom;
-  return gap >= -2 && gap <= 20 ? 'ok' : `${gap}px from the seat`;
-}
-"""
-
 BAR_FITS_JS = """
 () => {
   const doc = document.scrollingElement || document.documentElement;
@@ -100,7 +86,7 @@ def test_a_chat_line_shows_by_the_senders_seat_and_muted_only_as_the_dot(
         words = preview.locator(".chat-preview-text").inner_text()
         assert line.startswith(words.removesuffix("…")) and words.endswith("…") and len(words) <= 49, words
         expect(preview).to_contain_text("Ben")  # named for screen readers
-        anna.page.wait_for_function(f"() => ({PREVIEW_BY_SEAT_JS})(1) === 'ok'", timeout=3000)
+        wait_for_bubble_by_seat(anna.page, '[data-testid="chat-preview"][data-seat="1"]', 1)
         expect(anna.page.get_by_test_id("chat-unread")).to_be_visible()
         # the sender sees no preview of his own line
         expect(ben.page.get_by_test_id("chat-preview")).to_have_count(0)

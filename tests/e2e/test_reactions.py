@@ -14,7 +14,16 @@ from playwright.sync_api import Page, expect
 
 from tests.support.services import ServerProcess
 
-from .helpers import Seat, choose_name, create_table, join_by_invite, open_seat, room_id, set_advanced
+from .helpers import (
+    Seat,
+    choose_name,
+    create_table,
+    join_by_invite,
+    open_seat,
+    room_id,
+    set_advanced,
+    wait_for_bubble_by_seat,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -23,23 +32,6 @@ VIEWPORTS = {
     "844x390": {"width": 844, "height": 390},
     "360x640": {"width": 360, "height": 640},
 }
-
-# The bubble of `code` by `seat`: its centre over the seat box horizontally, and touching the box's
-# edge (above the bottom seat, under the others), within the viewport.
-BUBBLE_BY_SEAT_JS = """
-([seat, code]) => {
-  const sel = `[data-testid="reaction-bubble"][data-seat="${seat}"][data-reaction="${code}"]`;
-  const bubble = document.querySelector(sel);
-  const box = document.querySelector(`[data-testid="felt"] [data-testid="seat-${seat}"]`);
-  if (!bubble || !box) return 'missing';
-  const b = bubble.getBoundingClientRect(), r = box.getBoundingClientRect();
-  const cx = (b.left + b.right) / 2;
-  if (b.left < 0 || b.right > innerWidth || b.top < 0 || b.bottom > innerHeight) return 'outside the viewport';
-  if (cx < r.left - 1 || cx > r.right + 1) return `not over the seat: ${cx} vs ${r.left}–${r.right}`;
-  const gap = box.dataset.pos === 'bottom' ? r.top - b.bottom : b.top - r.bottom;
-  return gap >= -2 && gap <= 20 ? 'ok' : `${gap}px from the seat`;
-}
-"""
 
 GRID_JS = """
 els => els.map(e => {
@@ -85,7 +77,7 @@ def _react(page: Page, code: str) -> None:
 def _bubble_by_seat(page: Page, seat: int, code: str) -> None:
     bubble = page.locator(f'[data-testid="reaction-bubble"][data-seat="{seat}"][data-reaction="{code}"]')
     expect(bubble).to_be_visible()
-    page.wait_for_function(f"() => ({BUBBLE_BY_SEAT_JS})([{seat}, '{code}']) === 'ok'", timeout=3000)
+    wait_for_bubble_by_seat(page, f'[data-testid="reaction-bubble"][data-seat="{seat}"][data-reaction="{code}"]', seat)
 
 
 def _sent_to(seat: Seat, code: str) -> list[dict[str, Any]]:

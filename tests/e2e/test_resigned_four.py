@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from tests.support.client import Seat as SocketSeat
 from tests.support.services import ServerProcess, serving
 from tests.support.tables import choose, my_turn, table
 
 from .conftest import PHONE
-from .helpers import open_seat
+from .helpers import open_seat, screenshots_at
 from .test_polish_pages import sign_in
 
 pytestmark = pytest.mark.browser
@@ -64,18 +64,6 @@ async def one_deal(seats: list[SocketSeat], rng: random.Random) -> None:
             continue
         answer = await movers[0].intent(choose(movers[0].view, rng))
         assert answer["type"] in ("state", "rejected"), answer
-
-
-def screenshots(page: Page, artifacts: Path, tag: str, lang: str) -> None:
-    size: Any = page.viewport_size or PHONE
-    viewport: Any
-    for viewport in (PHONE, LANDSCAPE, NARROW):
-        page.set_viewport_size(viewport)
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        page.screenshot(
-            path=artifacts / f"resign4-{tag}-{lang}-{viewport['width']}x{viewport['height']}.png", animations="disabled"
-        )
-    page.set_viewport_size(size)
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "ru"])
@@ -130,7 +118,7 @@ def test_r6_2_v0_10a_a_resigned_four_seat_match_names_its_winner_and_every_place
         assert leader.evaluate("el => getComputedStyle(el.querySelector('.who')).textDecorationLine") == "none"
         if listed["winner_seat"] == 0:
             expect(headline).to_have_attribute("data-won", "true")
-        screenshots(page, artifacts, "panel", lang)
+        screenshots_at(page, artifacts, f"resign4-panel-{lang}", (PHONE, LANDSCAPE, NARROW))
 
         # The history list: a result, not "in progress"; the options row counts the computer seats.
         page.goto("/#/history")
@@ -139,7 +127,7 @@ def test_r6_2_v0_10a_a_resigned_four_seat_match_names_its_winner_and_every_place
         expect(result).to_have_attribute("data-result", "won" if places[0] == 1 else "lost")
         expect(row.get_by_test_id("match-row-place")).to_have_attribute("data-place", str(places[0]))
         expect(row.get_by_test_id("match-row-winner")).to_be_visible()
-        screenshots(page, artifacts, "history", lang)
+        screenshots_at(page, artifacts, f"resign4-history-{lang}", (PHONE, LANDSCAPE, NARROW))
 
         # The match page: the result, the winner, and every seat's place in the totals line.
         page.get_by_test_id(f"match-link-{match_id}").click()
@@ -152,7 +140,7 @@ def test_r6_2_v0_10a_a_resigned_four_seat_match_names_its_winner_and_every_place
         expect(page.get_by_test_id("detail-winner")).to_be_visible()
         computers = page.get_by_test_id("options-summary").locator('[data-opt="opponent"]')
         expect(computers).to_have_attribute("data-count", "2")
-        screenshots(page, artifacts, "match", lang)
+        screenshots_at(page, artifacts, f"resign4-match-{lang}", (PHONE, LANDSCAPE, NARROW))
         assert sorted(seat for seat, p in names.items() if p["bot_level"] == "easy") == sorted({1, 2, 3} - {ben})
         expect(computers.locator("dt")).to_have_text(SHARED_CHIP[lang][0])
         expect(computers.locator("dd")).to_have_text(SHARED_CHIP[lang][1])

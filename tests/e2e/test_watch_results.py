@@ -10,29 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from tests.support.services import ServerProcess
 
 from .conftest import PHONE
-from .helpers import ScriptedTable, open_seat
+from .helpers import ScriptedTable, open_seat, screenshots_at
 
 pytestmark = pytest.mark.browser
 
 LANDSCAPE = {"width": 844, "height": 390}
 NARROW = {"width": 360, "height": 640}
-
-
-def screenshots(page: Page, artifacts: Path, tag: str) -> None:
-    size: Any = page.viewport_size or PHONE
-    viewport: Any
-    for viewport in (PHONE, LANDSCAPE, NARROW):
-        page.set_viewport_size(viewport)
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        page.screenshot(
-            path=artifacts / f"watch-results-{tag}-{viewport['width']}x{viewport['height']}.png", animations="disabled"
-        )
-    page.set_viewport_size(size)
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "ru"])
@@ -54,7 +42,7 @@ def test_an_unsigned_visitor_watches_a_live_table_with_the_turn_line_and_the_dea
         expect(page.get_by_test_id("getting-started")).to_be_visible()
         expect(page.get_by_test_id("live-now")).to_be_visible()
         assert int(page.get_by_test_id("live-now").get_attribute("data-count") or 0) >= 1
-        screenshots(page, artifacts, f"lobby-{lang}")
+        screenshots_at(page, artifacts, f"watch-results-lobby-{lang}", (PHONE, LANDSCAPE, NARROW))
         link.click()
         expect(page.get_by_test_id("spectator-table")).to_have_attribute("data-version", re.compile(r"^\d+$"))
 
@@ -69,7 +57,7 @@ def test_an_unsigned_visitor_watches_a_live_table_with_the_turn_line_and_the_dea
         for viewport in (LANDSCAPE, NARROW, PHONE):
             page.set_viewport_size(viewport)
             expect(turn).to_be_in_viewport()
-        screenshots(page, artifacts, f"play-{lang}")
+        screenshots_at(page, artifacts, f"watch-results-play-{lang}", (PHONE, LANDSCAPE, NARROW))
 
         # A deal ends: the spectator gets the players' summary, and the next deal waits behind it.
         summary = page.get_by_test_id("deal-summary")
@@ -81,7 +69,7 @@ def test_an_unsigned_visitor_watches_a_live_table_with_the_turn_line_and_the_dea
         expect(summary).to_have_attribute("data-deal", "0")
         expect(summary.locator("tbody tr")).to_have_count(2)
         expect(page.get_by_test_id("spectator-table")).to_have_attribute("data-held", "true")
-        screenshots(page, artifacts, f"summary-{lang}")
+        screenshots_at(page, artifacts, f"watch-results-summary-{lang}", (PHONE, LANDSCAPE, NARROW))
         page.get_by_test_id("deal-summary-close").click()
         expect(summary).to_have_count(0)
         expect(page.get_by_test_id("spectator-table")).to_have_attribute("data-held", "false")
@@ -95,7 +83,7 @@ def test_an_unsigned_visitor_watches_a_live_table_with_the_turn_line_and_the_dea
         expect(panel.get_by_test_id("standing-1").get_by_test_id("standing-winner")).to_be_visible()
         expect(panel.get_by_test_id("watch-replay")).to_be_visible()
         assert panel.get_by_test_id("rematch-offer").count() == 0
-        screenshots(page, artifacts, f"over-{lang}")
+        screenshots_at(page, artifacts, f"watch-results-over-{lang}", (PHONE, LANDSCAPE, NARROW))
         assert page.evaluate("localStorage.getItem('1001.player')") is None
         assert not visitor.errors, visitor.errors
     finally:
