@@ -13,7 +13,8 @@ import { whyText } from './names.js';
 import { handLayout, ROW_SHIFT } from './layout.js';
 import { talonKeys } from './model.js';
 import { DEAL_MS, DEAL_STAGGER_MS, flyFrom, motionOn, rectOf, slideFrom } from './motion.js';
-import { tapToRaise, watchInput } from './touch.js';
+import { tapToRaise } from '../prefs.js';
+import { watchInput } from './touch.js';
 
 export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   const el = h('div', { class: 'hand', 'data-testid': 'hand', role: 'group' });

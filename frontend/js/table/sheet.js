@@ -10,8 +10,7 @@ import { nobodyToChat, plainName } from './names.js';
 import { seatsFromMe } from './model.js';
 import { presenceDot } from './seats.js';
 import { scoreSheet } from './summary.js';
-import { deck, setDeck, setTrickStay, trickStay, TRICK_STAY_NAMES } from '../prefs.js';
-import { setTapToRaise, tapToRaise } from './touch.js';
+import { deck, setDeck, setTapToRaise, setTrickStay, tapToRaise, trickStay, TRICK_STAY_NAMES } from '../prefs.js';
 import { fitAll } from '../fit.js';
 
 export const CHAT_MAX = 200;

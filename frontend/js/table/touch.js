@@ -1,4 +1,4 @@
-// How the player is using the page now, and the "tap to raise, tap again to play" setting.
+// How the player is using the page now (the "tap to raise" setting itself is kept in prefs.js).
 //
 // The input in use (`<html data-input="keyboard|mouse|touch">`) decides what focus and hover may do
 // to the own hand (css/table/hand.css): only focus reached from the keyboard raises a card and puts
@@ -7,7 +7,6 @@
 // would cover the corner of its neighbours, and a tap there would play the wrong card.
 
 const NAV_KEYS = new Set(['Tab', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'Enter', ' ', 'Escape', 'PageUp', 'PageDown']);
-const TAP_TO_RAISE_KEY = '1001.tapToRaise';
 let watching = false;
 
 /** A text field: its keys (a phone's on-screen keyboard too, Enter to send) are typing, not moving focus. */
@@ -41,28 +40,4 @@ export function watchInput() {
     },
     true,
   );
-}
-
-function storage() {
-  try {
-    return window.localStorage;
-  } catch {
-    return null; // storage refused: the setting lasts as long as the page
-  }
-}
-
-let tapToRaiseFallback = false;
-
-/** True when this device wants a first tap to raise a card and a second to play it. */
-export function tapToRaise() {
-  const store = storage();
-  return store ? store.getItem(TAP_TO_RAISE_KEY) === '1' : tapToRaiseFallback;
-}
-
-export function setTapToRaise(on) {
-  tapToRaiseFallback = Boolean(on);
-  const store = storage();
-  if (!store) return;
-  if (on) store.setItem(TAP_TO_RAISE_KEY, '1');
-  else store.removeItem(TAP_TO_RAISE_KEY);
 }
