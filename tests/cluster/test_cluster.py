@@ -129,7 +129,24 @@ async def play_on(seats: list[Seat], rng: random.Random, max_moves: int = 10_000
             moves += 1
         return moves
 
-    return await asyncio.wait_for(loop(), timeout)
+    try:
+        return await asyncio.wait_for(loop(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"the table stood still for {timeout} s:\n" + "\n".join(map(last_heard, seats))) from None
+
+
+def last_heard(seat: Seat) -> str:
+    """What a seat last received, for a table that stands still: the type, version, answer and turn."""
+
+    def brief(message: dict[str, Any]) -> str:
+        view = message.get("view") or {}
+        deal = view.get("deal") or {}
+        return (
+            f"{message['type']} v{message.get('version')} reply_to={message.get('reply_to')} "
+            f"turn={deal.get('turn')} legal={len(view.get('legal') or [])} code={message.get('code')}"
+        )
+
+    return f"{seat.player.name} (close code {seat.close_code}): " + "; ".join(map(brief, seat.messages[-6:]))
 
 
 async def test_two_players_on_two_processes_play_a_whole_match_and_a_third_sees_the_lobby(cluster: Cluster) -> None:

@@ -438,6 +438,9 @@ def wait_for_my_turn_before_a_trick_of(seat: Seat, rng: random.Random, cards: in
     plays = 0
     while True:
         assert time.monotonic() < deadline, "timed out waiting for a trick to answer"
+        # A deal that ended meanwhile holds the page on its summary (the next deal is shown once it
+        # is closed), as a player would close it.
+        close_summary(seat.page)
         if my_turn(seat) and trick_size(seat) >= (cards if plays < 6 else 1):
             expect(seat.page.locator('[data-testid="current-trick"] [data-card]')).to_have_count(trick_size(seat))
             return
@@ -503,6 +506,7 @@ def test_three_and_four_seats_and_the_spectator_fit_every_viewport(
             matrix.page_fits(f"{n}seats-trick", table=True, in_view=totals, seats=True)
             if n == 4:
                 count = trick_size(seat)
+                close_summary(watcher.page)  # the spectator saw a deal end meanwhile: closed, as a person would
                 expect(watcher.page.locator('[data-testid="current-trick"] [data-card]')).to_have_count(count)
                 spectator.page_fits("watch-4seats-trick", table=True, in_view=totals, seats=True, viewports=PHONES)
 
