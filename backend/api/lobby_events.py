@@ -159,16 +159,10 @@ class LobbyEvents:
         self._listeners: defaultdict[str, set[Listener]] = defaultdict(set)
         self._tasks: set[asyncio.Task[None]] = set()
         if cluster is not None:
-            cluster.on_player = self._relayed
-            repair = cluster.on_resubscribed
-
-            def resubscribed() -> None:
-                # Events published while the subscription was lost are gone: every stream held here
-                # ends, and its client reconnects and is sent the invitations waiting in Redis.
-                repair()
-                self.close_all()
-
-            cluster.on_resubscribed = resubscribed
+            cluster.players.on_player = self._relayed
+            # Events published while the subscription was lost are gone: every stream held here
+            # ends, and its client reconnects and is sent the invitations waiting in Redis.
+            cluster.link.on_resubscribed.append(self.close_all)
 
     # ------------------------------------------------------------ streams
 
@@ -177,7 +171,7 @@ class LobbyEvents:
         listener = Listener(player_id)
         self._listeners[player_id].add(listener)
         if self._cluster is not None:
-            await self._cluster.follow_player(player_id)
+            await self._cluster.players.follow(player_id)
         return listener
 
     async def stop(self, listener: Listener) -> None:
@@ -191,7 +185,7 @@ class LobbyEvents:
         del self._listeners[listener.player_id]
         if self._cluster is not None:
             with contextlib.suppress(RedisError, OSError):
-                await self._cluster.unfollow_player(listener.player_id, lambda: listener.player_id in self._listeners)
+                await self._cluster.players.unfollow(listener.player_id, lambda: listener.player_id in self._listeners)
 
     def close_all(self) -> None:
         """A graceful restart: every stream ends (its client reconnects, to another process)."""
@@ -263,7 +257,7 @@ class LobbyEvents:
         if self._cluster is None:
             return self._deliver(player_id, text)
         try:
-            return await self._cluster.tell_player(player_id, {"text": text}) > 0
+            return await self._cluster.players.tell(player_id, {"text": text}) > 0
         except (RedisError, OSError) as error:  # the waiting invitation is sent when the stream reconnects
             metrics.REDIS_ERRORS.labels("invitations").inc()
             log.info("a lobby event could not be published: %s", error)
