@@ -95,9 +95,8 @@ class Watching:
 
     async def refresh(self, room_id: str) -> None:
         """The room's current state for the spectators held here that may have missed a change."""
-        actor = self._registry.get(room_id)
-        held = actor is not None and self._registry.holds(room_id)
-        state = actor.state if actor is not None and held else await self.stored_state(room_id)
+        actor = self._registry.get(room_id) if self._registry.holds(room_id) else None
+        state = actor.state if actor is not None else await self.stored_state(room_id)
         if state is not None:
             self.spectators.refresh(state)
 
