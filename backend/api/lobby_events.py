@@ -3,7 +3,7 @@
 A player's open lobby streams (``GET /api/me/events``, Server-Sent Events) are ``Listener``s held by
 this process. An invitation is written in the ``InvitationBook`` (so that a stream opened later, or
 reopened after a drop, is sent the invitations still waiting) and sent to the invitee's streams at
-once. An invitation lapses when its table starts or closes (``Rooms.on_table_changed``: a join or a
+once. An invitation lapses when its table starts or closes (``Lobby.on_table_changed``: a join or a
 leave, wherever it was asked) or when the invitee declines it; the book forgets it and the
 invitee's streams are sent ``invitation_gone``.
 
@@ -222,7 +222,7 @@ class LobbyEvents:
         return True
 
     def table_changed(self, room_id: str) -> None:
-        """A join or a leave at a table (``Rooms.on_table_changed``): its invitations lapse once it
+        """A join or a leave at a table (``Lobby.on_table_changed``): its invitations lapse once it
         is no longer waiting for players."""
         task = asyncio.get_running_loop().create_task(self._lapse_if_settled(room_id))
         self._tasks.add(task)
