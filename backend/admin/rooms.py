@@ -83,7 +83,10 @@ async def list_rooms(store: Store, redis_url: str | None) -> list[LiveRoom]:
         return [describe(record) for record in records]
     cluster = RedisCluster(redis_url)
     try:
-        return [describe(r, await cluster.owner(r.room.id), sorted(await cluster.present(r.room.id))) for r in records]
+        return [
+            describe(r, await cluster.leases.owner(r.room.id), sorted(await cluster.bus.present(r.room.id)))
+            for r in records
+        ]
     finally:
         await cluster.redis.aclose()
 
@@ -156,19 +159,19 @@ async def close_room(store: Store, redis_url: str | None, room_id: str, loser: s
         if cluster is not None:
             await cluster.start(_refuse_forwarded)
             try:
-                owner = await cluster.owner(room_id)
+                owner = await cluster.leases.owner(room_id)
                 if owner is not None:
-                    answer = await cluster.forward(owner, room_id, command)
+                    answer = await cluster.forwarding.forward(owner, room_id, command)
                     if answer.refusal is not None:
                         raise ValueError(f"{answer.refusal.code}: {answer.refusal.message}")
                     if not answer.retry:
                         return f"closed by its owner {owner}: {_what(command)}"
-                if not await cluster.acquire(room_id):
+                if not await cluster.leases.acquire(room_id):
                     raise ValueError("another process is taking the room over: try again")
                 try:
                     return await _close_here(state, room_store, command)
                 finally:
-                    await cluster.release(room_id)
+                    await cluster.leases.release(room_id)
             finally:
                 await cluster.stop()
         return await _close_here(state, room_store, command)

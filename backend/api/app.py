@@ -53,7 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.rooms = Rooms(
             store,
             SqlRoomStore(store, crash_after_commits=settings.crash_after_commits),
-            bus=LocalBus() if cluster is None else cluster,
+            bus=LocalBus() if cluster is None else cluster.bus,
             clock=SystemClock(),
             bots=ProcessBotRunner(settings.bot_workers),
             timing=RoomTiming(
@@ -71,7 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rooms: Rooms = app.state.rooms
         lobby_events = LobbyEvents(store, cluster)  # "Play again" invitations (backend/api/friends.py)
         app.state.lobby_events = lobby_events
-        rooms.on_table_changed = lobby_events.table_changed
+        rooms.lobby.on_table_changed = lobby_events.table_changed
 
         async def drain() -> None:  # SIGTERM: hand the rooms over, send the sockets elsewhere
             await rooms.drain(CloseCode.SERVICE_RESTART, "server restarting; reconnect")

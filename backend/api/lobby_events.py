@@ -3,7 +3,7 @@
 A player's open lobby streams (``GET /api/me/events``, Server-Sent Events) are ``Listener``s held by
 this process. An invitation is written in the ``InvitationBook`` (so that a stream opened later, or
 reopened after a drop, is sent the invitations still waiting) and sent to the invitee's streams at
-once. An invitation lapses when its table starts or closes (``Rooms.on_table_changed``: a join or a
+once. An invitation lapses when its table starts or closes (``Lobby.on_table_changed``: a join or a
 leave, wherever it was asked) or when the invitee declines it; the book forgets it and the
 invitee's streams are sent ``invitation_gone``.
 
@@ -159,16 +159,10 @@ class LobbyEvents:
         self._listeners: defaultdict[str, set[Listener]] = defaultdict(set)
         self._tasks: set[asyncio.Task[None]] = set()
         if cluster is not None:
-            cluster.on_player = self._relayed
-            repair = cluster.on_resubscribed
-
-            def resubscribed() -> None:
-                # Events published while the subscription was lost are gone: every stream held here
-                # ends, and its client reconnects and is sent the invitations waiting in Redis.
-                repair()
-                self.close_all()
-
-            cluster.on_resubscribed = resubscribed
+            cluster.players.on_player = self._relayed
+            # Events published while the subscription was lost are gone: every stream held here
+            # ends, and its client reconnects and is sent the invitations waiting in Redis.
+            cluster.link.on_resubscribed.append(self.close_all)
 
     # ------------------------------------------------------------ streams
 
@@ -177,7 +171,7 @@ class LobbyEvents:
         listener = Listener(player_id)
         self._listeners[player_id].add(listener)
         if self._cluster is not None:
-            await self._cluster.follow_player(player_id)
+            await self._cluster.players.follow(player_id)
         return listener
 
     async def stop(self, listener: Listener) -> None:
@@ -191,7 +185,7 @@ class LobbyEvents:
         del self._listeners[listener.player_id]
         if self._cluster is not None:
             with contextlib.suppress(RedisError, OSError):
-                await self._cluster.unfollow_player(listener.player_id, lambda: listener.player_id in self._listeners)
+                await self._cluster.players.unfollow(listener.player_id, lambda: listener.player_id in self._listeners)
 
     def close_all(self) -> None:
         """A graceful restart: every stream ends (its client reconnects, to another process)."""
@@ -228,7 +222,7 @@ class LobbyEvents:
         return True
 
     def table_changed(self, room_id: str) -> None:
-        """A join or a leave at a table (``Rooms.on_table_changed``): its invitations lapse once it
+        """A join or a leave at a table (``Lobby.on_table_changed``): its invitations lapse once it
         is no longer waiting for players."""
         task = asyncio.get_running_loop().create_task(self._lapse_if_settled(room_id))
         self._tasks.add(task)
@@ -263,7 +257,7 @@ class LobbyEvents:
         if self._cluster is None:
             return self._deliver(player_id, text)
         try:
-            return await self._cluster.tell_player(player_id, {"text": text}) > 0
+            return await self._cluster.players.tell(player_id, {"text": text}) > 0
         except (RedisError, OSError) as error:  # the waiting invitation is sent when the stream reconnects
             metrics.REDIS_ERRORS.labels("invitations").inc()
             log.info("a lobby event could not be published: %s", error)

@@ -24,6 +24,7 @@ from backend.rooms.options import TableOptions, computer_seats
 from backend.rooms.replay import deal_frames, match_deals, match_replay
 from backend.rooms.service import RoomRefused, Rooms
 from backend.rooms.sql_store import record_state
+from backend.rooms.table_rules import new_table_visibility, visible
 from backend.rooms.watch import watch_code_fits
 from backend.settings import Settings
 
@@ -220,14 +221,9 @@ async def _current(rooms: Rooms, store: Store, room_id: str, state: RoomState | 
     return await _summary(rooms, record, player)
 
 
-def _visible(state: RoomState, player: Player | None) -> bool:
-    seated = player is not None and state.seat_of(player.id) is not None
-    return seated or (state.visibility == "public" and state.status != "closed")
-
-
 async def _visible_record(store: StoreDep, room_id: str, player: Player | None) -> RoomRecord:
     record = await asyncio.to_thread(store.room_record, room_id) if len(room_id) <= 40 else None
-    if record is None or not _visible(record_state(record), player):
+    if record is None or not visible(record_state(record), None if player is None else player.id):
         raise api_error(404, RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}")
     return record
 
@@ -248,8 +244,7 @@ async def create_room(
         rated=body.rated,
         reactions_for_spectators=body.reactions_for_spectators,
     )
-    # Nobody else can join a table whose other seats are all the computer's.
-    visibility = "private" if body.computers == options.seats - 1 else body.visibility
+    visibility = new_table_visibility(body.visibility, body.computers, options.seats)
     try:
         state, room_id = await rooms.create_room(
             player, options, visibility, max_open=request.app.state.settings.max_open_tables

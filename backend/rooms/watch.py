@@ -33,17 +33,6 @@ def watch_code(invite_code: str) -> str:
     return hashlib.sha256(f"watch:{invite_code}".encode()).hexdigest()[:12]
 
 
-def watch_refusal(state: RoomState | None, code: str | None) -> tuple[int, str] | None:
-    """Why this room may not be watched with ``code`` (a close code and its reason), or None."""
-    if state is None or state.status == "closed":
-        return CloseCode.UNKNOWN_ROOM, "unknown room"
-    if not state.options.spectators:
-        return CloseCode.WATCH_REFUSED, "the players do not allow watching this table"
-    if state.visibility == "private" and not watch_code_fits(state.invite_code, code):
-        return CloseCode.WATCH_REFUSED, "a private table needs its watch link"
-    return None
-
-
 def watch_code_fits(invite_code: str, code: str | None) -> bool:
     """Is ``code`` the table's watch code? Compared as bytes: ``compare_digest`` refuses non-ASCII
     text, and a code is whatever a visitor typed."""

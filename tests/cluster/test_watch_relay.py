@@ -132,19 +132,19 @@ async def test_a_spectator_channel_is_listened_to_before_follow_returns(redis_ur
     other = Redis.from_url(redis_url, decode_responses=True)
     try:
         got: list[int] = []
-        member.on_watch = lambda room_id, message: got.append(int(message["version"]))
+        member.watch.on_watch = lambda room_id, message: got.append(int(message["version"]))
         for version in range(1, 21):
-            await member.follow_watch("r_1")
+            await member.watch.follow_watch("r_1")
             assert await other.publish("watch:r_1", json.dumps({"kind": "watch", "version": version})) == 1
             newcomer = version % 2 == 0  # a spectator is being greeted here on even rounds
-            await member.unfollow_watch("r_1", wanted=lambda newcomer=newcomer: newcomer)
+            await member.watch.unfollow_watch("r_1", wanted=lambda newcomer=newcomer: newcomer)
             listening = await other.pubsub_numsub("watch:r_1")
             assert listening == [("watch:r_1", 1 if newcomer else 0)]
             if newcomer:
-                await member.unfollow_watch("r_1")
-        await member.follow_watch("r_1")
+                await member.watch.unfollow_watch("r_1")
+        await member.watch.follow_watch("r_1")
         await other.publish("watch:r_1", json.dumps({"kind": "watch", "version": 99}))
-        await member.unfollow_watch("r_1")  # the listener read the message before its confirmation
+        await member.watch.unfollow_watch("r_1")  # the listener read the message before its confirmation
         assert got == [*range(1, 21), 99]
     finally:
         await other.aclose()
@@ -160,15 +160,15 @@ async def test_the_lease_of_an_owner_nobody_listens_to_is_taken_at_once(redis_ur
     other = Redis.from_url(redis_url, decode_responses=True)
     try:
         await other.set("room:r_dead:owner", "proc_dead", px=60_000)
-        answer = await member.forward("proc_dead", "r_dead", cmd.Hello("p_anna"))
+        answer = await member.forwarding.forward("proc_dead", "r_dead", cmd.Hello("p_anna"))
         assert answer.gone and answer.retry and answer.refusal is None
-        assert await member.take_over("r_dead", "proc_dead") and member.owns("r_dead")
+        assert await member.leases.take_over("r_dead", "proc_dead") and member.leases.owns("r_dead")
         assert await other.get("room:r_dead:owner") == member.id
-        assert await living.acquire("r_live")
-        answer = await member.forward(living.id, "r_live", cmd.Hello("p_anna"))
+        assert await living.leases.acquire("r_live")
+        answer = await member.forwarding.forward(living.id, "r_live", cmd.Hello("p_anna"))
         assert not answer.gone and not answer.retry  # it answered
-        assert not await member.take_over("r_live", "proc_dead")  # the lease names another process
-        assert await other.get("room:r_live:owner") == living.id and not member.owns("r_live")
+        assert not await member.leases.take_over("r_live", "proc_dead")  # the lease names another process
+        assert await other.get("room:r_live:owner") == living.id and not member.leases.owns("r_live")
     finally:
         await other.aclose()
         await member.stop()

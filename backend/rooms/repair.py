@@ -1,0 +1,102 @@
+"""Making good what the cluster loses: rooms whose owner died, presence of a dead process's
+sockets, and messages lost while Redis was away.
+
+Every ``SWEEP_S`` a process takes over live rooms without an owner (their deadlines and computer
+moves go on) and tells each room it owns who is connected over all processes. After its
+subscription came back, and for each message to a player that could not be published, the
+players concerned are sent the full current state (what a client's ``hello`` would do), and the
+spectators held here the room's state if it is newer than what they have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+from backend.db.store import Store
+
+from . import commands as cmd
+from .cluster import RedisCluster
+from .refused import RoomRefused
+from .registry import RoomRegistry
+from .routing import CommandRouter
+from .watching import Watching
+
+log = logging.getLogger(__name__)
+
+SWEEP_S = 2.0  # how often a cluster process looks for rooms without an owner and for presence changes
+
+
+class ClusterRepair:
+    def __init__(
+        self, store: Store, cluster: RedisCluster, registry: RoomRegistry, router: CommandRouter, watching: Watching
+    ) -> None:
+        self.store = store
+        self._cluster = cluster
+        self._registry = registry
+        self._router = router
+        self._watching = watching
+        self._owed: set[tuple[str, str]] = set()  # (room, player) waiting for a fresh state
+        cluster.leases.on_lost = registry.lost
+        cluster.link.on_resubscribed.append(self.resubscribed)
+        cluster.bus.on_undelivered = self.owe_state
+
+    async def sweep(self) -> None:
+        """Take over live rooms that lost their owner, and tell each owned room who is connected."""
+        cluster = self._cluster
+        while True:
+            try:
+                for room_id in await asyncio.to_thread(self.store.live_room_ids):
+                    if not cluster.leases.owns(room_id) and await cluster.leases.owner(room_id) is None:
+                        with contextlib.suppress(RoomRefused):
+                            await self._registry.owned(room_id)
+                for room_id, actor in self._registry.held().items():
+                    present = await cluster.bus.present(room_id)
+                    for player in present - actor.state.present:
+                        await actor.handle(cmd.Connect(player))
+                    for player in actor.state.present - present:
+                        await actor.handle(cmd.Disconnect(player))
+                    await self._watching.recount(room_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("room sweep failed: %s", error)
+            await asyncio.sleep(SWEEP_S)
+
+    def resubscribed(self) -> None:
+        """Messages may have been lost: every socket held here gets the full current state again,
+        every spectator held here the room's current state if it is newer than the one it has."""
+        for room_id, player_id in self._cluster.bus.local_players():
+            _background(self._router.quietly(room_id, cmd.Hello(player_id)))
+        for room_id in self._watching.spectators.rooms_held():
+            _background(self._watching.refresh(room_id))
+
+    def owe_state(self, room_id: str, player_id: str) -> None:
+        """A message to ``player_id`` was lost on its way (Redis went away): once Redis answers
+        again, send the player the current full state, which supersedes what was lost."""
+        if (room_id, player_id) in self._owed:
+            return
+        self._owed.add((room_id, player_id))
+        _background(self._resend_state(room_id, player_id))
+
+    async def _resend_state(self, room_id: str, player_id: str) -> None:
+        try:
+            for attempt in range(20):
+                await asyncio.sleep(0.25 * (attempt + 1))
+                try:
+                    await self._router.command(room_id, cmd.Hello(player_id))
+                    return
+                except RoomRefused:
+                    continue
+                except Exception as error:  # Redis still away
+                    log.info("still cannot resend the state of %s in %s: %s", player_id, room_id, error)
+        finally:
+            self._owed.discard((room_id, player_id))
+
+
+def _background(work: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.get_running_loop().create_task(work)
+    task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
