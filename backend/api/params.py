@@ -6,10 +6,12 @@ before anything is looked up.
 
 The check is an ``AfterValidator`` raising the answer itself rather than ``Path(max_length=…)``,
 which would answer ``422`` and document a limit no client needs, or a ``Depends``, which is solved
-in the order of the parameters (before the player's own, an overlong id without a token would no
-longer be ``401``) and moves the parameter in the OpenAPI document. Path parameters are checked
-once the dependencies are solved, and pydantic lets any exception but ``ValueError`` and
-``AssertionError`` pass through a validator, so FastAPI answers this ``HTTPException`` as it is.
+in the order the parameters are declared (an id declared before the player would be refused before
+a missing token is: ``401`` first, as before, would rest on that order) and would move the
+parameter in the OpenAPI document. Path parameters are checked once the dependencies are solved,
+and pydantic lets any exception but ``ValueError`` and ``AssertionError`` pass through a
+validator, so FastAPI answers this ``HTTPException`` as it is — before the body is read: an
+overlong id with a bad body too is answered ``404``.
 """
 
 from __future__ import annotations
