@@ -29,6 +29,7 @@ from .codes import FriendCode, LobbyEvent, TransportCode
 from .deps import CurrentPlayer, RoomsDep, StoreDep, api_error, client_address, limited, player_for_token, token_from
 from .lobby_events import LobbyEvents
 from .lobby_messages import Invitation, Invited, Person, RecentOpponent, StreamReady, sse
+from .params import InvitationId
 from .routes import Now, _current, _refused
 from .ws import SocketsByAddress
 
@@ -107,11 +108,11 @@ async def invite_opponent(
 
 
 @router.post("/me/invitations/{room_id}/decline", status_code=204, tags=["friends"], dependencies=[limited("invites")])
-async def decline_invitation(room_id: str, player: CurrentPlayer, events: LobbyEventsDep) -> Response:
+async def decline_invitation(room_id: InvitationId, player: CurrentPlayer, events: LobbyEventsDep) -> Response:
     """ "Not now": the invitation is forgotten (and gone from the player's other devices); the table
     stays open for its creator. ``404 invitation_unknown`` if none waits for the player."""
     try:
-        declined = len(room_id) <= 40 and await events.decline(player.id, room_id)
+        declined = await events.decline(player.id, room_id)
     except (RedisError, OSError) as error:
         raise api_error(503, TransportCode.REDIS_UNAVAILABLE, str(error)) from error
     if not declined:

@@ -3,33 +3,35 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from decimal import Decimal
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from backend.db.codes import DeviceLinkCode
-from backend.db.models import Deal, Match, Player, RatingChange, Settlement, utcnow
-from backend.db.store import RoomRecord, Store, action_record, decimal_text
+from backend.db.models import Match, Player, utcnow
+from backend.db.store import RoomRecord, Store, action_record
+from backend.db.writes import ActionRecord
 from backend.engine import Rules
+from backend.history.access import may_read, may_replay, replayable
+from backend.history.entries import deal_result, match_detail, match_entry, seated_players
 from backend.ratings import Skill, displayed
 from backend.rooms.codes import RoomCode
 from backend.rooms.messages import RoomOut
 from backend.rooms.model import RoomState
-from backend.rooms.observer import options_out, room_out
+from backend.rooms.observer import room_out
 from backend.rooms.options import TableOptions, computer_seats
 from backend.rooms.replay import deal_frames, match_deals, match_replay
 from backend.rooms.service import RoomRefused, Rooms
 from backend.rooms.sql_store import record_state
 from backend.rooms.table_rules import new_table_visibility, visible
-from backend.rooms.watch import watch_code_fits
 from backend.settings import Settings
 
 from .codes import TransportCode
 from .deps import CurrentPlayer, OptionalPlayer, RoomsDep, StoreDep, api_error, limited, token_from
+from .params import InviteCode, MatchId, PlayerId, RoomId
 from .qr import qr_svg
 from .schemas import (
     ComputersIn,
@@ -45,10 +47,12 @@ from .schemas import (
     PlayerCreated,
     PlayerOut,
     PlayerRatings,
-    RatingChangeOut,
     RatingOut,
+    ReplayFrame,
+    ReplayResult,
     RoomCreate,
     RoomPatch,
+    SeatedMatchPlayer,
     SignedOut,
     SocketTicket,
     WatchLink,
@@ -222,7 +226,7 @@ async def _current(rooms: Rooms, store: Store, room_id: str, state: RoomState | 
 
 
 async def _visible_record(store: StoreDep, room_id: str, player: Player | None) -> RoomRecord:
-    record = await asyncio.to_thread(store.room_record, room_id) if len(room_id) <= 40 else None
+    record = await asyncio.to_thread(store.room_record, room_id)
     if record is None or not visible(record_state(record), None if player is None else player.id):
         raise api_error(404, RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}")
     return record
@@ -274,7 +278,7 @@ async def watchable_rooms(store: StoreDep, rooms: RoomsDep) -> list[RoomOut]:
 
 
 @router.get("/rooms/{room_id}", response_model=RoomOut, tags=["rooms"])
-async def get_room(room_id: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
+async def get_room(room_id: RoomId, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
     return await _summary(rooms, await _visible_record(store, room_id, player), player)
 
 
@@ -287,13 +291,13 @@ async def _join(rooms: Rooms, store: Store, room_id: str, player: Player) -> Roo
 
 
 @router.post("/rooms/{room_id}/join", response_model=RoomOut, tags=["rooms"], dependencies=[limited("join")])
-async def join_room(room_id: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
+async def join_room(room_id: RoomId, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
     record = await _visible_record(store, room_id, player)
     return await _join(rooms, store, record.room.id, player)
 
 
 async def _by_invite(store: StoreDep, code: str) -> RoomRecord:
-    record = await asyncio.to_thread(store.room_by_invite, code) if len(code) <= 40 else None
+    record = await asyncio.to_thread(store.room_by_invite, code)
     if record is None or record.room.status == "closed":
         raise api_error(404, RoomCode.ROOM_NOT_FOUND, "no table has this invite code")
     return record
@@ -301,7 +305,7 @@ async def _by_invite(store: StoreDep, code: str) -> RoomRecord:
 
 @router.post("/rooms/{room_id}/computers", response_model=RoomOut, tags=["rooms"], dependencies=[limited("tables")])
 async def seat_computers(
-    room_id: str, body: ComputersIn, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
+    room_id: RoomId, body: ComputersIn, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
 ) -> RoomOut:
     """The creator of an open table for nothing fills its empty seats with computer players; the
     match starts (``403 not_creator``, ``409 staked_table`` / ``room_started``)."""
@@ -315,13 +319,11 @@ async def seat_computers(
 
 @router.patch("/rooms/{room_id}", response_model=RoomOut, tags=["rooms"], dependencies=[limited("tables")])
 async def change_room(
-    room_id: str, body: RoomPatch, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
+    room_id: RoomId, body: RoomPatch, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
 ) -> RoomOut:
     """A seated player turns watching on or off (spectators watching are sent away, close 4413), or
     the spectators' seeing the quick reactions.
     Anyone else is answered ``403 not_seated``, at a private table too, as ``watch-link`` is."""
-    if len(room_id) > 40:
-        raise api_error(404, RoomCode.ROOM_NOT_FOUND, "unknown room")
     try:
         state = await rooms.set_spectators(room_id, player.id, body.spectators, body.reactions_for_spectators)
     except RoomRefused as error:
@@ -332,10 +334,8 @@ async def change_room(
 @router.post(
     "/rooms/{room_id}/watch-link", response_model=WatchLink, tags=["rooms"], dependencies=[limited("watch_links")]
 )
-async def watch_link(room_id: str, player: CurrentPlayer, rooms: RoomsDep) -> WatchLink:
+async def watch_link(room_id: RoomId, player: CurrentPlayer, rooms: RoomsDep) -> WatchLink:
     """For a table's players: the code that lets others watch it (needed for private tables)."""
-    if len(room_id) > 40:
-        raise api_error(404, RoomCode.ROOM_NOT_FOUND, "unknown room")
     try:
         return WatchLink(room_id=room_id, code=await rooms.watch_link(room_id, player.id))
     except RoomRefused as error:
@@ -343,18 +343,18 @@ async def watch_link(room_id: str, player: CurrentPlayer, rooms: RoomsDep) -> Wa
 
 
 @router.get("/invites/{code}", response_model=RoomOut, tags=["rooms"])
-async def get_invite(code: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
+async def get_invite(code: InviteCode, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
     return await _summary(rooms, await _by_invite(store, code), player)
 
 
 @router.post("/invites/{code}/join", response_model=RoomOut, tags=["rooms"], dependencies=[limited("join")])
-async def join_by_invite(code: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
+async def join_by_invite(code: InviteCode, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
     record = await _by_invite(store, code)
     return await _join(rooms, store, record.room.id, player)
 
 
 @router.post("/rooms/{room_id}/leave", status_code=204, tags=["rooms"], dependencies=[limited("tables")])
-async def leave_room(room_id: str, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> Response:
+async def leave_room(room_id: RoomId, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> Response:
     record = await _visible_record(store, room_id, player)
     try:
         await rooms.leave(record.room.id, player.id)
@@ -364,94 +364,8 @@ async def leave_room(room_id: str, player: CurrentPlayer, store: StoreDep, rooms
 
 
 # ------------------------------------------------------------------ history and ledger
-
-
-def _player_json(players: dict[str, Player], player_id: str, seat: int | None = None) -> dict[str, Any]:
-    player = players.get(player_id)
-    described: dict[str, Any] = {
-        "id": player_id,
-        "name": player.name if player else "?",
-        "bot_level": player.bot_level if player else None,
-    }
-    return described if seat is None else {"seat": seat, **described}
-
-
-def _seated_players(match: Match, players: dict[str, Player]) -> list[dict[str, Any]]:
-    places = match.places
-    seated = [_player_json(players, player_id, seat) for seat, player_id in enumerate(match.player_ids)]
-    if places is None:
-        return seated
-    return [{**player, "place": place, "result": _result(place)} for player, place in zip(seated, places, strict=True)]
-
-
-def _result(place: int) -> str:
-    """A finished match is won by whoever is first (R5, ruling V0.9; R6.2 / V0.10a after a resignation)."""
-    return "won" if place == 1 else "lost"
-
-
-def _stake_json(player_id: str, settlements: list[Settlement]) -> dict[str, Any] | None:
-    """What the match's settlements mean to ``player_id``: with two seats the one settlement.
-    With 3 or 4 seats only those the player is part of count: a loser's debt to the winner, or
-    for the winner the sum owed by the losers (amounts and points short added up, the first
-    debtor named); ``balance`` is always the player's net (+ owed to me, − owed by me)."""
-    mine = [s for s in settlements if player_id in (s.winner_id, s.loser_id)] or settlements[:1]
-    if not mine:
-        return None
-    first = mine[0]
-    if len(mine) == 1:
-        amount_text, points_short = first.amount, first.points_short
-    else:
-        amount_text = decimal_text(sum((Decimal(s.amount) for s in mine), Decimal(0)))
-        points_short = sum(s.points_short for s in mine)
-    balance = sum(
-        (Decimal(s.amount) * (1 if s.winner_id == player_id else -1 if s.loser_id == player_id else 0) for s in mine),
-        Decimal(0),
-    )
-    return {
-        "amount": amount_text,
-        "currency": first.currency,
-        "stake_per_point": first.stake_per_point,
-        "points_short": points_short,
-        "debtor_id": first.loser_id,
-        "creditor_id": first.winner_id,
-        "balance": decimal_text(balance),  # + owed to me, − owed by me
-    }
-
-
-def _match_json(
-    match: Match, player_id: str, players: dict[str, Player], settlements: list[Settlement]
-) -> dict[str, Any]:
-    player_ids = match.player_ids
-    seat = player_ids.index(player_id) if player_id in player_ids else 0
-    other_id = player_ids[(seat + 1) % len(player_ids)]  # the only opponent with two seats; the next seat with more
-    return {
-        "id": match.id,
-        "room_id": match.room_id,
-        "status": match.status,
-        "options": options_out(TableOptions.from_json(match.options)).model_dump(),
-        "started_at": match.started_at.isoformat(),
-        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
-        "players": _seated_players(match, players),
-        "my_seat": seat,
-        "opponent": _player_json(players, other_id),
-        "totals": match.totals,
-        "winner_seat": match.winner_seat,
-        "result": None if match.places is None else _result(match.places[seat]),
-        "places": match.places,
-        "end_reason": match.end_reason,
-        "stake": _stake_json(player_id, settlements),
-        "settlements": [
-            {
-                "debtor_id": owed.loser_id,
-                "creditor_id": owed.winner_id,
-                "amount": owed.amount,
-                "currency": owed.currency,
-                "stake_per_point": owed.stake_per_point,
-                "points_short": owed.points_short,
-            }
-            for owed in settlements
-        ],
-    }
+# What a match's history entry holds and who may read it are backend/history's rules; the routes
+# load the stored rows those rules are given.
 
 
 @router.get("/matches", response_model=Page, tags=["history"])
@@ -460,51 +374,31 @@ async def my_matches(
     store: StoreDep,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
-) -> dict[str, Any]:
+) -> Page:
     matches, total = await asyncio.to_thread(store.matches_of_player, player.id, limit, offset)
     ids = {pid for m in matches for pid in m.player_ids}
     players = await asyncio.to_thread(store.players, list(ids))
     settlements = await asyncio.to_thread(store.settlements_for, [m.id for m in matches])
-    items = [_match_json(m, player.id, players, settlements.get(m.id, [])) for m in matches]
-    return {"total": total, "limit": limit, "offset": offset, "items": items}
+    items = [match_entry(m, player.id, players, settlements.get(m.id, [])) for m in matches]
+    return Page(total=total, limit=limit, offset=offset, items=items)
 
 
 @router.get("/matches/{match_id}", response_model=MatchDetail, tags=["history"])
-async def one_match(match_id: str, player: CurrentPlayer, store: StoreDep) -> dict[str, Any]:
-    match = await asyncio.to_thread(store.match, match_id) if len(match_id) <= 40 else None
-    if match is None or player.id not in match.player_ids:
+async def one_match(match_id: MatchId, player: CurrentPlayer, store: StoreDep) -> MatchDetail:
+    match = await asyncio.to_thread(store.match, match_id)
+    if match is None or not may_read(match, player.id):
         raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"no match {match_id!r} of yours")
     players = await asyncio.to_thread(store.players, match.player_ids)
     settlements = (await asyncio.to_thread(store.settlements_for, [match.id])).get(match.id, [])
     deals = await asyncio.to_thread(store.deals_of, match.id)
-    detail = _match_json(match, player.id, players, settlements)
-    detail["deals"] = [{"number": d.number, "dealer": d.dealer, "seed": d.seed, **_deal_result(d)} for d in deals]
-    changes = {c.seat: c for c in await asyncio.to_thread(store.rating_changes_of, match.id)}
-    detail["rating_changes"] = [_rating_change(changes.get(seat)) for seat in range(len(match.player_ids))]
-    return detail
-
-
-def _rating_change(change: RatingChange | None) -> RatingChangeOut | None:
-    if change is None:
-        return None
-    before = displayed(Skill(change.mu_before, change.sigma_before))
-    after = displayed(Skill(change.mu_after, change.sigma_after))
-    return RatingChangeOut(
-        seat=change.seat,
-        player_id=change.player_id,
-        kind=change.kind,
-        before=before,
-        after=after,
-        change=after - before,
-        mu=change.mu_after,
-        sigma=change.sigma_after,
-    )
+    changes = await asyncio.to_thread(store.rating_changes_of, match.id)
+    return match_detail(match, player.id, players, settlements, deals, changes)
 
 
 @router.get("/players/{player_id}/ratings", response_model=PlayerRatings, tags=["players"])
-async def player_ratings(player_id: str, player: CurrentPlayer, store: StoreDep) -> PlayerRatings:
+async def player_ratings(player_id: PlayerId, player: CurrentPlayer, store: StoreDep) -> PlayerRatings:
     """A player's ratings per game kind (any signed-in player may read them; none yet: an empty list)."""
-    found = await asyncio.to_thread(store.players, [player_id]) if len(player_id) <= 40 else {}
+    found = await asyncio.to_thread(store.players, [player_id])
     if player_id not in found:
         raise api_error(404, TransportCode.PLAYER_NOT_FOUND, f"no player {player_id!r}")
     rows = await asyncio.to_thread(store.ratings_of, player_id)
@@ -517,53 +411,37 @@ async def player_ratings(player_id: str, player: CurrentPlayer, store: StoreDep)
     )
 
 
-def _deal_result(deal: Deal) -> dict[str, Any]:
-    """A stored deal's result, and its auction (V0.6–V0.8; none in two-hand 1001, V4 and V5)."""
-    return {
-        "card_points": deal.card_points,
-        "declarations": deal.declarations,
-        "declaration_points": deal.declaration_points,
-        "score": deal.score,
-        "totals": deal.totals,
-        "declarer": deal.declarer,
-        "contract": deal.contract,
-        "made": deal.made,
-        "thrown_in": deal.thrown_in,
-    }
+@dataclass(frozen=True)
+class _ReplaySource:
+    """What a replay is built from: the stored match, its players, its action log and its deals' results."""
+
+    match: Match
+    rules: Rules
+    players: list[SeatedMatchPlayer]
+    actions: list[ActionRecord]
+    results: dict[int, ReplayResult]
 
 
-async def _may_replay(store: Store, match: Match, player: Player | None, code: str | None) -> bool:
-    """Who may read a match's replay (issue 12): its players; others as they could watch it live —
-    anyone if its table is public, whoever has the watch code if it is private, and nobody else if
-    the players turned watching off."""
-    if player is not None and player.id in match.player_ids:
-        return True
-    record = await asyncio.to_thread(store.room_record, match.room_id)
-    if record is None or not TableOptions.from_json(record.room.options).spectators:
-        return False
-    return record.room.visibility == "public" or watch_code_fits(record.room.invite_code, code)
-
-
-async def _replay_source(store: Store, match_id: str, player: Player | None, code: str | None) -> dict[str, Any]:
-    """What a replay is built from, once the match is over (R7); refused to anyone else as if it
-    did not exist, so a private match's id reveals nothing."""
-    match = await asyncio.to_thread(store.match, match_id) if len(match_id) <= 40 else None
-    if match is None or not await _may_replay(store, match, player, code):
+async def _replay_source(store: Store, match_id: str, player: Player | None, code: str | None) -> _ReplaySource:
+    """The stored rows of a match the asker may replay, once it is over; refused to anyone else as if
+    it did not exist, so a private match's id reveals nothing."""
+    match = await asyncio.to_thread(store.match, match_id)
+    record = None if match is None else await asyncio.to_thread(store.room_record, match.room_id)
+    room = None if record is None else record.room
+    if match is None or not may_replay(match, None if player is None else player.id, room, code):
         raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"no match {match_id!r} you may replay")
-    if match.status != "finished":
+    if not replayable(match):
         raise api_error(409, TransportCode.MATCH_IN_PROGRESS, "a match can be replayed once it is over")
-    rules = TableOptions.from_json(match.options).rules
     players = await asyncio.to_thread(store.players, match.player_ids)
     rows = await asyncio.to_thread(store.actions_of, match.id)
     deals = await asyncio.to_thread(store.deals_of, match.id)
-    return {
-        "match_id": match.id,
-        "players": _seated_players(match, players),
-        "rules": rules,
-        "seed": int(match.seed),
-        "actions": [action_record(row) for row in rows],
-        "results": {d.number: _deal_result(d) for d in deals},
-    }
+    return _ReplaySource(
+        match=match,
+        rules=TableOptions.from_json(match.options).rules,
+        players=seated_players(match, players),
+        actions=[action_record(row) for row in rows],
+        results={d.number: deal_result(d) for d in deals},
+    )
 
 
 # A private table's watch code (``POST /api/rooms/{id}/watch-link``): it opens the table's replays too.
@@ -577,10 +455,14 @@ WatchCode = Annotated[str | None, Query(max_length=40, description="a private ta
     "/matches/{match_id}/replay", response_model=MatchReplay, response_model_exclude_unset=True, tags=["history"]
 )
 async def match_replay_json(
-    match_id: str, player: OptionalPlayer, store: StoreDep, code: WatchCode = None
-) -> dict[str, Any]:
+    match_id: MatchId, player: OptionalPlayer, store: StoreDep, code: WatchCode = None
+) -> MatchReplay:
     """The whole finished match, one replay-CLI document per deal (docs/engine-cli.md)."""
-    return match_replay(**await _replay_source(store, match_id, player, code))
+    source = await _replay_source(store, match_id, player, code)
+    document = match_replay(
+        source.match.id, source.players, source.rules, int(source.match.seed), source.actions, source.results
+    )
+    return MatchReplay.model_validate(document)
 
 
 @router.get(
@@ -590,32 +472,34 @@ async def match_replay_json(
     tags=["history"],
 )
 async def deal_replay(
-    match_id: str, number: int, player: OptionalPlayer, store: StoreDep, code: WatchCode = None
-) -> dict[str, Any]:
+    match_id: MatchId, number: int, player: OptionalPlayer, store: StoreDep, code: WatchCode = None
+) -> DealReplay:
     """One deal of a finished match stepped through the engine: the position after every action."""
     source = await _replay_source(store, match_id, player, code)
-    rules: Rules = source["rules"]
-    deals = match_deals(rules, source["seed"], source["actions"])
+    rules = source.rules
+    deals = match_deals(rules, int(source.match.seed), source.actions)
     deal = next((d for d in deals if d.number == number), None)
     if deal is None:
         raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"match {match_id!r} has no deal {number}")
-    return {
-        "match_id": source["match_id"],
-        "number": number,
-        "deals": len(deals),  # the viewer links to the other deals without the players' match page
-        "seats": rules.n,
-        "variant": rules.variant,
-        "dealer": deal.start.dealer,
-        "players": source["players"],
-        "result": source["results"].get(number),
-        "frames": deal_frames(deal),
-    }
+    return DealReplay(
+        match_id=source.match.id,
+        number=number,
+        deals=len(deals),  # the viewer links to the other deals without the players' match page
+        seats=rules.n,
+        variant=rules.game.id,
+        dealer=deal.start.dealer,
+        players=source.players,
+        result=source.results.get(number),
+        frames=[ReplayFrame.model_validate(frame) for frame in deal_frames(deal)],
+    )
 
 
 @router.get("/ledger", response_model=list[LedgerEntry], tags=["history"])
-async def ledger(player: CurrentPlayer, store: StoreDep) -> list[dict[str, Any]]:
+async def ledger(player: CurrentPlayer, store: StoreDep) -> list[LedgerEntry]:
     entries = await asyncio.to_thread(store.ledger, player.id)
-    for entry in entries:
-        if entry["last_played"] is not None:
-            entry["last_played"] = entry["last_played"].isoformat()
-    return entries
+    return [_ledger_entry(**entry) for entry in entries]
+
+
+def _ledger_entry(last_played: datetime | None, **figures: Any) -> LedgerEntry:
+    """One row of ``Store.ledger``, its last match's time as ISO text (as the history's times are)."""
+    return LedgerEntry(last_played=None if last_played is None else last_played.isoformat(), **figures)

@@ -21,8 +21,17 @@ from pydantic import (
 from backend.engine import Rules
 from backend.engine.deal import Phase
 from backend.engine.variants import TWO_HAND, VariantId
+from backend.history.models import DealDeclaration as DealDeclaration
+from backend.history.models import DealOut as DealOut
+from backend.history.models import MatchDetail as MatchDetail
+from backend.history.models import MatchOut as MatchOut
+from backend.history.models import MatchPlayer as MatchPlayer
+from backend.history.models import MatchStake as MatchStake
+from backend.history.models import RatingChangeOut as RatingChangeOut
+from backend.history.models import ReplayResult as ReplayResult
+from backend.history.models import SeatedMatchPlayer as SeatedMatchPlayer
+from backend.history.models import SettlementOut as SettlementOut
 from backend.rooms.bots import level_problem
-from backend.rooms.messages import OptionsOut
 
 MAX_CHAT = 200
 MAX_VERSION = 2**53  # what a JavaScript client can count exactly
@@ -212,111 +221,6 @@ class DeviceLinkCreated(BaseModel):
 
 class DeviceLinkRedeem(Strict):
     code: str = Field(min_length=1, max_length=100)
-
-
-class MatchPlayer(BaseModel):
-    id: str
-    name: str
-    bot_level: str | None
-
-
-MatchResult = Literal["won", "lost"]
-
-
-class SeatedMatchPlayer(MatchPlayer):
-    seat: int
-    place: int | None = Field(default=None, description="once the match is over: 1 the best (a resigned seat last)")
-    result: MatchResult | None = Field(default=None, description="once the match is over: won is first place")
-
-
-class MatchStake(BaseModel):
-    """R6: what the loser owes; ``balance`` is signed from the asking player's side."""
-
-    amount: str
-    currency: str
-    stake_per_point: str
-    points_short: int
-    debtor_id: str
-    creditor_id: str
-    balance: str
-
-
-class SettlementOut(BaseModel):
-    """R6 / V0.10: ``debtor_id`` owes ``creditor_id`` ``amount`` (exact decimal text)."""
-
-    debtor_id: str
-    creditor_id: str
-    amount: str
-    currency: str
-    stake_per_point: str
-    points_short: int
-
-
-class MatchOut(BaseModel):
-    id: str
-    room_id: str
-    status: Literal["playing", "finished"]
-    options: OptionsOut = Field(description="the match's options, in the shape of room.options")
-    started_at: str
-    finished_at: str | None
-    players: list[SeatedMatchPlayer]
-    my_seat: int
-    opponent: MatchPlayer
-    totals: list[int]
-    winner_seat: int | None = Field(description="the one seat in first place; null while playing or when shared")
-    result: MatchResult | None = Field(description="my result once the match is over (won: first place)")
-    places: list[int] | None = Field(description="every seat's place once the match is over, 1 the best")
-    end_reason: Literal["target", "resign", "absence"] | None
-    stake: MatchStake | None
-    settlements: list[SettlementOut] = Field(description="every settlement of the match (V0.10: each loser)")
-
-
-class DealDeclaration(BaseModel):
-    seat: int
-    suit: str
-    points: int
-
-
-class ReplayResult(BaseModel):
-    """A finished deal's stored result (the match page, the replays)."""
-
-    card_points: list[int]
-    declarations: list[DealDeclaration]
-    declaration_points: list[int]
-    score: list[int]
-    totals: list[int]
-    declarer: int | None = Field(description="V0.6: the auction's winner; null without an auction")
-    contract: int | None
-    made: bool | None = Field(description="V0.8; null without a contract")
-    thrown_in: bool = Field(description="ruling V0.6a: every player passed")
-
-
-class DealOut(ReplayResult):
-    number: int
-    dealer: int
-    seed: str
-
-
-class RatingChangeOut(BaseModel):
-    """What a finished match did to one seat's rating: the rating shown before and after it
-    (``backend.ratings.displayed``) and the skill estimate after it."""
-
-    seat: int
-    player_id: str
-    kind: str = Field(description="the game kind rated (RATING_KINDS)")
-    before: int
-    after: int
-    change: int = Field(description="after − before")
-    mu: float = Field(description="the skill estimate after the match (Weng–Lin, openskill)")
-    sigma: float = Field(description="its uncertainty")
-
-
-class MatchDetail(MatchOut):
-    deals: list[DealOut]
-    rating_changes: list[RatingChangeOut | None] = Field(
-        description="per seat: what the match did to the rating; null for every seat of an unfinished or unrated "
-        "match or one with a computer seat"
-    )
 
 
 class RatingOut(BaseModel):

@@ -91,16 +91,17 @@ def deal_document(rules: Rules, deal: ReplayDeal) -> dict[str, Any]:
 
 def match_replay(
     match_id: str,
-    players: Sequence[Mapping[str, Any]],
+    players: Sequence[object],
     rules: Rules,
     seed: int,
     actions: Sequence[ActionRecord],
-    results: Mapping[int, Mapping[str, Any]],
+    results: Mapping[int, object],
 ) -> dict[str, Any]:
-    """The whole match for download: per deal its CLI document and its stored result (None if unfinished)."""
+    """The whole match for download: per deal its CLI document and its stored result (None if
+    unfinished). The players and the results are passed on as they are given."""
     return {
         "match_id": match_id,
-        "players": [dict(p) for p in players],
+        "players": list(players),
         "deals": [
             {"number": d.number, "replay": deal_document(rules, d), "result": results.get(d.number)}
             for d in match_deals(rules, seed, actions)

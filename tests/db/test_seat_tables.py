@@ -15,7 +15,6 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
-from backend.api.routes import _deal_result, _match_json
 from backend.db.engine import make_engine
 from backend.db.migrate import upgrade
 from backend.db.store import Store, action_record
@@ -30,6 +29,7 @@ from backend.db.writes import (
     SeatTaken,
     SettlementRow,
 )
+from backend.history.entries import deal_result, match_entry
 from backend.rooms.model import RematchOffer
 from backend.rooms.sql_store import record_state
 from backend.settings import ROOT
@@ -249,7 +249,7 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
         players = store.players(["p_anna", "p_ben", "p_cleo"])
         m1 = store.match("m1")
         assert m1 is not None
-        out = _match_json(m1, "p_ben", players, store.settlements_for(["m1"])["m1"])
+        out = match_entry(m1, "p_ben", players, store.settlements_for(["m1"])["m1"]).model_dump()
         assert {k: out[k] for k in ("players", "my_seat", "opponent", "totals", "winner_seat", "result", "stake")} == {
             "players": [  # with the places of migration 0006
                 {"seat": 0, "id": "p_anna", "name": "Anna", "bot_level": None, "place": 1, "result": "won"},
@@ -263,7 +263,7 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
             "stake": {"amount": "3.61", "currency": "EUR", "stake_per_point": "0.01", "points_short": 361,
                       "debtor_id": "p_ben", "creditor_id": "p_anna", "balance": "-3.61"},
         }  # fmt: skip
-        assert _deal_result(store.deals_of("m1")[1]) == {  # a two-hand deal in the one shape: no auction
+        assert deal_result(store.deals_of("m1")[1]).model_dump() == {  # a two-hand deal in the one shape: no auction
             "card_points": [120, 0],
             "declarations": [{"seat": 0, "suit": "C", "points": 200}],
             "declaration_points": [200, 0],
@@ -377,10 +377,10 @@ def test_a_table_of_three_seats_is_joined_played_and_settled_per_loser(store: St
     assert losers == {anna.id: (1, 0, {"EUR": "-9.81"}), cleo.id: (1, 0, {})}  # the two losers owe each other nothing
 
     players = store.players(list(seat_ids))
-    out = _match_json(stored.match, cleo.id, players, store.settlements_for([match.id])[match.id])
+    out = match_entry(stored.match, cleo.id, players, store.settlements_for([match.id])[match.id]).model_dump()
     assert [p["seat"] for p in out["players"]] == [0, 1, 2] and out["totals"] == [1001, 20, 20]
     assert out["my_seat"] == 2 and out["result"] == "lost" and out["stake"]["balance"] == "-9.81"
-    out = _match_json(stored.match, anna.id, players, store.settlements_for([match.id])[match.id])
+    out = match_entry(stored.match, anna.id, players, store.settlements_for([match.id])[match.id]).model_dump()
     assert out["result"] == "won" and out["stake"]["amount"] == "19.62" and out["stake"]["balance"] == "19.62"
 
     # A rematch offer keeps who has accepted it so far (every person must, at three or four).

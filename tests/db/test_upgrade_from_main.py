@@ -23,12 +23,12 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from backend.api.routes import _deal_result, _seated_players
 from backend.db.engine import make_engine
 from backend.db.migrate import upgrade
 from backend.db.store import Store, action_record
 from backend.engine import apply, legal_actions, new_game, payments, places, view_for
 from backend.engine.cards import SUITS
+from backend.history.entries import deal_result, seated_players
 from backend.rooms.log import engine_action
 from backend.rooms.options import TableOptions
 from backend.rooms.replay import match_replay
@@ -132,11 +132,11 @@ def test_a_database_of_before_the_unification_upgrades_and_every_match_replays(u
             assert owed == {(players[p], players[q], short, a) for p, q, short, a in payments(match, stake)}
             download = match_replay(
                 match_id,
-                _seated_players(stored, store.players(players)),
+                seated_players(stored, store.players(players)),
                 rules,
                 int(stored.seed),
                 [action_record(row) for row in rows],
-                {d.number: _deal_result(d) for d in deals},
+                {d.number: deal_result(d).model_dump() for d in deals},
             )
             for deal in download["deals"]:
                 check_cli_result(deal["replay"], deal["result"])

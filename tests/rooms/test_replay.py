@@ -54,7 +54,7 @@ def random_match(rules: Rules, seed: int, rng: random.Random) -> tuple[MatchStat
 
 
 def stored(record: DealRecord) -> dict[str, Any]:
-    """A deal's result as the server stores it and a replay gives it (routes._deal_result)."""
+    """A deal's result as the server stores it and a replay gives it (history.entries.deal_result)."""
     r = record.result
     return {
         "card_points": list(r.card_points),
