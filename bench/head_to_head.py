@@ -153,8 +153,8 @@ def run(label: str, url: str, noise: int, repeat: int) -> None:
     store = Store(url)
     try:
         for what, answer in (
-            ("head_to_head (as kept)", lambda ids: store.head_to_head(ids, False, PAGE, 0)),
-            ("group_series (the chart: every match's totals)", lambda ids: store.group_series(ids)),
+            ("head_to_head (as kept)", lambda ids: store.groups.head_to_head(ids, False, PAGE, 0)),
+            ("group_series (the chart: every match's totals)", lambda ids: store.groups.series(ids)),
             ("recount (aggregates over the matches, for contrast)", lambda ids: recounted(store, ids)),
         ):
             times = [timed(lambda f=answer, i=ids: f(i), repeat) for ids in pairs.values()]  # type: ignore[misc]
@@ -168,8 +168,8 @@ def run(label: str, url: str, noise: int, repeat: int) -> None:
         if store.engine.dialect.name == "sqlite":
             large = pairs["large (1,000 matches)"]
             for what, answer in (
-                ("head_to_head", lambda: store.head_to_head(large, False, PAGE, 0)),
-                ("group_series", lambda: store.group_series(large)),
+                ("head_to_head", lambda: store.groups.head_to_head(large, False, PAGE, 0)),
+                ("group_series", lambda: store.groups.series(large)),
             ):
                 full = scans(answer, store)
                 print(f"{label}: {what}: whole-table scans in the plans: {', '.join(full) if full else 'none'}")

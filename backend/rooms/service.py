@@ -19,8 +19,9 @@ from datetime import datetime
 
 from redis.exceptions import RedisError
 
+from backend.db.common import bot_player_id, new_id
 from backend.db.models import Player
-from backend.db.store import Store, bot_player_id, new_id
+from backend.db.store import Store
 from backend.db.writes import TooManyTables
 from backend.engine import new_seed
 from backend.ops import housekeeping, metrics
@@ -132,7 +133,7 @@ class Rooms:
         if self._timing.housekeeping_s > 0:
             self._housekeeper = asyncio.create_task(self._housekeeping(), name="rooms-housekeeping")
         if self._cluster is None:
-            live = await asyncio.to_thread(self.store.live_room_ids)
+            live = await asyncio.to_thread(self.store.rooms.live_ids)
             for room_id in live:
                 await self._owned_actor(room_id)
             return len(live)
@@ -214,7 +215,7 @@ class Rooms:
             metrics.ROOMS_EXPIRED.inc()
             log.info("open table expired", extra=ids(room=room_id, player=creator, event="room_expired"))
         mine = {room_id: actor for room_id, actor in self._actors.items() if self._holds(room_id)}
-        stored = await asyncio.to_thread(housekeeping.stored_versions, self.store, list(mine))
+        stored = await asyncio.to_thread(self.store.rooms.versions, list(mine))
         for room_id, actor in mine.items():
             if housekeeping.changed_elsewhere(actor.state, stored.get(room_id)):
                 self._forget(actor)  # changed behind our back: rebuild, and tell the players
@@ -367,7 +368,7 @@ class Rooms:
         assert cluster is not None
         while True:
             try:
-                for room_id in await asyncio.to_thread(self.store.live_room_ids):
+                for room_id in await asyncio.to_thread(self.store.rooms.live_ids):
                     if not cluster.owns(room_id) and await cluster.owner(room_id) is None:
                         with contextlib.suppress(RoomRefused):
                             await self._owned_actor(room_id)
@@ -447,7 +448,7 @@ class Rooms:
         invite link may be on its way to a friend."""
         try:
             row = await asyncio.to_thread(
-                self.store.create_room, player.id, options.to_json(), visibility, options.seats, max_open
+                self.store.rooms.create, player.id, options.to_json(), visibility, options.seats, max_open
             )
         except TooManyTables:
             raise RoomRefused(
@@ -462,7 +463,7 @@ class Rooms:
     async def seat_computers(self, room_id: str, player_id: str, level: str) -> RoomState | None:
         """The creator of an open table fills its empty seats with computer players at ``level``
         (a table for nothing only, as at creation); the match starts with the last of them."""
-        record = await asyncio.to_thread(self.store.room_record, room_id)
+        record = await asyncio.to_thread(self.store.rooms.record, room_id)
         if record is None or record.room.status == "closed":
             raise RoomRefused(Refusal(RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}"))
         seats = record.room.seat_ids
@@ -488,7 +489,7 @@ class Rooms:
         for seat in seats:
             while bot_player_id(level, number) in taken:
                 number += 1
-            bot = await asyncio.to_thread(self.store.bot_player, level, number)
+            bot = await asyncio.to_thread(self.store.players.bot, level, number)
             taken.add(bot.id)
             state = await self.join(room_id, bot, seat)
         return state
@@ -512,7 +513,7 @@ class Rooms:
         actor = self._actors.get(room_id)
         if actor is not None:
             return actor.state.version
-        record = await asyncio.to_thread(self.store.room_record, room_id)
+        record = await asyncio.to_thread(self.store.rooms.record, room_id)
         return 0 if record is None else record.room.version
 
     # ------------------------------------------------------------ sockets
@@ -628,7 +629,7 @@ class Rooms:
 
     async def watch_link(self, room_id: str, player_id: str) -> str:
         """A private table's watch code, for its players only."""
-        record = await asyncio.to_thread(self.store.room_record, room_id)
+        record = await asyncio.to_thread(self.store.rooms.record, room_id)
         if record is None:
             raise RoomRefused(Refusal(RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}"))
         if player_id not in record.room.seat_ids:
@@ -679,7 +680,7 @@ class Rooms:
         await self._intent(room_id, cmd.Resign(player_id, msg_id, version))
 
     async def rematch(self, room_id: str, player_id: str, msg_id: int, version: int, action: RematchAction) -> None:
-        record = await asyncio.to_thread(self.store.room_record, room_id)
+        record = await asyncio.to_thread(self.store.rooms.record, room_id)
         if record is None:
             return
         others = [p.id for p in record.players.values() if p.bot_level is None]
