@@ -8,10 +8,10 @@ new database on 127.0.0.1:5432, dropped afterwards) directly with finished two-h
 server stores them (``tests.support.match_rows``): 10 deals each, two marriages declared, 60 other
 plays in the log and a settlement. Pair "small" has 10 matches together, pair "large" 1,000, and each
 of the four players has ``--noise`` matches with someone else, so that finding a pair's matches
-needs the index. Then it times ``Store.head_to_head`` — every figure and the first page of 10
+needs the index. Then it times ``store.groups.head_to_head`` — every figure and the first page of 10
 matches (full for both pairs), the whole of what ``GET /api/head-to-head`` reads, from the rows kept
 as matches end — ``--repeat`` times per pair and prints the median of each and the ratio; then the
-same for ``Store.group_series`` (``GET /api/head-to-head/series``, the chart: a few numbers for every
+same for ``store.groups.series`` (``GET /api/head-to-head/series``, the chart: a few numbers for every
 match, so it grows with their number — linearly, by one index range and two primary-key look-ups
 per match — but stays a few milliseconds at 1,000), and for ``recount`` (the figures worked out
 from the matches by aggregate queries, the check of the kept ones), for contrast; and, on SQLite,
