@@ -8,10 +8,10 @@ new database on 127.0.0.1:5432, dropped afterwards) directly with finished two-h
 server stores them (``tests.support.match_rows``): 10 deals each, two marriages declared, 60 other
 plays in the log and a settlement. Pair "small" has 10 matches together, pair "large" 1,000, and each
 of the four players has ``--noise`` matches with someone else, so that finding a pair's matches
-needs the index. Then it times ``Store.head_to_head`` — every figure and the first page of 10
+needs the index. Then it times ``store.groups.head_to_head`` — every figure and the first page of 10
 matches (full for both pairs), the whole of what ``GET /api/head-to-head`` reads, from the rows kept
 as matches end — ``--repeat`` times per pair and prints the median of each and the ratio; then the
-same for ``Store.group_series`` (``GET /api/head-to-head/series``, the chart: a few numbers for every
+same for ``store.groups.series`` (``GET /api/head-to-head/series``, the chart: a few numbers for every
 match, so it grows with their number — linearly, by one index range and two primary-key look-ups
 per match — but stays a few milliseconds at 1,000), and for ``recount`` (the figures worked out
 from the matches by aggregate queries, the check of the kept ones), for contrast; and, on SQLite,
@@ -153,8 +153,8 @@ def run(label: str, url: str, noise: int, repeat: int) -> None:
     store = Store(url)
     try:
         for what, answer in (
-            ("head_to_head (as kept)", lambda ids: store.head_to_head(ids, False, PAGE, 0)),
-            ("group_series (the chart: every match's totals)", lambda ids: store.group_series(ids)),
+            ("head_to_head (as kept)", lambda ids: store.groups.head_to_head(ids, False, PAGE, 0)),
+            ("group_series (the chart: every match's totals)", lambda ids: store.groups.series(ids)),
             ("recount (aggregates over the matches, for contrast)", lambda ids: recounted(store, ids)),
         ):
             times = [timed(lambda f=answer, i=ids: f(i), repeat) for ids in pairs.values()]  # type: ignore[misc]
@@ -168,8 +168,8 @@ def run(label: str, url: str, noise: int, repeat: int) -> None:
         if store.engine.dialect.name == "sqlite":
             large = pairs["large (1,000 matches)"]
             for what, answer in (
-                ("head_to_head", lambda: store.head_to_head(large, False, PAGE, 0)),
-                ("group_series", lambda: store.group_series(large)),
+                ("head_to_head", lambda: store.groups.head_to_head(large, False, PAGE, 0)),
+                ("group_series", lambda: store.groups.series(large)),
             ):
                 full = scans(answer, store)
                 print(f"{label}: {what}: whole-table scans in the plans: {', '.join(full) if full else 'none'}")

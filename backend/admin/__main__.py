@@ -87,11 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "ratings":
             return _ratings(store, args.write, args.json)
         assert args.command == "ledger"
-        player = store.players([args.player]).get(args.player)
+        player = store.players.by_ids([args.player]).get(args.player)
         if player is None:
             print(f"no player {args.player}")
             return 1
-        entries = store.ledger(args.player)
+        entries = store.history.ledger(args.player)
         if args.json:
             print(json.dumps({"player": player.id, "name": player.name, "opponents": entries}, indent=2, default=str))
             return 0
@@ -111,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _ratings(store: Store, write: bool, as_json: bool) -> int:
     """Rebuild the ratings; 0 if the stored ones equal the rebuilt ones (or were replaced by them)."""
-    report = store.rebuild_ratings(write=write)
+    report = store.ratings.rebuild(write=write)
     if as_json:
         print(json.dumps(asdict(report), indent=2))
     else:

@@ -16,10 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import select
-
-from backend.db.models import Room
-from backend.db.store import RoomRecord, Store
+from backend.db.rooms import RoomRecord
+from backend.db.store import Store
 from backend.engine import Action, Event, SeatView
 from backend.rooms import commands as cmd
 from backend.rooms.actor import RoomActor
@@ -43,13 +41,6 @@ class LiveRoom:
     players: list[dict[str, Any]]
     owner: str | None = None  # the owning process (REDIS_URL)
     connected: tuple[str, ...] = ()  # players with a socket open (REDIS_URL)
-
-
-def live_rooms(store: Store) -> list[RoomRecord]:
-    with store.engine.connect() as connection:
-        ids = [row[0] for row in connection.execute(select(Room.id).where(Room.status.in_(("open", "playing")))).all()]
-    records = [store.room_record(room_id) for room_id in ids]
-    return sorted((r for r in records if r is not None), key=lambda r: str(r.room.created_at))
 
 
 def describe(record: RoomRecord, owner: str | None = None, connected: Sequence[str] = ()) -> LiveRoom:
@@ -78,7 +69,7 @@ def describe(record: RoomRecord, owner: str | None = None, connected: Sequence[s
 
 
 async def list_rooms(store: Store, redis_url: str | None) -> list[LiveRoom]:
-    records = await asyncio.to_thread(live_rooms, store)
+    records = await asyncio.to_thread(store.rooms.unfinished)
     if redis_url is None:
         return [describe(record) for record in records]
     cluster = RedisCluster(redis_url)

@@ -14,6 +14,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from backend.db.store import Store
 from backend.ops import logs, shutdown
 from backend.ops import web as ops_web
+from backend.ops.redaction import install_secret_filter
 from backend.rooms.adapters import LocalBus, SystemClock
 from backend.rooms.bots import ProcessBotRunner
 from backend.rooms.cluster import RedisCluster
@@ -28,7 +29,6 @@ from . import friends, head_to_head, routes, ws
 from .headers import SecurityHeaders
 from .limits import Limiter, MemoryCounters, RedisCounters, limits_from
 from .lobby_events import LobbyEvents
-from .logging import install_secret_filter
 from .static import StaticClient
 
 log = logging.getLogger("backend")

@@ -39,7 +39,7 @@ def token_from(authorization: str | None, cookie: str | None) -> str | None:
 async def player_for_token(store: Store, token: str | None) -> Player | None:
     if not token or len(token) > 200:
         return None
-    return await asyncio.to_thread(store.player_by_token, token)
+    return await asyncio.to_thread(store.players.by_token, token)
 
 
 async def optional_player(request: Request, store: Annotated[Store, Depends(get_store)]) -> Player | None:

@@ -48,7 +48,7 @@ LobbyEventsDep = Annotated[LobbyEvents, Depends(get_lobby_events)]
 async def recent_opponents(player: CurrentPlayer, store: StoreDep) -> list[RecentOpponent]:
     """The people (never a computer) the player played most recently, each once, newest first, with
     the options of their last match together."""
-    found = await asyncio.to_thread(store.recent_opponents, player.id, RECENT_OPPONENTS)
+    found = await asyncio.to_thread(store.history.recent_opponents, player.id, RECENT_OPPONENTS)
     return [
         RecentOpponent(
             id=other.id,
@@ -82,7 +82,7 @@ async def invite_opponent(
     else ``404 opponent_unknown``), and an invitation to it that the opponent sees at once when
     their lobby is open (``online``), or when they open it while the table waits. Refused like
     any new table: ``409 too_many_tables`` at ``MAX_OPEN_TABLES``."""
-    found = await asyncio.to_thread(store.recent_opponents, player.id, RECENT_OPPONENTS)
+    found = await asyncio.to_thread(store.history.recent_opponents, player.id, RECENT_OPPONENTS)
     last = next(((other, match) for other, match in found if other.id == player_id), None)
     if last is None:
         raise api_error(404, FriendCode.OPPONENT_UNKNOWN, "not one of your recent opponents")
@@ -123,7 +123,7 @@ async def decline_invitation(room_id: InvitationId, player: CurrentPlayer, event
 async def _stream_player(request: Request, store: Store, ticket: str | None) -> Player | None:
     """A one-time socket ticket (EventSource cannot send headers), else the token (header or cookie)."""
     if ticket:
-        return await asyncio.to_thread(store.redeem_ticket, ticket)
+        return await asyncio.to_thread(store.players.redeem_ticket, ticket)
     return await player_for_token(store, token_from(request.headers.get("authorization"), request.cookies.get("token")))
 
 

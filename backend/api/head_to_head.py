@@ -16,10 +16,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
+from backend.db.common import decimal_text
 from backend.db.group_series import SERIES_CAP
 from backend.db.head_to_head import Figures, HeadToHead, MatchLine
 from backend.db.models import Player
-from backend.db.store import decimal_text
 from backend.rooms.options import TableOptions
 
 from .codes import TransportCode
@@ -71,7 +71,7 @@ async def asked_group(
     ids = group_ids(players)
     if player.id not in ids:
         raise api_error(403, TransportCode.NOT_IN_GROUP, "only a member of the group may read its figures")
-    people = await asyncio.to_thread(store.players, ids)
+    people = await asyncio.to_thread(store.players.by_ids, ids)
     unknown = [i for i in ids if i not in people or people[i].bot_level is not None]
     if unknown:
         raise api_error(404, TransportCode.PLAYER_NOT_FOUND, f"no person {unknown[0]!r}")
@@ -94,7 +94,7 @@ async def head_to_head(
     streak — people-only matches and matches with a computer seat apart — the stakes between the
     members, and one page of the matches, newest first."""
     ids, people = group.ids, group.people
-    found = await asyncio.to_thread(store.head_to_head, ids, computers, limit, offset)
+    found = await asyncio.to_thread(store.groups.head_to_head, ids, computers, limit, offset)
     return HeadToHeadOut(
         players=[GroupPlayer(id=i, name=people[i].name) for i in ids],
         people=_block(found, False, found.people_matches),
@@ -119,7 +119,7 @@ async def head_to_head(
 async def head_to_head_series(group: GroupDep, store: StoreDep) -> HeadToHeadSeriesOut:
     """Every people-only match of ``players`` (the latest ``SERIES_CAP``), oldest first: its end,
     game kind and each member's final total — what the page's chart draws, whatever the number."""
-    found = await asyncio.to_thread(store.group_series, group.ids)
+    found = await asyncio.to_thread(store.groups.series, group.ids)
     return HeadToHeadSeriesOut(
         players=group.ids,
         points=[

@@ -233,7 +233,7 @@ class LobbyEvents:
             invited = await self.book.invitees(room_id)
             if not invited:
                 return
-            record = await asyncio.to_thread(self._store.room_record, room_id)
+            record = await asyncio.to_thread(self._store.rooms.record, room_id)
             status = "closed" if record is None else record.room.status
             seated = set() if record is None else {pid for pid in record.room.seat_ids if pid is not None}
             for invitee_id in invited:

@@ -10,9 +10,11 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from backend.db.action_log import action_record
 from backend.db.codes import DeviceLinkCode
 from backend.db.models import Match, Player, utcnow
-from backend.db.store import RoomRecord, Store, action_record
+from backend.db.rooms import RoomRecord
+from backend.db.store import Store
 from backend.db.writes import ActionRecord
 from backend.engine import Rules
 from backend.history.access import may_read, may_replay, replayable
@@ -118,7 +120,7 @@ async def health(store: StoreDep, rooms: RoomsDep) -> Health:
     "/players", status_code=201, response_model=PlayerCreated, tags=["players"], dependencies=[limited("signup")]
 )
 async def create_player(body: PlayerCreate, store: StoreDep) -> PlayerCreated:
-    player, token = await asyncio.to_thread(store.create_player, body.name)
+    player, token = await asyncio.to_thread(store.players.create, body.name)
     return PlayerCreated(id=player.id, name=player.name, token=token)
 
 
@@ -134,7 +136,7 @@ async def socket_ticket(player: CurrentPlayer, store: StoreDep) -> SocketTicket:
     """A one-time ticket that opens one WebSocket within 30 s: ``/ws/rooms/{id}?ticket=…``.
 
     Browsers cannot set headers on a WebSocket; the ticket keeps the long-lived token out of URLs."""
-    ticket = await asyncio.to_thread(store.issue_ticket, player.id, TICKET_TTL)
+    ticket = await asyncio.to_thread(store.players.issue_ticket, player.id, TICKET_TTL)
     return SocketTicket(ticket=ticket, expires_in=int(TICKET_TTL.total_seconds()))
 
 
@@ -144,7 +146,7 @@ async def sign_out_others(request: Request, player: CurrentPlayer, store: StoreD
     stop working (a socket already open stays so until it closes)."""
     token = token_from(request.headers.get("authorization"), request.cookies.get("token"))
     assert token is not None  # CurrentPlayer found a player by it
-    return SignedOut(devices=await asyncio.to_thread(store.sign_out_others, player.id, token))
+    return SignedOut(devices=await asyncio.to_thread(store.players.sign_out_others, player.id, token))
 
 
 @router.delete("/me", status_code=204, tags=["players"], dependencies=[limited("account")])
@@ -153,7 +155,7 @@ async def delete_account(player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
     in finished matches becomes "Deleted player"; the stakes ledger keeps the rows, which are the
     other players' record too. Refused (``409 room_started``) while a match of the player is being
     played: resign it first."""
-    records = await asyncio.to_thread(store.rooms_of_player, player.id)
+    records = await asyncio.to_thread(store.rooms.of_player, player.id)
     if any(record.room.status == "playing" for record in records):
         raise api_error(409, RoomCode.ROOM_STARTED, "a match of yours is being played: resign it first")
     for record in records:
@@ -161,7 +163,7 @@ async def delete_account(player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
             await rooms.leave(record.room.id, player.id)
         except RoomRefused as error:
             raise _refused(error) from error
-    await asyncio.to_thread(store.delete_player, player.id)
+    await asyncio.to_thread(store.players.delete, player.id)
     return Response(status_code=204)
 
 
@@ -190,7 +192,7 @@ async def create_device_link(request: Request, player: CurrentPlayer, store: Sto
     Short-lived (``DEVICE_LINK_TTL_S``) and single use; only the code's hash is stored. The
     player's long-lived token never appears in a URL: the other device gets a token of its own."""
     ttl = timedelta(seconds=request.app.state.settings.device_link_ttl_s)
-    code, expires = await asyncio.to_thread(store.issue_device_link, player.id, now, ttl)
+    code, expires = await asyncio.to_thread(store.players.issue_device_link, player.id, now, ttl)
     link = f"{_origin(request)}/#/signin/{code}"
     return DeviceLinkCreated(code=code, expires_at=expires, qr_svg=qr_svg(link, "1001"))
 
@@ -198,7 +200,7 @@ async def create_device_link(request: Request, player: CurrentPlayer, store: Sto
 @router.post("/device-links/redeem", response_model=PlayerCreated, tags=["players"], dependencies=[limited("redeem")])
 async def redeem_device_link(body: DeviceLinkRedeem, store: StoreDep, now: Now) -> PlayerCreated:
     """Sign in as the player who made the link: the same id and name, a token for this device."""
-    outcome = await asyncio.to_thread(store.redeem_device_link, body.code, now)
+    outcome = await asyncio.to_thread(store.players.redeem_device_link, body.code, now)
     if isinstance(outcome, DeviceLinkCode):
         raise api_error(DEVICE_LINK_STATUS[outcome], outcome, DEVICE_LINK_WORDS[outcome])
     player, token = outcome
@@ -219,14 +221,14 @@ async def _current(rooms: Rooms, store: Store, room_id: str, state: RoomState | 
     was carried out by the process that owns the room."""
     if state is not None:
         return room_out(state, player.id)
-    record = await asyncio.to_thread(store.room_record, room_id)
+    record = await asyncio.to_thread(store.rooms.record, room_id)
     if record is None:
         raise api_error(404, RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}")
     return await _summary(rooms, record, player)
 
 
 async def _visible_record(store: StoreDep, room_id: str, player: Player | None) -> RoomRecord:
-    record = await asyncio.to_thread(store.room_record, room_id)
+    record = await asyncio.to_thread(store.rooms.record, room_id)
     if record is None or not visible(record_state(record), None if player is None else player.id):
         raise api_error(404, RoomCode.ROOM_NOT_FOUND, f"no table {room_id!r}")
     return record
@@ -260,20 +262,20 @@ async def create_room(
 
 @router.get("/rooms", response_model=list[RoomOut], tags=["rooms"])
 async def open_rooms(store: StoreDep, rooms: RoomsDep) -> list[RoomOut]:
-    records = await asyncio.to_thread(store.open_public_rooms)
+    records = await asyncio.to_thread(store.rooms.open_public)
     return [await _summary(rooms, record, None) for record in records]
 
 
 @router.get("/rooms/mine", response_model=list[RoomOut], tags=["rooms"])
 async def my_rooms(player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> list[RoomOut]:
-    records = await asyncio.to_thread(store.rooms_of_player, player.id)
+    records = await asyncio.to_thread(store.rooms.of_player, player.id)
     return [await _summary(rooms, record, player) for record in records]
 
 
 @router.get("/rooms/watchable", response_model=list[RoomOut], tags=["rooms"])
 async def watchable_rooms(store: StoreDep, rooms: RoomsDep) -> list[RoomOut]:
     """Public tables being played that anyone may watch (``/ws/rooms/{id}/watch``)."""
-    records = await asyncio.to_thread(store.watchable_public_rooms)
+    records = await asyncio.to_thread(store.rooms.watchable_public)
     return [await _summary(rooms, record, None) for record in records]
 
 
@@ -297,7 +299,7 @@ async def join_room(room_id: RoomId, player: CurrentPlayer, store: StoreDep, roo
 
 
 async def _by_invite(store: StoreDep, code: str) -> RoomRecord:
-    record = await asyncio.to_thread(store.room_by_invite, code)
+    record = await asyncio.to_thread(store.rooms.by_invite, code)
     if record is None or record.room.status == "closed":
         raise api_error(404, RoomCode.ROOM_NOT_FOUND, "no table has this invite code")
     return record
@@ -375,33 +377,33 @@ async def my_matches(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> Page:
-    matches, total = await asyncio.to_thread(store.matches_of_player, player.id, limit, offset)
+    matches, total = await asyncio.to_thread(store.history.matches_of, player.id, limit, offset)
     ids = {pid for m in matches for pid in m.player_ids}
-    players = await asyncio.to_thread(store.players, list(ids))
-    settlements = await asyncio.to_thread(store.settlements_for, [m.id for m in matches])
+    players = await asyncio.to_thread(store.players.by_ids, list(ids))
+    settlements = await asyncio.to_thread(store.history.settlements_for, [m.id for m in matches])
     items = [match_entry(m, player.id, players, settlements.get(m.id, [])) for m in matches]
     return Page(total=total, limit=limit, offset=offset, items=items)
 
 
 @router.get("/matches/{match_id}", response_model=MatchDetail, tags=["history"])
 async def one_match(match_id: MatchId, player: CurrentPlayer, store: StoreDep) -> MatchDetail:
-    match = await asyncio.to_thread(store.match, match_id)
+    match = await asyncio.to_thread(store.history.match, match_id)
     if match is None or not may_read(match, player.id):
         raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"no match {match_id!r} of yours")
-    players = await asyncio.to_thread(store.players, match.player_ids)
-    settlements = (await asyncio.to_thread(store.settlements_for, [match.id])).get(match.id, [])
-    deals = await asyncio.to_thread(store.deals_of, match.id)
-    changes = await asyncio.to_thread(store.rating_changes_of, match.id)
+    players = await asyncio.to_thread(store.players.by_ids, match.player_ids)
+    settlements = (await asyncio.to_thread(store.history.settlements_for, [match.id])).get(match.id, [])
+    deals = await asyncio.to_thread(store.history.deals_of, match.id)
+    changes = await asyncio.to_thread(store.ratings.changes_of, match.id)
     return match_detail(match, player.id, players, settlements, deals, changes)
 
 
 @router.get("/players/{player_id}/ratings", response_model=PlayerRatings, tags=["players"])
 async def player_ratings(player_id: PlayerId, player: CurrentPlayer, store: StoreDep) -> PlayerRatings:
     """A player's ratings per game kind (any signed-in player may read them; none yet: an empty list)."""
-    found = await asyncio.to_thread(store.players, [player_id])
+    found = await asyncio.to_thread(store.players.by_ids, [player_id])
     if player_id not in found:
         raise api_error(404, TransportCode.PLAYER_NOT_FOUND, f"no player {player_id!r}")
-    rows = await asyncio.to_thread(store.ratings_of, player_id)
+    rows = await asyncio.to_thread(store.ratings.of_player, player_id)
     return PlayerRatings(
         player_id=player_id,
         ratings=[
@@ -425,16 +427,16 @@ class _ReplaySource:
 async def _replay_source(store: Store, match_id: str, player: Player | None, code: str | None) -> _ReplaySource:
     """The stored rows of a match the asker may replay, once it is over; refused to anyone else as if
     it did not exist, so a private match's id reveals nothing."""
-    match = await asyncio.to_thread(store.match, match_id)
-    record = None if match is None else await asyncio.to_thread(store.room_record, match.room_id)
+    match = await asyncio.to_thread(store.history.match, match_id)
+    record = None if match is None else await asyncio.to_thread(store.rooms.record, match.room_id)
     room = None if record is None else record.room
     if match is None or not may_replay(match, None if player is None else player.id, room, code):
         raise api_error(404, TransportCode.MATCH_NOT_FOUND, f"no match {match_id!r} you may replay")
     if not replayable(match):
         raise api_error(409, TransportCode.MATCH_IN_PROGRESS, "a match can be replayed once it is over")
-    players = await asyncio.to_thread(store.players, match.player_ids)
-    rows = await asyncio.to_thread(store.actions_of, match.id)
-    deals = await asyncio.to_thread(store.deals_of, match.id)
+    players = await asyncio.to_thread(store.players.by_ids, match.player_ids)
+    rows = await asyncio.to_thread(store.history.actions_of, match.id)
+    deals = await asyncio.to_thread(store.history.deals_of, match.id)
     return _ReplaySource(
         match=match,
         rules=TableOptions.from_json(match.options).rules,
@@ -496,7 +498,7 @@ async def deal_replay(
 
 @router.get("/ledger", response_model=list[LedgerEntry], tags=["history"])
 async def ledger(player: CurrentPlayer, store: StoreDep) -> list[LedgerEntry]:
-    entries = await asyncio.to_thread(store.ledger, player.id)
+    entries = await asyncio.to_thread(store.history.ledger, player.id)
     return [_ledger_entry(**entry) for entry in entries]
 
 

@@ -147,13 +147,13 @@ async def _accept(websocket: WebSocket, settings: Settings, *, page: bool) -> bo
 async def _authenticate(websocket: WebSocket) -> Player | None:
     """A one-time ticket (what the browser uses), else a token for non-browser clients.
 
-    Neither is ever logged (``backend.api.logging``)."""
+    Neither is ever logged (``backend.ops.redaction``)."""
     store = websocket.app.state.store
     ticket = websocket.query_params.get("ticket")
     if ticket:
         if len(ticket) > 100:
             return None
-        return await asyncio.to_thread(store.redeem_ticket, ticket)
+        return await asyncio.to_thread(store.players.redeem_ticket, ticket)
     token = websocket.query_params.get("token") or websocket.cookies.get("token")
     return await player_for_token(store, token)
 
@@ -224,7 +224,7 @@ async def _play(websocket: WebSocket, room_id: str) -> None:
     if player is None:
         await websocket.close(CloseCode.BAD_TOKEN, "missing or wrong token or ticket")
         return
-    record = await asyncio.to_thread(app.state.store.room_record, room_id) if len(room_id) <= 40 else None
+    record = await asyncio.to_thread(app.state.store.rooms.record, room_id) if len(room_id) <= 40 else None
     if record is None or record.room.status == "closed":
         await websocket.close(CloseCode.UNKNOWN_ROOM, "unknown room")
         return

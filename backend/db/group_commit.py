@@ -12,7 +12,7 @@ import asyncio
 import queue
 import threading
 
-from .store import Store
+from .action_log import ActionLog
 from .writes import ActionWrite
 
 MAX_BATCH = 256
@@ -21,8 +21,8 @@ _Request = tuple[ActionWrite, asyncio.Future[None], asyncio.AbstractEventLoop]
 
 
 class GroupCommitter:
-    def __init__(self, store: Store) -> None:
-        self._store = store
+    def __init__(self, log: ActionLog) -> None:
+        self._log = log
         self._queue: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="group-commit", daemon=True)
         self._thread.start()
@@ -54,7 +54,7 @@ class GroupCommitter:
                     break
                 batch.append(request)
             try:
-                outcomes = self._store.commit_actions([write for write, _, _ in batch])
+                outcomes = self._log.commit([write for write, _, _ in batch])
             except Exception as error:  # a batch of one that failed: its caller gets the error
                 outcomes = [error]
             for (_, done, loop), outcome in zip(batch, outcomes, strict=True):

@@ -1,5 +1,6 @@
 """The changes a room asks the database to make, as plain values (the rooms layer builds them,
-``Store.write`` carries them out, each in one transaction)."""
+the repositories carry them out, each in one transaction: ``ActionLog.commit`` the moves,
+``RoomRepository.write`` the rest)."""
 
 from __future__ import annotations
 
@@ -168,16 +169,9 @@ class OptionsWrite:
     options: dict[str, Any]
 
 
-RoomWrite = (
-    ActionWrite
-    | JoinWrite
-    | CloseWrite
-    | RematchOfferWrite
-    | RematchStartWrite
-    | AbsenceWrite
-    | ChatWrite
-    | OptionsWrite
-)
+# Every change of a room but a move, each carried out in one transaction (``RoomRepository.write``).
+RoomChange = JoinWrite | CloseWrite | RematchOfferWrite | RematchStartWrite | AbsenceWrite | ChatWrite | OptionsWrite
+RoomWrite = ActionWrite | RoomChange  # a move goes to the action log, with the group commit
 
 
 class VersionConflict(Exception):

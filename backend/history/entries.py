@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import cast
 
+from backend.db.common import decimal_text
 from backend.db.models import Deal, Match, Player, RatingChange, Settlement
-from backend.db.store import decimal_text
 from backend.ratings import Skill, displayed
 from backend.rooms.observer import options_out
 from backend.rooms.options import TableOptions

@@ -1,4 +1,4 @@
-"""What housekeeping looks for, as pure rules plus two small queries.
+"""What housekeeping looks for, as pure rules (the queries they need are ``RoomRepository``'s).
 
 * An open table that nobody joined within ``OPEN_TABLE_TTL_S`` expires: its creator "leaves" it
   (``rooms.commands.Leave``, the same path as the creator's own button), so ``decide`` closes it.
@@ -7,20 +7,30 @@
 * A room changed in the database by somebody else (``python -m backend.admin close``) has a
   stale copy in memory: it is rebuilt and its players are sent the new state.
 
-Time is an input (``now``), so the tests move it instead of waiting.
+Time is an input (``now``), so the tests move it instead of waiting. The rules read a room held in
+memory through ``RoomCopy``, so that this module needs nothing of the rooms layer that calls it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime, timedelta
+from typing import Protocol
 
-from sqlalchemy import exists, select
-from sqlalchemy.orm import aliased
-
-from backend.db.models import Room, RoomSeat
 from backend.db.store import Store
-from backend.rooms.model import RoomState
+
+
+class RoomCopy(Protocol):
+    """What the rules read of a room held in memory (``rooms.model.RoomState`` is one)."""
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def rematch(self) -> object | None: ...
 
 
 def expiry_cutoff(now: datetime, ttl_s: float) -> datetime:
@@ -28,37 +38,19 @@ def expiry_cutoff(now: datetime, ttl_s: float) -> datetime:
     return now - timedelta(seconds=ttl_s)
 
 
-def evictable(state: RoomState, present: Collection[str]) -> bool:
+def evictable(state: RoomCopy, present: Collection[str]) -> bool:
     """Nothing can happen in this room without somebody connecting first."""
     return state.status in ("finished", "closed") and state.rematch is None and not present
 
 
 def expired_open_tables(store: Store, now: datetime, ttl_s: float) -> list[tuple[str, str]]:
-    """(room id, creator id) of open tables older than the time to live that nobody joined
-    (only the creator's seat 0 is taken)."""
-    joiner = aliased(RoomSeat)
-    nobody_joined = ~exists().where(joiner.room_id == Room.id, joiner.seat != 0)
-    query = (
-        select(Room.id, RoomSeat.player_id)
-        .join(RoomSeat, (RoomSeat.room_id == Room.id) & (RoomSeat.seat == 0))
-        .where(Room.status == "open", nobody_joined, Room.created_at < expiry_cutoff(now, ttl_s))
-    )
-    with store.engine.connect() as connection:
-        return [(str(room_id), str(creator)) for room_id, creator in connection.execute(query).all()]
+    """(room id, creator id) of open tables older than the time to live that nobody joined."""
+    return store.rooms.unjoined_open_tables(created_before=expiry_cutoff(now, ttl_s))
 
 
-def changed_elsewhere(state: RoomState, stored: tuple[int, str] | None) -> bool:
+def changed_elsewhere(state: RoomCopy, stored: tuple[int, str] | None) -> bool:
     """The database has moved past this copy (an admin command, another writer)."""
     if stored is None:
         return False
     version, status = stored
     return version > state.version or status != state.status
-
-
-def stored_versions(store: Store, room_ids: Collection[str]) -> dict[str, tuple[int, str]]:
-    """(version, status) of each room as the database has it."""
-    if not room_ids:
-        return {}
-    query = select(Room.id, Room.version, Room.status).where(Room.id.in_(list(room_ids)))
-    with store.engine.connect() as connection:
-        return {str(room_id): (int(version), str(status)) for room_id, version, status in connection.execute(query)}

@@ -2,7 +2,7 @@
 
 ``configure`` gives the root logger one handler on stderr and routes uvicorn's loggers (its
 access log included) through it, so every line has the same shape and passes the same
-redaction (``backend.api.logging.redact``): players' tokens, socket tickets and invite codes are
+redaction (``backend.ops.redaction.redact``): players' tokens, socket tickets and invite codes are
 replaced, whatever the message or its arguments held. A line about a room or a player names them
 by id: ``log.info("…", extra=ids(room=…, player=…))``.
 """
@@ -15,7 +15,7 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
-from backend.api.logging import SecretFilter, redact
+from .redaction import SecretFilter, redact
 
 CONTEXT = ("room", "player", "node", "code", "event")
 _UVICORN = ("uvicorn", "uvicorn.error", "uvicorn.access")

@@ -2,7 +2,7 @@
 openskill library (``skill``) and the rebuild from the stored matches (``rebuild``).
 
 Everything here is pure; the store applies a finished match's change in the transaction that stores
-it (``backend.db.store``), and ``python -m backend.admin ratings --rebuild`` recomputes them all.
+it (``backend.db.action_log``), and ``python -m backend.admin ratings --rebuild`` recomputes them all.
 """
 
 from .kinds import RATING_KINDS, match_kind, options_kind, rating_kind

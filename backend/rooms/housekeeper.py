@@ -73,7 +73,7 @@ class Housekeeper:
             metrics.ROOMS_EXPIRED.inc()
             log.info("open table expired", extra=ids(room=room_id, player=creator, event="room_expired"))
         mine = self._registry.held()
-        stored = await asyncio.to_thread(housekeeping.stored_versions, self.store, list(mine))
+        stored = await asyncio.to_thread(self.store.rooms.versions, list(mine))
         for room_id, actor in mine.items():
             if housekeeping.changed_elsewhere(actor.state, stored.get(room_id)):
                 self._registry.forget(actor)  # changed behind our back: rebuild, and tell the players

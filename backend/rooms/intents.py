@@ -43,7 +43,7 @@ class Intents:
         await self._intent(room_id, cmd.Resign(player_id, msg_id, version))
 
     async def rematch(self, room_id: str, player_id: str, msg_id: int, version: int, action: RematchAction) -> None:
-        record = await asyncio.to_thread(self.store.room_record, room_id)
+        record = await asyncio.to_thread(self.store.rooms.record, room_id)
         if record is None:
             return
         others = [p.id for p in record.players.values() if p.bot_level is None]

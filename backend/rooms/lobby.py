@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
+from backend.db.common import bot_player_id, new_id
 from backend.db.models import Player
-from backend.db.store import Store, bot_player_id, new_id
+from backend.db.store import Store
 from backend.db.writes import TooManyTables
 from backend.engine import new_seed
 
@@ -50,7 +51,7 @@ class Lobby:
         invite link may be on its way to a friend."""
         try:
             row = await asyncio.to_thread(
-                self.store.create_room, player.id, options.to_json(), visibility, options.seats, max_open
+                self.store.rooms.create, player.id, options.to_json(), visibility, options.seats, max_open
             )
         except TooManyTables:
             raise RoomRefused(
@@ -65,7 +66,7 @@ class Lobby:
     async def seat_computers(self, room_id: str, player_id: str, level: str) -> RoomState | None:
         """The creator of an open table fills its empty seats with computer players at ``level``
         (a table for nothing only, as at creation); the match starts with the last of them."""
-        record = await asyncio.to_thread(self.store.room_record, room_id)
+        record = await asyncio.to_thread(self.store.rooms.record, room_id)
         state = None if record is None else record_state(record)
         refusal = computers_refusal(state, room_id, player_id, level)
         if refusal is not None:
@@ -83,7 +84,7 @@ class Lobby:
         for seat in seats:
             while bot_player_id(level, number) in taken:
                 number += 1
-            bot = await asyncio.to_thread(self.store.bot_player, level, number)
+            bot = await asyncio.to_thread(self.store.players.bot, level, number)
             taken.add(bot.id)
             state = await self.join(room_id, bot, seat)
         return state
@@ -105,7 +106,7 @@ class Lobby:
         actor = self._registry.get(room_id)
         if actor is not None:
             return actor.state.version
-        record = await asyncio.to_thread(self.store.room_record, room_id)
+        record = await asyncio.to_thread(self.store.rooms.record, room_id)
         return 0 if record is None else record.room.version
 
     async def set_spectators(
@@ -115,7 +116,7 @@ class Lobby:
 
     async def watch_link(self, room_id: str, player_id: str) -> str:
         """A private table's watch code, for its players only."""
-        record = await asyncio.to_thread(self.store.room_record, room_id)
+        record = await asyncio.to_thread(self.store.rooms.record, room_id)
         state = None if record is None else record_state(record)
         refusal = watch_link_refusal(state, room_id, player_id)
         if refusal is not None:

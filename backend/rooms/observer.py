@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
 
-from backend.db.store import decimal_text
+from backend.db.common import decimal_text
 from backend.engine import Event, events_for, view_for
 
 from .decide import resign_price

@@ -49,7 +49,7 @@ class ClusterRepair:
         cluster = self._cluster
         while True:
             try:
-                for room_id in await asyncio.to_thread(self.store.live_room_ids):
+                for room_id in await asyncio.to_thread(self.store.rooms.live_ids):
                     if not cluster.leases.owns(room_id) and await cluster.leases.owner(room_id) is None:
                         with contextlib.suppress(RoomRefused):
                             await self._registry.owned(room_id)

@@ -138,7 +138,7 @@ class Rooms:
             every = self.housekeeper.every(self._timing.housekeeping_s)
             self._tasks.append(asyncio.create_task(every, name="rooms-housekeeping"))
         if self.cluster is None:
-            live = await asyncio.to_thread(self.store.live_room_ids)
+            live = await asyncio.to_thread(self.store.rooms.live_ids)
             for room_id in live:
                 await self.registry.owned(room_id)
             return len(live)

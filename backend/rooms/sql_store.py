@@ -17,8 +17,10 @@ from datetime import UTC, datetime
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from backend import engine
+from backend.db.action_log import action_record
 from backend.db.group_commit import GroupCommitter
-from backend.db.store import RoomRecord, Store, action_record
+from backend.db.rooms import RoomRecord
+from backend.db.store import Store
 from backend.db.writes import ActionWrite, LoggedAction, RoomWrite, StoreUnavailable
 
 from .decide import deal_memory, rebuild_finished
@@ -90,12 +92,12 @@ def rebuild(stored: StoredRoom) -> RoomState:
 class SqlRoomStore:
     def __init__(self, store: Store, *, crash_after_commits: int | None = None) -> None:
         self._store = store
-        self._writer = GroupCommitter(store)
+        self._writer = GroupCommitter(store.actions)
         self._crash_after_commits = crash_after_commits
         self._commits = 0
 
     async def load(self, room_id: str) -> StoredRoom | None:
-        stored = await asyncio.to_thread(self._store.load_room, room_id)
+        stored = await asyncio.to_thread(self._store.actions.load_room, room_id)
         if stored is None:
             return None
         seed = None if stored.match is None else int(stored.match.seed)
@@ -123,10 +125,10 @@ class SqlRoomStore:
             if self._crash_after_commits is not None and self._commits >= self._crash_after_commits:
                 os._exit(70)  # chaos tests: die after the commit, before anyone is told
             return
-        await asyncio.to_thread(self._store.write, write)
+        await asyncio.to_thread(self._store.rooms.write, write)
 
     async def busy_elsewhere(self, room_id: str, player_ids: Sequence[str]) -> str | None:
-        return await asyncio.to_thread(self._store.playing_elsewhere, room_id, list(player_ids))
+        return await asyncio.to_thread(self._store.rooms.playing_elsewhere, room_id, list(player_ids))
 
     def close(self) -> None:
         self._writer.close()

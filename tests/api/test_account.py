@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 
-from backend.db.store import DELETED_NAME
+from backend.db.common import DELETED_NAME
 from tests.support.client import Player
 from tests.support.services import ServerProcess
 from tests.support.tables import table

@@ -81,7 +81,7 @@ def app_and_clock(database_url: str, tmp_path: Path) -> Iterator[tuple[FastAPI, 
 
 async def test_a_link_expires_after_its_time(app_and_clock: tuple[FastAPI, Clock, Store]) -> None:
     app, clock, store = app_and_clock
-    _, token = store.create_player("Anna")
+    _, token = store.players.create("Anna")
     auth = {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client:
         first = (await client.post("/api/device-links", headers=auth)).json()

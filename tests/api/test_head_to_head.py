@@ -360,7 +360,7 @@ def test_the_figures_kept_as_matches_end_equal_a_recount(world: World) -> None:
     try:
         a, b, c, dan = ids(world, "Anna", "Ben", "Cleo", "Dan")
         for group in ([a, b], [b, a], [a, b, c], [a, c], [a, dan], [c, dan]):
-            kept = store.head_to_head(group, False, 10, 0)
+            kept = store.groups.head_to_head(group, False, 10, 0)
             with Session(store.engine) as session:
                 figures, money = recount(session, group)
             assert kept.figures == figures and kept.money == money

@@ -171,7 +171,7 @@ async def test_the_rebuild_equals_the_incremental_ratings(shared_server: ServerP
     assert "the stored ratings equal the rebuilt ones" in done.stdout
     store = Store(shared_server.database_url)
     try:
-        report = store.rebuild_ratings()
+        report = store.ratings.rebuild()
         assert report.differences == [] and report.matches >= 1 and report.ratings >= 3
         with store.engine.begin() as connection:
             row = connection.execute(text("SELECT player_id, kind FROM ratings ORDER BY player_id LIMIT 1")).one()
@@ -183,6 +183,6 @@ async def test_the_rebuild_equals_the_incremental_ratings(shared_server: ServerP
         assert tampered.returncode == 1 and f"differs: {row.player_id} {row.kind}" in tampered.stdout
         written = admin(shared_server, "--write")
         assert written.returncode == 0, written.stdout + written.stderr
-        assert store.rebuild_ratings().differences == []
+        assert store.ratings.rebuild().differences == []
     finally:
         store.dispose()

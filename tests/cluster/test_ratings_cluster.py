@@ -74,7 +74,7 @@ async def test_ratings_chain_across_processes_and_the_rebuild_equals_them(group:
     assert [(r["kind"], r["matches"], r["mu"]) for r in seen_far["ratings"]] == [("twohand24", 2, expected[1][0])]
     store = Store(first.database_url)
     try:
-        report = store.rebuild_ratings()
+        report = store.ratings.rebuild()
     finally:
         store.dispose()
     assert report.matches == 3 and report.ratings == 4 and report.differences == []

@@ -173,7 +173,7 @@ async def test_the_room_row_and_the_action_log_are_read_in_one_snapshot(pair: Cl
         injected[0] = version
 
     try:
-        before = store.load_room(room["id"])
+        before = store.actions.load_room(room["id"])
         assert before is not None
         event.listen(store.engine, "before_cursor_execute", commit_a_move_meanwhile)
         room_store = SqlRoomStore(store)
@@ -186,7 +186,7 @@ async def test_the_room_row_and_the_action_log_are_read_in_one_snapshot(pair: Cl
         assert len(loaded.actions) == len(before.actions)
         assert all(logged.made_at_version < loaded.state.version for logged in loaded.actions)
         assert rebuild(loaded).seq == len(before.actions)
-        after = store.load_room(room["id"])  # and a read after it sees both the row and the move
+        after = store.actions.load_room(room["id"])  # and a read after it sees both the row and the move
         assert after is not None and after.record.room.version == injected[0]
         assert len(after.actions) == len(before.actions) + 1
     finally:

@@ -51,7 +51,7 @@ def test_the_filled_figures_equal_a_recount_for_every_group(upgraded: str) -> No
         }
         assert len(groups) >= 2
         for group in groups:
-            kept = store.head_to_head(list(group), False, 100, 0)
+            kept = store.groups.head_to_head(list(group), False, 100, 0)
             with Session(store.engine) as session:
                 figures, money = recount(session, list(group))
             assert kept.figures == figures and kept.money == money, group

@@ -95,12 +95,12 @@ def test_0006_gives_every_seat_of_every_finished_match_a_place_and_a_result(stor
     store = Store(stored_before)
     try:
         for match_id, _, status, _, _, _, expected in MATCHES:
-            match = store.match(match_id)
+            match = store.history.match(match_id)
             assert match is not None
             assert match.places == (None if status == "playing" else expected), match_id
             firsts = [seat for seat, place in enumerate(expected) if place == 1]
             assert match.winner_seat == (firsts[0] if len(firsts) == 1 else None), match_id
-        ledger = {entry["opponent_id"]: entry for entry in store.ledger("p_cleo")}
+        ledger = {entry["opponent_id"]: entry for entry in store.history.ledger("p_cleo")}
         # Cleo sat at the three finished tables of three and four, first (shared) in one of them;
         # those were played for nothing, so only the matches and results make her ledger
         assert (ledger["p_anna"]["played"], ledger["p_anna"]["won"]) == (3, 1)

@@ -23,9 +23,9 @@ def store(database_url: str) -> Iterator[Store]:
 
 
 def _match(store: Store, players: tuple[str, str], number: int) -> tuple[str, str]:
-    room = store.create_room(players[0], {"target": 301}, "public")
+    room = store.rooms.create(players[0], {"target": 301}, "public")
     match = NewMatch(id=f"m_{number}_{room.id}", options={"target": 301}, seed=7, first_dealer=0, seat_ids=players)
-    store.write(JoinWrite(room.id, players[1], match))
+    store.rooms.write(JoinWrite(room.id, players[1], match))
     return room.id, match.id
 
 
@@ -41,18 +41,18 @@ def _resigned(
 
 
 def test_a_refused_finishing_write_changes_no_rating(store: Store) -> None:
-    anna, _ = store.create_player("Anna")
-    ben, _ = store.create_player("Ben")
+    anna, _ = store.players.create("Anna")
+    ben, _ = store.players.create("Ben")
     room_id, match_id = _match(store, (anna.id, ben.id), 1)
     stale = _resigned(room_id, match_id, (1, 2), (anna.id, ben.id), rated=True)
     with pytest.raises(VersionConflict):
-        store.commit_actions([ActionWrite(**{**_fields(stale), "expected_version": 7})])
-    assert store.ratings_of(anna.id) == [] and store.rating_changes_of(match_id) == []
-    store.commit_actions([stale])
-    [row] = store.ratings_of(anna.id)
+        store.actions.commit([ActionWrite(**{**_fields(stale), "expected_version": 7})])
+    assert store.ratings.of_player(anna.id) == [] and store.ratings.changes_of(match_id) == []
+    store.actions.commit([stale])
+    [row] = store.ratings.of_player(anna.id)
     won, _ = rate([1, 2], [INITIAL, INITIAL])
     assert (row.kind, row.mu, row.sigma, row.matches) == ("twohand24", won.mu, won.sigma, 1)
-    assert [c.player_id for c in store.rating_changes_of(match_id)] == [anna.id, ben.id]
+    assert [c.player_id for c in store.ratings.changes_of(match_id)] == [anna.id, ben.id]
 
 
 def _fields(write: ActionWrite) -> dict[str, object]:
@@ -60,24 +60,26 @@ def _fields(write: ActionWrite) -> dict[str, object]:
 
 
 def test_the_rebuild_rates_matches_from_before_ratings_first_and_write_stores_them(store: Store) -> None:
-    anna, _ = store.create_player("Anna")
-    ben, _ = store.create_player("Ben")
+    anna, _ = store.players.create("Anna")
+    ben, _ = store.players.create("Ben")
     players = (anna.id, ben.id)
     old = _match(store, players, 1)  # finished before ratings were kept: no change logged
-    store.commit_actions([_resigned(*old, (1, 2), players, rated=False)])
+    store.actions.commit([_resigned(*old, (1, 2), players, rated=False)])
     new = _match(store, players, 2)
-    store.commit_actions([_resigned(*new, (2, 1), players, rated=True)])
-    assert [c.match_id for c in store.rating_changes_of(old[1])] == []
+    store.actions.commit([_resigned(*new, (2, 1), players, rated=True)])
+    assert [c.match_id for c in store.ratings.changes_of(old[1])] == []
 
-    report = store.rebuild_ratings()
+    report = store.ratings.rebuild()
     assert report.matches == 2 and report.differences and not report.written
     first = rate([1, 2], [INITIAL, INITIAL])
     second = rate([2, 1], first)
-    assert store.rebuild_ratings(write=True).written
-    after = {row.player_id: StoredRating(Skill(row.mu, row.sigma), row.matches) for row in store.ratings_of(anna.id)}
+    assert store.ratings.rebuild(write=True).written
+    after = {
+        row.player_id: StoredRating(Skill(row.mu, row.sigma), row.matches) for row in store.ratings.of_player(anna.id)
+    }
     assert after == {anna.id: StoredRating(second[0], 2)}
-    assert store.rebuild_ratings().differences == []
-    changes = store.rating_changes_of(old[1]) + store.rating_changes_of(new[1])
+    assert store.ratings.rebuild().differences == []
+    changes = store.ratings.changes_of(old[1]) + store.ratings.changes_of(new[1])
     assert [(c.match_id, c.seat) for c in sorted(changes, key=lambda c: c.id)] == [
         (old[1], 0), (old[1], 1), (new[1], 0), (new[1], 1),
     ]  # fmt: skip

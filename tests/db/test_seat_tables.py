@@ -15,9 +15,10 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
+from backend.db.action_log import action_record
 from backend.db.engine import make_engine
 from backend.db.migrate import upgrade
-from backend.db.store import Store, action_record
+from backend.db.store import Store
 from backend.db.writes import (
     ActionRecord,
     ActionWrite,
@@ -189,15 +190,15 @@ def _new_view(store: Store) -> dict[str, Any]:
     """The same, read through the Store from the seat tables."""
     rooms = []
     for room_id in ("r1", "r2", "r3", "r4"):
-        record = store.room_record(room_id)
+        record = store.rooms.record(room_id)
         assert record is not None and record.room.seats == 2
         rooms.append((room_id, *record.room.seat_ids, record.room.status, record.room.version))
     matches, deals, actions = [], [], []
     for match_id in ("m1", "m2", "m3", "m4"):
-        match = store.match(match_id)
+        match = store.history.match(match_id)
         assert match is not None
         matches.append((match_id, *match.player_ids, *match.totals, match.status, match.winner_seat, match.end_reason))
-        for deal in store.deals_of(match_id):
+        for deal in store.history.deals_of(match_id):
             assert (deal.declarer, deal.contract, deal.made, deal.thrown_in, deal.extra) == (
                 None,
                 None,
@@ -207,11 +208,11 @@ def _new_view(store: Store) -> dict[str, Any]:
             )
             per_seat = [*deal.card_points, *deal.declaration_points, *deal.score, *deal.totals]
             deals.append((match_id, deal.number, *per_seat))
-        for row in store.actions_of(match_id):
+        for row in store.history.actions_of(match_id):
             record = action_record(row)
             assert record.amount is None and record.cards is None
             actions.append((match_id, row.seq, record.seat, record.kind, record.card, record.declare, record.reason))
-    settled = store.settlements_for(["m1", "m2", "m3", "m4"])
+    settled = store.history.settlements_for(["m1", "m2", "m3", "m4"])
     settlements = sorted(
         (s.id, s.match_id, s.winner_id, s.loser_id, s.points_short, s.stake_per_point, s.currency, s.amount)
         for rows in settled.values()
@@ -226,7 +227,7 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
     store = Store(old_database)
     try:
         assert _new_view(store) == before
-        ledger = store.ledger("p_anna")
+        ledger = store.history.ledger("p_anna")
         for entry in ledger:
             entry["last_played"] = entry["last_played"].replace(tzinfo=entry["last_played"].tzinfo or UTC)
         assert ledger == [
@@ -235,7 +236,7 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
             {"opponent_id": "p_ben", "played": 1, "won": 1, "last_played": _at(1), "opponent_name": "Ben",
              "opponent_bot_level": None, "balance": {"EUR": "3.61"}},
         ]  # fmt: skip
-        [entry] = store.ledger("p_ben")
+        [entry] = store.history.ledger("p_ben")
         assert (entry["opponent_id"], entry["played"], entry["won"], entry["balance"]) == (
             "p_anna",
             1,
@@ -244,12 +245,12 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
         )
 
         # The history endpoint's JSON, as the two-seat columns gave it.
-        matches, total = store.matches_of_player("p_anna", 10, 0)
+        matches, total = store.history.matches_of("p_anna", 10, 0)
         assert total == 3 and [m.id for m in matches] == ["m3", "m2", "m1"]
-        players = store.players(["p_anna", "p_ben", "p_cleo"])
-        m1 = store.match("m1")
+        players = store.players.by_ids(["p_anna", "p_ben", "p_cleo"])
+        m1 = store.history.match("m1")
         assert m1 is not None
-        out = match_entry(m1, "p_ben", players, store.settlements_for(["m1"])["m1"]).model_dump()
+        out = match_entry(m1, "p_ben", players, store.history.settlements_for(["m1"])["m1"]).model_dump()
         assert {k: out[k] for k in ("players", "my_seat", "opponent", "totals", "winner_seat", "result", "stake")} == {
             "players": [  # with the places of migration 0006
                 {"seat": 0, "id": "p_anna", "name": "Anna", "bot_level": None, "place": 1, "result": "won"},
@@ -263,7 +264,7 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
             "stake": {"amount": "3.61", "currency": "EUR", "stake_per_point": "0.01", "points_short": 361,
                       "debtor_id": "p_ben", "creditor_id": "p_anna", "balance": "-3.61"},
         }  # fmt: skip
-        assert deal_result(store.deals_of("m1")[1]).model_dump() == {  # a two-hand deal in the one shape: no auction
+        assert deal_result(store.history.deals_of("m1")[1]).model_dump() == {  # two-hand: no auction
             "card_points": [120, 0],
             "declarations": [{"seat": 0, "suit": "C", "points": 200}],
             "declaration_points": [200, 0],
@@ -276,10 +277,10 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
         }
 
         # The rooms read as before: an open table with a free seat, a live one.
-        assert [r.room.id for r in store.open_public_rooms()] == ["r3"]
-        assert [r.room.id for r in store.rooms_of_player("p_ben")] == ["r4"]
-        assert store.playing_elsewhere("r1", ["p_anna", "p_ben"]) == "Ben"
-        assert store.playing_elsewhere("r4", ["p_ben"]) is None
+        assert [r.room.id for r in store.rooms.open_public()] == ["r3"]
+        assert [r.room.id for r in store.rooms.of_player("p_ben")] == ["r4"]
+        assert store.rooms.playing_elsewhere("r1", ["p_anna", "p_ben"]) == "Ben"
+        assert store.rooms.playing_elsewhere("r4", ["p_ben"]) is None
     finally:
         store.dispose()
 
@@ -290,7 +291,7 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
     try:
         # New rows after the migration: ids and sequences go on from the copied ones.
         match = NewMatch(id="m5", options=OPTIONS, seed=5, first_dealer=1, seat_ids=("p_cleo", "p_anna"))
-        store.write(JoinWrite("r3", "p_anna", match))
+        store.rooms.write(JoinWrite("r3", "p_anna", match))
         end = MatchEnd(
             1,
             (2, 1),
@@ -301,8 +302,8 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
             (SettlementRow("p_anna", "p_cleo", 1001, Decimal("10.01")),),
         )
         resign = ActionRecord(0, "resign", reason="resign")
-        store.commit_actions([ActionWrite("r3", 1, "m5", 1, resign, 1, (), end, (0, 0))])
-        cleo = {e["opponent_id"]: e for e in store.ledger("p_anna")}["p_cleo"]
+        store.actions.commit([ActionWrite("r3", 1, "m5", 1, resign, 1, (), end, (0, 0))])
+        cleo = {e["opponent_id"]: e for e in store.history.ledger("p_anna")}["p_cleo"]
         assert (cleo["played"], cleo["won"], cleo["balance"]) == (3, 1, {"EUR": "3.00", "chips": "-395.5"})
     finally:
         store.dispose()
@@ -316,24 +317,24 @@ def store(database_url: str) -> Iterator[Store]:
 
 
 def test_a_table_of_three_seats_is_joined_played_and_settled_per_loser(store: Store, database_url: str) -> None:
-    anna, ben, cleo, dora = (store.create_player(name)[0] for name in ("Anna", "Ben", "Cleo", "Dora"))
-    room = store.create_room(anna.id, OPTIONS, "public", seats=3)
+    anna, ben, cleo, dora = (store.players.create(name)[0] for name in ("Anna", "Ben", "Cleo", "Dora"))
+    room = store.rooms.create(anna.id, OPTIONS, "public", seats=3)
     assert room.seat_ids == [anna.id, None, None]
-    store.write(JoinWrite(room.id, ben.id, None))  # a seat of three: no match yet
-    record = store.room_record(room.id)
+    store.rooms.write(JoinWrite(room.id, ben.id, None))  # a seat of three: no match yet
+    record = store.rooms.record(room.id)
     assert record is not None and record.room.seat_ids == [anna.id, ben.id, None] and record.room.status == "open"
     assert record.room.version == 1 and set(record.players) == {anna.id, ben.id}
     with pytest.raises(SeatTaken):
-        store.write(JoinWrite(room.id, ben.id, None))  # one seat per player
+        store.rooms.write(JoinWrite(room.id, ben.id, None))  # one seat per player
     seat_ids = (anna.id, ben.id, cleo.id)
     match = NewMatch(id="m3seats", options=OPTIONS, seed=9, first_dealer=2, seat_ids=seat_ids)
-    store.write(JoinWrite(room.id, cleo.id, match))
+    store.rooms.write(JoinWrite(room.id, cleo.id, match))
     with pytest.raises(SeatTaken):
-        store.write(JoinWrite(room.id, dora.id, None))  # every seat is taken
-    record = store.room_record(room.id)
+        store.rooms.write(JoinWrite(room.id, dora.id, None))  # every seat is taken
+    record = store.rooms.record(room.id)
     assert record is not None and record.room.status == "playing" and record.room.seat_ids == list(seat_ids)
-    assert [r.room.id for r in store.rooms_of_player(cleo.id)] == [room.id]
-    assert store.playing_elsewhere("another", [cleo.id]) == "Cleo"
+    assert [r.room.id for r in store.rooms.of_player(cleo.id)] == [room.id]
+    assert store.rooms.playing_elsewhere("another", [cleo.id]) == "Cleo"
 
     bid = ActionRecord(0, "bid", amount=120)
     discard = ActionRecord(0, "discard", cards=("9C", "JD"))
@@ -347,7 +348,7 @@ def test_a_table_of_three_seats_is_joined_played_and_settled_per_loser(store: St
         SettlementRow(anna.id, cleo.id, 981, Decimal("9.81")),
     )
     end = MatchEnd(0, (1, 2, 2), "target", (1001, 20, 20), Decimal("0.01"), "EUR", owed)
-    outcomes = store.commit_actions(
+    outcomes = store.actions.commit(
         [
             ActionWrite(room.id, 2, match.id, 1, bid, 1, (), None, (0, 0, 0)),
             ActionWrite(room.id, 3, match.id, 2, ActionRecord(1, "pass"), 2, (), None, (0, 0, 0)),
@@ -356,11 +357,11 @@ def test_a_table_of_three_seats_is_joined_played_and_settled_per_loser(store: St
         ]
     )
     assert outcomes == [None] * 4
-    stored = store.load_room(room.id)
+    stored = store.actions.load_room(room.id)
     assert stored is not None and stored.match is not None
     assert stored.match.player_ids == list(seat_ids) and stored.match.totals == [1001, 20, 20]
     assert [action_record(a) for a in stored.actions][:3] == [bid, ActionRecord(1, "pass"), discard]
-    [row] = store.deals_of(match.id)
+    [row] = store.history.deals_of(match.id)
     assert (row.card_points, row.score, row.totals) == ([80, 20, 20], [120, 20, 20], [120, 20, 20])
     assert (row.declarer, row.contract, row.made, row.thrown_in, row.extra) == (
         0,
@@ -369,29 +370,29 @@ def test_a_table_of_three_seats_is_joined_played_and_settled_per_loser(store: St
         False,
         {"rounded": [120, 20, 20]},
     )
-    assert len(store.settlements_for([match.id])[match.id]) == 2
+    assert len(store.history.settlements_for([match.id])[match.id]) == 2
 
-    winner = {e["opponent_id"]: (e["played"], e["won"], e["balance"]) for e in store.ledger(anna.id)}
+    winner = {e["opponent_id"]: (e["played"], e["won"], e["balance"]) for e in store.history.ledger(anna.id)}
     assert winner == {ben.id: (1, 1, {"EUR": "9.81"}), cleo.id: (1, 1, {"EUR": "9.81"})}
-    losers = {e["opponent_id"]: (e["played"], e["won"], e["balance"]) for e in store.ledger(ben.id)}
+    losers = {e["opponent_id"]: (e["played"], e["won"], e["balance"]) for e in store.history.ledger(ben.id)}
     assert losers == {anna.id: (1, 0, {"EUR": "-9.81"}), cleo.id: (1, 0, {})}  # the two losers owe each other nothing
 
-    players = store.players(list(seat_ids))
-    out = match_entry(stored.match, cleo.id, players, store.settlements_for([match.id])[match.id]).model_dump()
+    players = store.players.by_ids(list(seat_ids))
+    out = match_entry(stored.match, cleo.id, players, store.history.settlements_for([match.id])[match.id]).model_dump()
     assert [p["seat"] for p in out["players"]] == [0, 1, 2] and out["totals"] == [1001, 20, 20]
     assert out["my_seat"] == 2 and out["result"] == "lost" and out["stake"]["balance"] == "-9.81"
-    out = match_entry(stored.match, anna.id, players, store.settlements_for([match.id])[match.id]).model_dump()
+    out = match_entry(stored.match, anna.id, players, store.history.settlements_for([match.id])[match.id]).model_dump()
     assert out["result"] == "won" and out["stake"]["amount"] == "19.62" and out["stake"]["balance"] == "19.62"
 
     # A rematch offer keeps who has accepted it so far (every person must, at three or four).
-    record = store.room_record(room.id)
+    record = store.rooms.record(room.id)
     assert record is not None
     deadline = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-    store.write(RematchOfferWrite(room.id, record.room.version, 0, deadline, (2,)))
-    record = store.room_record(room.id)
+    store.rooms.write(RematchOfferWrite(room.id, record.room.version, 0, deadline, (2,)))
+    record = store.rooms.record(room.id)
     assert record is not None and record_state(record).rematch == RematchOffer(0, deadline, frozenset({2}))
-    store.write(RematchOfferWrite(room.id, record.room.version, None, None))
-    record = store.room_record(room.id)
+    store.rooms.write(RematchOfferWrite(room.id, record.room.version, None, None))
+    record = store.rooms.record(room.id)
     assert record is not None and record_state(record).rematch is None and not record.deadlines
 
     # A database with a table of three seats cannot go back to two seat columns.
@@ -400,14 +401,14 @@ def test_a_table_of_three_seats_is_joined_played_and_settled_per_loser(store: St
 
 
 def test_v0_10a_the_one_who_abandons_owes_every_other_player(store: Store) -> None:
-    anna, ben, cleo = (store.create_player(name)[0] for name in ("Anna", "Ben", "Cleo"))
-    room = store.create_room(anna.id, OPTIONS, "private", seats=3)
-    store.write(JoinWrite(room.id, cleo.id, None, seat=2))  # a seat of one's own choice
+    anna, ben, cleo = (store.players.create(name)[0] for name in ("Anna", "Ben", "Cleo"))
+    room = store.rooms.create(anna.id, OPTIONS, "private", seats=3)
+    store.rooms.write(JoinWrite(room.id, cleo.id, None, seat=2))  # a seat of one's own choice
     with pytest.raises(SeatTaken):
-        store.write(JoinWrite(room.id, ben.id, None, seat=2))
+        store.rooms.write(JoinWrite(room.id, ben.id, None, seat=2))
     match = NewMatch(id="m_abandon", options=OPTIONS, seed=3, first_dealer=0, seat_ids=(anna.id, ben.id, cleo.id))
-    store.write(JoinWrite(room.id, ben.id, match))  # the first free seat: 1
-    record = store.room_record(room.id)
+    store.rooms.write(JoinWrite(room.id, ben.id, match))  # the first free seat: 1
+    record = store.rooms.record(room.id)
     assert record is not None and record.room.seat_ids == [anna.id, ben.id, cleo.id] and record.room.version == 2
     owed = (
         SettlementRow(anna.id, ben.id, 1001, Decimal("10.01")),
@@ -415,8 +416,8 @@ def test_v0_10a_the_one_who_abandons_owes_every_other_player(store: Store) -> No
     )
     end = MatchEnd(None, (1, 3, 1), "absence", (0, 0, 0), Decimal("0.01"), "EUR", owed)
     resign = ActionRecord(1, "resign", reason="absence")
-    assert store.commit_actions([ActionWrite(room.id, 2, match.id, 1, resign, None, (), end, (0, 0, 0))]) == [None]
-    debts = {e["opponent_id"]: e["balance"] for e in store.ledger(ben.id)}
+    assert store.actions.commit([ActionWrite(room.id, 2, match.id, 1, resign, None, (), end, (0, 0, 0))]) == [None]
+    debts = {e["opponent_id"]: e["balance"] for e in store.history.ledger(ben.id)}
     assert debts == {anna.id: {"EUR": "-10.01"}, cleo.id: {"EUR": "-10.01"}}
-    shared = {e["opponent_id"]: (e["played"], e["won"], e["balance"]) for e in store.ledger(cleo.id)}
+    shared = {e["opponent_id"]: (e["played"], e["won"], e["balance"]) for e in store.history.ledger(cleo.id)}
     assert shared == {ben.id: (1, 1, {"EUR": "10.01"}), anna.id: (1, 1, {})}  # Cleo and Anna owe each other nothing

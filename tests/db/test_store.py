@@ -35,11 +35,11 @@ def store(database_url: str) -> Iterator[Store]:
 
 
 def _room_with_match(store: Store) -> tuple[str, str]:
-    anna, _ = store.create_player("Anna")
-    ben, _ = store.create_player("Ben")
-    room = store.create_room(anna.id, {"target": 301}, "public")
+    anna, _ = store.players.create("Anna")
+    ben, _ = store.players.create("Ben")
+    room = store.rooms.create(anna.id, {"target": 301}, "public")
     match = NewMatch(id=f"m_{room.id}", options={"target": 301}, seed=7, first_dealer=0, seat_ids=(anna.id, ben.id))
-    store.write(JoinWrite(room.id, ben.id, match))
+    store.rooms.write(JoinWrite(room.id, ben.id, match))
     return room.id, match.id
 
 
@@ -65,10 +65,10 @@ def test_migrations_match_the_models(store: Store) -> None:
 
 def test_a_stale_version_is_refused_and_writes_nothing(store: Store) -> None:
     room_id, match_id = _room_with_match(store)  # joining moved the room to version 1
-    store.commit_actions([_play(room_id, match_id, 1, 1)])
+    store.actions.commit([_play(room_id, match_id, 1, 1)])
     with pytest.raises(VersionConflict):
-        store.commit_actions([_play(room_id, match_id, 1, 2)])
-    stored = store.load_room(room_id)
+        store.actions.commit([_play(room_id, match_id, 1, 2)])
+    stored = store.actions.load_room(room_id)
     assert stored is not None and stored.record.room.version == 2 and [a.seq for a in stored.actions] == [1]
 
 
@@ -76,53 +76,53 @@ def test_group_commit_stores_a_batch_and_isolates_a_conflict(store: Store) -> No
     rooms = [_room_with_match(store) for _ in range(3)]
     writes = [_play(room_id, match_id, 1, 1) for room_id, match_id in rooms]
     writes[1] = _play(*rooms[1], 5, 1)  # made against a version the room never had
-    outcomes = store.commit_actions(writes)
+    outcomes = store.actions.commit(writes)
     assert outcomes[0] is None and outcomes[2] is None and isinstance(outcomes[1], VersionConflict)
-    versions = [store.load_room(room_id).record.room.version for room_id, _ in rooms]  # type: ignore[union-attr]
+    versions = [store.actions.load_room(room_id).record.room.version for room_id, _ in rooms]  # type: ignore[union-attr]
     assert versions == [2, 1, 2]
 
 
 async def test_group_committer_answers_every_caller(store: Store) -> None:
     rooms = [_room_with_match(store) for _ in range(20)]
-    committer = GroupCommitter(store)
+    committer = GroupCommitter(store.actions)
     try:
         await asyncio.gather(*(committer.commit(_play(room_id, match_id, 1, 1)) for room_id, match_id in rooms))
         with pytest.raises(VersionConflict):
             await committer.commit(_play(*rooms[0], 1, 2))
     finally:
         committer.close()
-    assert all(store.load_room(room_id).record.room.version == 2 for room_id, _ in rooms)  # type: ignore[union-attr]
+    assert all(store.actions.load_room(room_id).record.room.version == 2 for room_id, _ in rooms)  # type: ignore[union-attr]
 
 
 def test_r6_1_settlements_and_the_ledger_are_exact(store: Store) -> None:
     room_id, match_id = _room_with_match(store)
-    stored = store.load_room(room_id)
+    stored = store.actions.load_room(room_id)
     assert stored is not None and stored.match is not None
     winner, loser = stored.match.player_ids
     amount = Decimal("0.1") * 3  # 0.30000000000000004 as a binary float
     end = MatchEnd(0, (1, 2), "resign", (0, 0), Decimal("0.1"), "EUR", (SettlementRow(winner, loser, 3, amount),))
-    store.commit_actions(
+    store.actions.commit(
         [ActionWrite(room_id, 1, match_id, 1, ActionRecord(seat=1, kind="resign"), 1, (), end, (0, 0))]
     )
-    [entry] = store.ledger(winner)
+    [entry] = store.history.ledger(winner)
     assert entry["balance"] == {"EUR": "0.3"} and entry["won"] == 1
-    [entry] = store.ledger(loser)
+    [entry] = store.history.ledger(loser)
     assert entry["balance"] == {"EUR": "-0.3"} and entry["won"] == 0
 
 
 def test_a_second_joiner_finds_the_seat_taken(store: Store) -> None:
     room_id, _ = _room_with_match(store)
-    cleo, _ = store.create_player("Cleo")
+    cleo, _ = store.players.create("Cleo")
     match = NewMatch(id="m_other", options={"target": 301}, seed=8, first_dealer=0, seat_ids=("x", cleo.id))
     with pytest.raises(SeatTaken):
-        store.write(JoinWrite(room_id, cleo.id, match))
+        store.rooms.write(JoinWrite(room_id, cleo.id, match))
 
 
 def test_r6_2_deadlines_are_stored_and_cleared_with_the_match_end(store: Store) -> None:
     room_id, match_id = _room_with_match(store)
     deadline = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
-    store.write(AbsenceWrite(room_id, 1, deadline))
-    record = store.room_record(room_id)
+    store.rooms.write(AbsenceWrite(room_id, 1, deadline))
+    record = store.rooms.record(room_id)
     assert record is not None
     [row] = record.deadlines
     assert (row.kind, row.seat) == ("absence", 1)
@@ -130,19 +130,19 @@ def test_r6_2_deadlines_are_stored_and_cleared_with_the_match_end(store: Store) 
     first, second = record.room.seat_ids
     assert first is not None and second is not None
     end = MatchEnd(0, (1, 2), "absence", (0, 0), Decimal(0), "chips", (SettlementRow(first, second, 301, Decimal(0)),))
-    store.commit_actions(
+    store.actions.commit(
         [ActionWrite(room_id, 1, match_id, 1, ActionRecord(1, "resign", reason="absence"), None, (), end, (0, 0))]
     )
-    assert store.room_record(room_id).deadlines == []  # type: ignore[union-attr]
+    assert store.rooms.record(room_id).deadlines == []  # type: ignore[union-attr]
 
 
 def test_a_socket_ticket_opens_once_and_only_in_time(store: Store) -> None:
-    anna, _ = store.create_player("Anna")
-    ticket = store.issue_ticket(anna.id, timedelta(seconds=30))
+    anna, _ = store.players.create("Anna")
+    ticket = store.players.issue_ticket(anna.id, timedelta(seconds=30))
     assert ticket and anna.id not in ticket
-    player = store.redeem_ticket(ticket)
+    player = store.players.redeem_ticket(ticket)
     assert player is not None and player.id == anna.id
-    assert store.redeem_ticket(ticket) is None  # single use
-    expired = store.issue_ticket(anna.id, timedelta(seconds=-1))
-    assert store.redeem_ticket(expired) is None
-    assert store.redeem_ticket("not-a-ticket") is None
+    assert store.players.redeem_ticket(ticket) is None  # single use
+    expired = store.players.issue_ticket(anna.id, timedelta(seconds=-1))
+    assert store.players.redeem_ticket(expired) is None
+    assert store.players.redeem_ticket("not-a-ticket") is None

@@ -23,9 +23,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from backend.db.action_log import action_record
 from backend.db.engine import make_engine
 from backend.db.migrate import upgrade
-from backend.db.store import Store, action_record
+from backend.db.store import Store
 from backend.engine import apply, legal_actions, new_game, payments, places, view_for
 from backend.engine.cards import SUITS
 from backend.history.entries import deal_result, seated_players
@@ -87,16 +88,16 @@ def test_a_database_of_before_the_unification_upgrades_and_every_match_replays(u
         assert len(ids) == 13
         finished = variants = 0
         for match_id in ids:
-            stored = store.match(match_id)
+            stored = store.history.match(match_id)
             assert stored is not None
             rules = TableOptions.from_json(stored.options).rules
             match = new_game(rules, int(stored.seed))
-            rows = store.actions_of(match_id)
+            rows = store.history.actions_of(match_id)
             for row in rows:
                 match, _ = apply(match, row.seat, engine_action(action_record(row)))
             assert list(match.totals) == stored.totals, match_id
             assert match.first_dealer == stored.first_dealer
-            deals = store.deals_of(match_id)
+            deals = store.history.deals_of(match_id)
             assert [d.number for d in deals] == [r.number for r in match.history]
             for deal, record in zip(deals, match.history, strict=True):
                 result = record.result
@@ -124,7 +125,7 @@ def test_a_database_of_before_the_unification_upgrades_and_every_match_replays(u
             assert stored.winner_seat == (firsts[0] if len(firsts) == 1 else None) == match.winner
             owed = {
                 (s.loser_id, s.winner_id, s.points_short, Decimal(s.amount))
-                for s in store.settlements_for([match_id]).get(match_id, [])
+                for s in store.history.settlements_for([match_id]).get(match_id, [])
                 if Decimal(s.amount)  # a zero row of before: nothing is owed
             }
             players = stored.player_ids
@@ -132,7 +133,7 @@ def test_a_database_of_before_the_unification_upgrades_and_every_match_replays(u
             assert owed == {(players[p], players[q], short, a) for p, q, short, a in payments(match, stake)}
             download = match_replay(
                 match_id,
-                seated_players(stored, store.players(players)),
+                seated_players(stored, store.players.by_ids(players)),
                 rules,
                 int(stored.seed),
                 [action_record(row) for row in rows],

@@ -55,7 +55,7 @@ class Site:
     rooms: Rooms
 
     def player(self, name: str) -> Player:
-        return self.store.create_player(name)[0]
+        return self.store.players.create(name)[0]
 
 
 @pytest.fixture
@@ -78,7 +78,7 @@ def options(stake: str = "0") -> TableOptions:
 
 
 def status(site: Site, room_id: str) -> str:
-    record = site.store.room_record(room_id)
+    record = site.store.rooms.record(room_id)
     assert record is not None
     return record.room.status
 
@@ -131,7 +131,7 @@ async def test_admin_closes_a_stuck_match_as_r6_2_says_and_the_server_catches_up
     assert await asyncio.to_thread(admin, ["--database-url", site.url, "close", room_id]) == 0
     assert "R6.2" in capsys.readouterr().out
     assert status(site, room_id) == "finished"
-    [entry] = site.store.ledger(winner)
+    [entry] = site.store.history.ledger(winner)
     assert entry["balance"] == {"EUR": "150.5"}  # 0.5 × (301 − 0)
 
     done = await site.rooms.housekeep(datetime.now(UTC))  # the server's copy was stale: rebuilt

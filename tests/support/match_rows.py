@@ -2,7 +2,7 @@
 head tests) and for filling a database fast (bench/head_to_head.py).
 
 Each match is given as its seats, deals, marriages declared and settlements; the rows are written
-as the server writes them (``Store._write_action``): ``matches`` (its ``kind`` from its options, the
+as the server writes them (``backend.db.action_log``): ``matches`` (its ``kind`` from its options, the
 model's default), ``match_seats`` with totals and places, ``deals`` and ``deal_seats``, the
 declaring plays of ``actions`` (and, if asked, other plays around them) and ``settlements``.
 """

@@ -22,7 +22,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from backend.api.codes import PROTOCOL
 from backend.api.messages import validate_server_message
-from backend.db.store import Store, action_record
+from backend.db.action_log import action_record
+from backend.db.store import Store
 from backend.engine import MatchState, apply, name, new_game
 from backend.engine.cards import cards_in
 from backend.rooms.log import engine_action
@@ -142,7 +143,7 @@ class TrueGame:
 def true_game(database_url: str, room_id: str) -> TrueGame:
     store = Store(database_url)
     try:
-        stored = store.load_room(room_id)
+        stored = store.actions.load_room(room_id)
     finally:
         store.dispose()
     assert stored is not None and stored.match is not None

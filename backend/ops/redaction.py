@@ -1,5 +1,5 @@
-"""Secrets never reach a log line: one redaction, used by the filter on the loggers that write
-requests and by the formatters of ``backend.ops.logs``.
+"""Secrets never reach a log line: one redaction, used by the filter the app puts on the loggers
+that write requests and by the formatters of ``logs.py``.
 
 The browser opens its socket with a one-time ticket, but non-browser clients may still pass
 ``?token=``; uvicorn's access log and error log print request paths with their query, so both
