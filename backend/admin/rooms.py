@@ -98,7 +98,7 @@ class _NoSockets:
     async def present(self, room_id: str) -> frozenset[str]:
         return frozenset()
 
-    def deliver(self, room_id: str, player_id: str, text: str) -> None:
+    def deliver(self, room_id: str, player_id: str, text: str, version: int | None = None) -> None:
         self.told.append(text)
 
     def close_room(self, room_id: str, code: int, reason: str) -> None:

@@ -64,10 +64,15 @@ class SocketOutbox:
         self._writer = asyncio.create_task(self._drain())
         self.closed = False
         self.sent = 0  # messages queued for the client so far
+        self._state_version = -1  # the newest room state queued for the client
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, version: int | None = None) -> None:
         if self.closed:
             return
+        if version is not None:
+            if version < self._state_version:
+                return  # an older state than the client has (a stale copy answering): dropped
+            self._state_version = version
         if self._queue.qsize() >= OUTBOX_LIMIT:
             self.close(CloseCode.POLICY, "too slow")
             return

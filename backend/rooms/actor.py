@@ -99,10 +99,30 @@ class RoomActor:
         async with self._lock:
             if self.retired:
                 return RETIRED
-            if self.stale:
+            if self.stale or await self._overtaken(command):
                 return STALE_COPY
             new, effects = decide(self.state, command, self._clock.now(), self._limits)
             return await self._carry_out(new, effects)
+
+    async def _overtaken(self, command: cmd.Command) -> bool:
+        """Was this copy overtaken by another writer? Only asked of an intent made against a version
+        the copy never reached: the sender saw a newer state, from another process that wrote the
+        room while its lease moved (a Redis restart) — this copy must not answer with its older
+        state (it would take the sender back), it is reloaded. A made-up version is judged by
+        ``decide`` as usual: the database has no such version either."""
+        version = getattr(command, "version", None)
+        if version is None or version <= self.state.version:
+            return False
+        try:
+            stored = await self._store.version(self.id)
+        except Exception as error:  # the database away: the intent is judged by this copy, as before
+            log.info("room %s: could not read its stored version: %s", self.id, error)
+            return False
+        if stored is None or stored <= self.state.version:
+            return False
+        self.stale = True
+        self._on_stale(self)
+        return True
 
     def resume(self) -> None:
         """After a rebuild: re-arm the deadlines and let the computer move if it is its turn."""
@@ -257,7 +277,7 @@ class RoomActor:
             )
             self._bus.close_player(self.id, player_id, CloseCode.STATE_FAILED, "reconnect for the current state")
             return
-        self._bus.deliver(self.id, player_id, text)
+        self._bus.deliver(self.id, player_id, text, self.state.version)
 
     def _send(self, player_id: str, message: BaseModel | str) -> None:
         text = message if isinstance(message, str) else message.model_dump_json()

@@ -33,10 +33,10 @@ class LocalBus:
     async def present(self, room_id: str) -> frozenset[str]:
         return frozenset(self._sockets.get(room_id, ()))
 
-    def deliver(self, room_id: str, player_id: str, text: str) -> None:
+    def deliver(self, room_id: str, player_id: str, text: str, version: int | None = None) -> None:
         connection = self._sockets.get(room_id, {}).get(player_id)
         if connection is not None:
-            connection.send(text)
+            connection.send(text, version)
 
     def close_room(self, room_id: str, code: int, reason: str) -> None:
         for connection in self._sockets.pop(room_id, {}).values():

@@ -36,11 +36,17 @@ class RoomStore(Protocol):
     async def busy_elsewhere(self, room_id: str, player_ids: Sequence[str]) -> str | None:
         """The name of one of ``player_ids`` now playing in another room, if any."""
 
+    async def version(self, room_id: str) -> int | None:
+        """The room's version as stored (None if there is no such room)."""
+
 
 class Connection(Protocol):
     """One socket, as the rooms layer sees it: sending never blocks."""
 
-    def send(self, text: str) -> None: ...
+    def send(self, text: str, version: int | None = None) -> None:
+        """Queue ``text``; a room's state carries its ``version``, and a socket is never sent a
+        state older than one it already has (after a lease moved, a stale copy of the room on
+        another process may still answer for a moment)."""
 
     def close(self, code: int, reason: str = "") -> None: ...
 
@@ -61,7 +67,8 @@ class Bus(Protocol):
     async def present(self, room_id: str) -> frozenset[str]:
         """The players with a socket open to this room, over every process."""
 
-    def deliver(self, room_id: str, player_id: str, text: str) -> None: ...
+    def deliver(self, room_id: str, player_id: str, text: str, version: int | None = None) -> None:
+        """Send ``text`` to the player's socket, wherever it is; ``version`` as ``Connection.send``."""
 
     def close_room(self, room_id: str, code: int, reason: str) -> None: ...
 

@@ -130,5 +130,9 @@ class SqlRoomStore:
     async def busy_elsewhere(self, room_id: str, player_ids: Sequence[str]) -> str | None:
         return await asyncio.to_thread(self._store.rooms.playing_elsewhere, room_id, list(player_ids))
 
+    async def version(self, room_id: str) -> int | None:
+        stored = await asyncio.to_thread(self._store.rooms.versions, [room_id])
+        return stored[room_id][0] if room_id in stored else None
+
     def close(self) -> None:
         self._writer.close()

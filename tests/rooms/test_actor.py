@@ -13,7 +13,7 @@ import pytest
 from backend.db.writes import ActionWrite, RoomWrite, StoreUnavailable
 from backend.engine import Event, SeatView
 from backend.rooms import commands as cmd
-from backend.rooms.actor import RoomActor
+from backend.rooms.actor import STALE_COPY, RoomActor
 from backend.rooms.codes import CloseCode
 from backend.rooms.decide import Limits
 from backend.rooms.model import RoomState
@@ -26,6 +26,7 @@ class FakeStore:
     def __init__(self) -> None:
         self.writes: list[RoomWrite] = []
         self.down = False
+        self.stored_version: int | None = None  # what another writer left in the database
 
     async def load(self, room_id: str) -> StoredRoom | None:
         return None
@@ -37,6 +38,9 @@ class FakeStore:
 
     async def busy_elsewhere(self, room_id: str, player_ids: Sequence[str]) -> str | None:
         return None
+
+    async def version(self, room_id: str) -> int | None:
+        return self.stored_version
 
 
 class FakeBus:
@@ -53,7 +57,7 @@ class FakeBus:
     async def present(self, room_id: str) -> frozenset[str]:
         return frozenset({ANNA, BEN})
 
-    def deliver(self, room_id: str, player_id: str, text: str) -> None:
+    def deliver(self, room_id: str, player_id: str, text: str, version: int | None = None) -> None:
         self.sent.append((player_id, json.loads(text)))
 
     def close_room(self, room_id: str, code: int, reason: str) -> None:
@@ -155,4 +159,41 @@ async def test_a_seat_whose_state_cannot_be_built_is_closed_to_reconnect_and_the
     next_player, next_card = mover(room.state)  # and the game goes on
     assert await room.handle(cmd.PlayCard(next_player, 2, room.state.version, next_card, False)) is None
     assert room.state.version == state.version + 2
+    room.stop()
+
+
+async def test_an_intent_against_a_newer_stored_version_reloads_the_copy_and_sends_nothing_older() -> None:
+    """Another process wrote the room while its lease moved (a Redis restart): the sender saw that
+    newer state. This copy must not answer it with its own older one; it goes stale, to be rebuilt."""
+    store, bus = FakeStore(), FakeBus()
+    state = started()
+    gone: list[RoomActor] = []
+    room = RoomActor(
+        state,
+        store=store,
+        bus=bus,
+        clock=FakeClock(),
+        bots=NoBots(),
+        limits=Limits(),
+        bot_delay_s=0,
+        on_stale=gone.append,
+    )
+    store.stored_version = state.version + 2
+    player, card = mover(state)
+    assert await room.handle(cmd.PlayCard(player, 7, state.version + 2, card, False)) is STALE_COPY
+    assert room.stale and gone == [room]
+    assert bus.sent == [] and store.writes == []  # no older state, no refusal that would carry one
+    room.stop()
+
+
+async def test_a_made_up_future_version_is_refused_as_stale_and_the_copy_stays() -> None:
+    store, bus = FakeStore(), FakeBus()
+    state = started()
+    room = actor(state, store, bus)
+    store.stored_version = state.version  # the database agrees with this copy
+    player, card = mover(state)
+    await room.handle(cmd.PlayCard(player, 7, state.version + 50, card, False))
+    assert not room.stale and room.state.version == state.version
+    [(who, answer)] = [(who, m) for who, m in bus.sent if m["type"] == "rejected"]
+    assert who == player and answer["code"] == "stale_version"
     room.stop()

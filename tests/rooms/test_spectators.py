@@ -21,7 +21,7 @@ class Socket:
         self.sent: list[str] = []
         self.closed: tuple[int, str] | None = None
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, version: int | None = None) -> None:
         self.sent.append(text)
 
     def close(self, code: int, reason: str = "") -> None:

@@ -62,12 +62,12 @@ class RedisBus:
             metrics.REDIS_ERRORS.labels("presence").inc()
             return frozenset(self._local.get(room_id, {}))
 
-    def deliver(self, room_id: str, player_id: str, text: str) -> None:
+    def deliver(self, room_id: str, player_id: str, text: str, version: int | None = None) -> None:
         connection = self._local.get(room_id, {}).get(player_id)
         if connection is not None:
-            connection.send(text)
+            connection.send(text, version)
             return
-        payload = json.dumps({"kind": "deliver", "player": player_id, "text": text})
+        payload = json.dumps({"kind": "deliver", "player": player_id, "text": text, "version": version})
         self._link.publish_later(f"room:{room_id}", payload, owed=player_id)
 
     def close_room(self, room_id: str, code: int, reason: str) -> None:
@@ -101,7 +101,7 @@ class RedisBus:
         if kind == "deliver":
             connection = players.get(message["player"])
             if connection is not None:
-                connection.send(message["text"])
+                connection.send(message["text"], message.get("version"))
         elif kind == "attached" and message["proc"] != self._link.id:
             connection = players.pop(message["player"], None)
             if connection is not None:
