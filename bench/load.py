@@ -688,9 +688,9 @@ def echo_run(args: argparse.Namespace, folder: Path, pad: int) -> dict[str, Any]
 # ------------------------------------------------------------------ saturation and memory per room
 
 SATURATION_P99_MS = 100.0
-# the saturation ladder: at R rooms about R / think moves per second are offered; each step
-# shortens the mean think time by a quarter, down to 5 ms
-SATURATION_THINKS = tuple(round(0.75**k, 4) for k in range(19))
+# the saturation ladder: at R rooms about R / think moves per second are offered; from a quarter
+# of one move per second per room, each step shortens the mean think time by a quarter, to 5 ms
+SATURATION_THINKS = tuple(round(4 * 0.75**k, 4) for k in range(24))
 
 
 def step_args(args: argparse.Namespace, **changes: Any) -> argparse.Namespace:
