@@ -83,8 +83,12 @@ class GroupCommitter:
                 outcomes = self._commit(writes)
             except Exception as error:  # a batch of one that failed: its caller gets the error
                 outcomes = [error]
+            # one wake-up of each event loop per batch (a write to its self-pipe), not one per move
+            answers: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]] = {}
             for (_, done, loop), outcome in zip(batch, outcomes, strict=True):
-                loop.call_soon_threadsafe(_settle, done, outcome)
+                answers.setdefault(loop, []).append((done, outcome))
+            for loop, settled in answers.items():
+                loop.call_soon_threadsafe(_settle_all, settled)
 
     def _commit(self, writes: list[ActionWrite]) -> list[Exception | None]:
         if len(writes) > 1 and all(not write.deals and write.end is None for write in writes):
@@ -133,10 +137,11 @@ def _log_row(write: ActionWrite, now: datetime) -> dict[str, Any]:
     }
 
 
-def _settle(done: asyncio.Future[None], outcome: Exception | None) -> None:
-    if done.cancelled():
-        return
-    if outcome is None:
-        done.set_result(None)
-    else:
-        done.set_exception(outcome)
+def _settle_all(settled: list[tuple[asyncio.Future[None], Exception | None]]) -> None:
+    for done, outcome in settled:
+        if done.cancelled():
+            continue
+        if outcome is None:
+            done.set_result(None)
+        else:
+            done.set_exception(outcome)
