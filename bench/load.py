@@ -46,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -451,6 +452,8 @@ def client_process(args: tuple[Any, ...]) -> None:
         results.put(asyncio.run(client_run(ws_url, rooms, mode, think, warmup, seconds, sync, spectators)))
     except Exception as error:  # reported, never hidden
         results.put({"fatal": f"{type(error).__name__}: {error}"})
+        for barrier in (sync["connected"], sync["go"]):
+            barrier.abort()  # the parent stops waiting for this process at once
 
 
 # ------------------------------------------------------------------ one run against one server
@@ -495,7 +498,11 @@ def run_clients(
     connect_started = time.monotonic()
     for worker in workers:
         worker.start()
-    sync["connected"].wait(timeout=900)  # all sockets open
+    try:
+        sync["connected"].wait(timeout=900)  # all sockets open
+    except threading.BrokenBarrierError:
+        fatal = [o["fatal"] for o in (results.get(timeout=30) for _ in workers) if "fatal" in o]
+        raise SystemExit(f"a client process failed while connecting: {fatal}") from None
     connect_seconds = time.monotonic() - connect_started
     pids = server_pid if isinstance(server_pid, list) else [server_pid]
     rss_connected = sum(rss_kb(pid) for pid in pids)
