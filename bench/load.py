@@ -2,6 +2,9 @@
 
     python bench/load.py --rooms 300 --seconds 60 --think 1.0 [--client-procs 2] [--warmup 5]
                          [--target 1001] [--database sqlite|postgres] [--no-echo] [--json out.json]
+                         [--profile DIR [--profile-name NAME]]
+    python bench/load.py --rooms 1000 --find-saturation [--step-seconds 8] [--database ...]
+    python bench/load.py --memory 1000,5000 [--step-seconds 8] [--database ...]
 
 It starts its own uvicorn server (the real app, SQLite in a temporary folder by default, the
 production rate limit, uvicorn's default WebSocket ping interval), registers 2 × rooms players
@@ -18,6 +21,13 @@ errors, live rooms and sockets; summed over processes with ``--processes``), and
 CPU use (when a client process nears 100 % of a core, the figures measure the clients, not the
 server). Then the same client pattern runs against bench/echo_app.py, a bare uvicorn WebSocket
 app answering with messages as large as the real states, and the ratio of the two is printed.
+
+``--profile DIR`` records a py-spy flame graph (SVG) of the server during the measured window
+(``pip install -e '.[profile]'``). ``--find-saturation`` keeps one server and its rooms and
+shortens the think time step by step until the p99 round trip passes 100 ms, then prints the
+moves per second sustained before that, the echo app's likewise. ``--memory 1000,5000`` sets up
+that many rooms on one server, plays each count for a short while and prints the RSS per room at
+each and the growth per room added between them, side by side with the echo app.
 Traffic stays on the loopback interface, and the run is bounded in time.
 """
 
@@ -26,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import multiprocessing as mp
 import os
@@ -35,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -440,9 +452,26 @@ def client_process(args: tuple[Any, ...]) -> None:
         results.put(asyncio.run(client_run(ws_url, rooms, mode, think, warmup, seconds, sync, spectators)))
     except Exception as error:  # reported, never hidden
         results.put({"fatal": f"{type(error).__name__}: {error}"})
+        for barrier in (sync["connected"], sync["go"]):
+            barrier.abort()  # the parent stops waiting for this process at once
 
 
 # ------------------------------------------------------------------ one run against one server
+
+
+def start_profiler(pid: int, args: argparse.Namespace, index: int) -> subprocess.Popen[bytes]:
+    """``--profile DIR``: py-spy samples the server process for the measured window and writes a
+    flame graph (SVG); it reads the process from outside, so the server runs unchanged."""
+    spy = Path(sys.executable).with_name("py-spy")
+    if not spy.exists():
+        raise SystemExit("--profile needs py-spy: pip install -e '.[profile]'")
+    args.profile.mkdir(parents=True, exist_ok=True)
+    name = f"{args.profile_name or 'server'}{'' if index == 0 else f'-{index}'}.svg"
+    command = [
+        str(spy), "record", "--pid", str(pid), "--duration", str(max(1, int(args.seconds))), "--rate", "100",
+        "--nonblocking", "--format", "flamegraph", "--output", str(args.profile / name),
+    ]  # fmt: skip
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def run_clients(
@@ -469,7 +498,11 @@ def run_clients(
     connect_started = time.monotonic()
     for worker in workers:
         worker.start()
-    sync["connected"].wait(timeout=900)  # all sockets open
+    try:
+        sync["connected"].wait(timeout=900)  # all sockets open
+    except threading.BrokenBarrierError:
+        fatal = [o["fatal"] for o in (results.get(timeout=30) for _ in workers) if "fatal" in o]
+        raise SystemExit(f"a client process failed while connecting: {fatal}") from None
     connect_seconds = time.monotonic() - connect_started
     pids = server_pid if isinstance(server_pid, list) else [server_pid]
     rss_connected = sum(rss_kb(pid) for pid in pids)
@@ -478,15 +511,20 @@ def run_clients(
     sync["go"].wait(timeout=60)
     rss_peak = rss_connected
     cpu_at_measure = None
+    profilers: list[subprocess.Popen[bytes]] = []
     metrics_before: Samples = {}
     deadline = start + args.warmup + args.seconds
     while time.monotonic() < deadline + 0.2:
         if cpu_at_measure is None and time.monotonic() >= start + args.warmup:
             cpu_at_measure = (sum(cpu_seconds(pid) for pid in pids), time.monotonic())
             metrics_before = scrape(metrics_urls) if metrics_urls else {}
+            if getattr(args, "profile", None) and mode == "game":
+                profilers = [start_profiler(pid, args, index) for index, pid in enumerate(pids)]
         rss_peak = max(rss_peak, sum(rss_kb(pid) for pid in pids))
         time.sleep(0.25)
     server_cpu = (sum(cpu_seconds(pid) for pid in pids) - cpu_at_measure[0]) / (time.monotonic() - cpu_at_measure[1])
+    for profiler in profilers:
+        profiler.wait(timeout=120)  # it stops by itself after the measured window (--duration)
     measured_for = time.monotonic() - cpu_at_measure[1]
     server_side = server_figures(metrics_before, scrape(metrics_urls), measured_for) if metrics_urls else None
     outputs = [results.get(timeout=120) for _ in workers]
@@ -617,7 +655,9 @@ def game_run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         return result
 
 
-def echo_run(args: argparse.Namespace, folder: Path, pad: int) -> dict[str, Any]:
+@contextlib.contextmanager
+def echo_server(folder: Path, pad: int) -> Any:
+    """bench/echo_app.py under uvicorn: yields its socket URL and process id."""
     port = free_port()
     command = [
         sys.executable, "-m", "uvicorn", "echo_app:app", "--app-dir", str(ROOT / "bench"),
@@ -636,17 +676,170 @@ def echo_run(args: argparse.Namespace, folder: Path, pad: int) -> dict[str, Any]
                 if time.monotonic() > deadline or process.poll() is not None:
                     raise SystemExit("the echo app did not start") from None
                 time.sleep(0.05)
-        rooms = [{"room_id": f"r{i}", "tokens": ["-", "-"]} for i in range(args.rooms)]
-        rss_idle = rss_kb(process.pid)
-        result = run_clients(f"ws://127.0.0.1:{port}", rooms, "echo", args, process.pid)
-        result |= {
-            "pad_bytes": pad,
-            "server_kb_per_room": round((result["server_rss_peak_kb"] - rss_idle) / args.rooms, 1),
-        }
-        return result
+        yield f"ws://127.0.0.1:{port}", process.pid
     finally:
         process.terminate()
         process.wait(10)
+
+
+def echo_run(args: argparse.Namespace, folder: Path, pad: int) -> dict[str, Any]:
+    with echo_server(folder, pad) as (ws_url, pid):
+        rss_idle = rss_kb(pid)
+        result = run_clients(ws_url, echo_rooms(args.rooms), "echo", args, pid)
+        return result | {
+            "pad_bytes": pad,
+            "server_kb_per_room": round((result["server_rss_peak_kb"] - rss_idle) / args.rooms, 1),
+        }
+
+
+# ------------------------------------------------------------------ saturation and memory per room
+
+SATURATION_P99_MS = 100.0
+# the saturation ladder: at R rooms about R / think moves per second are offered; from a quarter
+# of one move per second per room, each step shortens the mean think time by a quarter, to 5 ms
+SATURATION_THINKS = tuple(round(4 * 0.75**k, 4) for k in range(24))
+
+
+def step_args(args: argparse.Namespace, **changes: Any) -> argparse.Namespace:
+    return argparse.Namespace(**{**vars(args), "spectators": 0, "profile": None, **changes})
+
+
+def find_saturation(
+    ws_url: str,
+    rooms: list[dict[str, Any]],
+    mode: str,
+    args: argparse.Namespace,
+    pid: int,
+    metrics_urls: list[str] | None = None,
+) -> dict[str, Any]:
+    """``--find-saturation``: the same server and rooms, ever shorter think times, until the p99
+    round trip passes 100 ms, anything fails or the rate stops growing (the clients, or the server,
+    can offer no more); the highest rate with p99 under 100 ms is the one sustained."""
+    steps: list[dict[str, Any]] = []
+    sustained = 0.0
+    previous = 0.0
+    for think in SATURATION_THINKS:
+        result = run_clients(
+            ws_url, rooms, mode, step_args(args, think=think, warmup=2.0, seconds=args.step_seconds), pid, metrics_urls
+        )
+        keep = ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_pct", "errors")
+        steps.append({key: result[key] for key in keep} | {"think": think})
+        print(
+            f"  {mode:4} think {think:5.3f} s: {result['moves_per_s']:7.1f} moves/s | p50 {result['p50_ms']} ms, "
+            f"p99 {result['p99_ms']} ms | server CPU {result['server_cpu_pct']} % | "
+            f"errors {sum(result['errors'].values())}"
+        )
+        if result["p99_ms"] > SATURATION_P99_MS or result["errors"]:
+            break
+        sustained = max(sustained, result["moves_per_s"])
+        if result["moves_per_s"] < 1.1 * previous:
+            break  # a quarter more offered, under a tenth more served: saturated (or the clients are)
+        previous = result["moves_per_s"]
+    return {"mode": mode, "rooms": len(rooms), "sustained_moves_per_s": sustained, "steps": steps}
+
+
+def memory_steps(
+    counts: list[int], rooms_for: Any, ws_url: str, mode: str, args: argparse.Namespace, pid: int
+) -> dict[str, Any]:
+    """``--memory 1000,5000``: the server's RSS per room with every room's two sockets open and
+    playing (a short run), at each count on the same server, and the growth per room between them."""
+    idle = rss_kb(pid)
+    out: list[dict[str, Any]] = []
+    for count in counts:
+        result = run_clients(
+            ws_url, rooms_for(count), mode, step_args(args, warmup=2.0, seconds=args.step_seconds), pid
+        )
+        peak = result["server_rss_peak_kb"]
+        out.append(
+            {
+                "rooms": count,
+                "rss_kb": peak,
+                "kb_per_room": round((peak - idle) / count, 1),
+                "moves_per_s": result["moves_per_s"],
+                "errors": result["errors"],
+            }
+        )
+    for before, after in itertools.pairwise(out):
+        after["kb_per_added_room"] = round((after["rss_kb"] - before["rss_kb"]) / (after["rooms"] - before["rooms"]), 1)
+    for step in out:
+        grown = f", {step['kb_per_added_room']} KiB per room added" if "kb_per_added_room" in step else ""
+        print(
+            f"  {mode:4} {step['rooms']:6} rooms: RSS {step['rss_kb'] / 1024:.0f} MiB, {step['kb_per_room']} KiB "
+            f"per room{grown} | {step['moves_per_s']} moves/s, errors {sum(step['errors'].values())}"
+        )
+    return {"mode": mode, "idle_kb": idle, "steps": out}
+
+
+def game_server_study(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    """``--find-saturation`` / ``--memory``: one real server, its rooms set up once (more added
+    for a larger memory step), then the ladder of client runs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    counts = sorted(args.memory) if args.memory else []
+    most = max([args.rooms, *counts])
+    with database(args.database, folder) as url:
+        server = ServerProcess(
+            url, folder / "server.log", RATE_LIMIT_INTENTS="30", MAX_OPEN_TABLES=str(most + 10), **SERVER_ENV
+        )
+        server.start()
+        try:
+            assert server.process is not None
+            pid = server.process.pid
+            made: list[dict[str, Any]] = []
+
+            def rooms_for(count: int) -> list[dict[str, Any]]:
+                if count > len(made):
+                    made.extend(asyncio.run(setup_rooms(server.url, count - len(made), args.target)))
+                return made[:count]
+
+            found: dict[str, Any] = {"database": args.database}
+            if args.memory:
+                found["memory"] = memory_steps(counts, rooms_for, server.ws_url, "game", args, pid)
+            if args.find_saturation:
+                rooms = rooms_for(args.rooms)
+                found["saturation"] = find_saturation(server.ws_url, rooms, "game", args, pid, [server.url])
+            return found
+        finally:
+            server.stop()
+
+
+def echo_server_study(args: argparse.Namespace, folder: Path, pad: int) -> dict[str, Any]:
+    """The same ladder against the echo app (the floor)."""
+    with echo_server(folder, pad) as (ws_url, pid):
+        found: dict[str, Any] = {}
+        if args.memory:
+            found["memory"] = memory_steps(sorted(args.memory), echo_rooms, ws_url, "echo", args, pid)
+        if args.find_saturation:
+            found["saturation"] = find_saturation(ws_url, echo_rooms(args.rooms), "echo", args, pid)
+        return found
+
+
+def echo_rooms(count: int) -> list[dict[str, Any]]:
+    return [{"room_id": f"r{i}", "tokens": ["-", "-"]} for i in range(count)]
+
+
+def study(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    """``--find-saturation`` and/or ``--memory``: the real server, then the echo app, in one run."""
+    print(f"on {args.database}: {args.step_seconds} s measured per step; then the echo app, the same steps")
+    game = game_server_study(args, folder / "game")
+    echo = echo_server_study(args, folder, pad=2000)  # ≈ a two-seat state message
+    if args.find_saturation:
+        ours, floor = game["saturation"]["sustained_moves_per_s"], echo["saturation"]["sustained_moves_per_s"]
+        print(
+            f"saturation (p99 under {SATURATION_P99_MS:.0f} ms, {args.rooms} rooms): 1001 server {ours} moves/s, "
+            f"echo floor {floor} moves/s (× {ours / floor if floor else float('nan'):.2f})"
+        )
+    if args.memory:
+        for ours, floor in zip(game["memory"]["steps"], echo["memory"]["steps"], strict=True):
+            added = (
+                f"; per room added {ours['kb_per_added_room']} against {floor['kb_per_added_room']} KiB"
+                if "kb_per_added_room" in ours
+                else ""
+            )
+            print(
+                f"memory at {ours['rooms']} rooms: 1001 server {ours['kb_per_room']} KiB per room, echo floor "
+                f"{floor['kb_per_room']} KiB (× {ours['kb_per_room'] / max(floor['kb_per_room'], 0.1):.2f}){added}"
+            )
+    return {"game": game, "echo": echo}
 
 
 # ------------------------------------------------------------------ report
@@ -703,6 +896,26 @@ def main(argv: list[str] | None = None) -> int:
         help="spectator sockets per room (one process only); the same run without them is measured first",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--find-saturation",
+        action="store_true",
+        help=f"raise the move rate over --rooms rooms (shorter think times) until p99 > {SATURATION_P99_MS:.0f} ms; "
+        "print the moves/s sustained, the echo app's too",
+    )
+    parser.add_argument(
+        "--memory",
+        type=lambda text: [int(n) for n in text.split(",")],
+        help="e.g. 1000,5000: RSS per room with that many rooms playing, on one server, and the echo app's",
+    )
+    parser.add_argument(
+        "--step-seconds", type=float, default=8.0, help="measured seconds of each saturation/memory step"
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="record a py-spy flame graph (SVG) of the server's measured window into this folder",
+    )
+    parser.add_argument("--profile-name", help="the flame graph's file name (without .svg); default: server")
     args = parser.parse_args(argv)
     limit = raise_open_files()
     if limit < 4 * args.rooms + 100:
@@ -710,6 +923,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load: {args.rooms} rooms, think {args.think} s, {args.warmup} s warm-up + {args.seconds} s measured, "
           f"{args.client_procs} client processes, {os.cpu_count()} CPUs, load average before the run "
           f"{os.getloadavg()[0]:.2f} (other busy processes distort every figure)")  # fmt: skip
+    if args.find_saturation or args.memory:
+        if args.processes > 1 or args.spectators:
+            raise SystemExit("--find-saturation and --memory measure one process without spectators")
+        most = max([args.rooms, *(args.memory or [])])
+        if limit < 2 * most + 200:  # the server holds two sockets per room (the clients split theirs)
+            raise SystemExit(f"the open-file limit is {limit}: too low for {most} rooms")
+        with tempfile.TemporaryDirectory(prefix="load1001-") as tmp:
+            report = study(args, Path(tmp))
+        if args.json:
+            args.json.write_text(json.dumps(report, indent=2))
+        return 0
     with tempfile.TemporaryDirectory(prefix="load1001-") as tmp:
         folder = Path(tmp)
         report: dict[str, Any] = {"loadavg_before": os.getloadavg()[0]}

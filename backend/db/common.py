@@ -17,7 +17,7 @@ from .writes import VersionConflict
 DELETED_NAME = "Deleted player"  # what finished matches show for a player who deleted the account
 
 # Built once: constructing statements costs more than running them on the per-move hot path.
-_ADVANCE_VERSION = (
+ADVANCE_VERSION = (
     update(Room)
     .where(Room.id == bindparam("room"), Room.version == bindparam("expected"))
     .values(version=bindparam("next"), updated_at=bindparam("now"))
@@ -60,7 +60,7 @@ def advance(session: Session | Connection, room_id: str, expected_version: int, 
         advanced = session.execute(statement)
     else:  # the common case, with a statement built once
         advanced = session.execute(
-            _ADVANCE_VERSION,
+            ADVANCE_VERSION,
             {"room": room_id, "expected": expected_version, "next": expected_version + 1, "now": utcnow()},
         )
     if changed(advanced) != 1:

@@ -53,18 +53,24 @@ class GroupCommitter:
                     self._queue.put(None)  # finish this batch, then stop
                     break
                 batch.append(request)
+            writes = [write for write, _, _ in batch]
             try:
-                outcomes = self._log.commit([write for write, _, _ in batch])
+                outcomes = self._log.commit(writes)
             except Exception as error:  # a batch of one that failed: its caller gets the error
                 outcomes = [error]
+            # one wake-up of each event loop per batch (a write to its self-pipe), not one per move
+            answers: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]] = {}
             for (_, done, loop), outcome in zip(batch, outcomes, strict=True):
-                loop.call_soon_threadsafe(_settle, done, outcome)
+                answers.setdefault(loop, []).append((done, outcome))
+            for loop, settled in answers.items():
+                loop.call_soon_threadsafe(_settle_all, settled)
 
 
-def _settle(done: asyncio.Future[None], outcome: Exception | None) -> None:
-    if done.cancelled():
-        return
-    if outcome is None:
-        done.set_result(None)
-    else:
-        done.set_exception(outcome)
+def _settle_all(settled: list[tuple[asyncio.Future[None], Exception | None]]) -> None:
+    for done, outcome in settled:
+        if done.cancelled():
+            continue
+        if outcome is None:
+            done.set_result(None)
+        else:
+            done.set_exception(outcome)

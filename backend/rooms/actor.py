@@ -42,12 +42,14 @@ from .effects import (
 )
 from .model import RoomEvent, RoomState
 from .observer import (
+    TableParts,
     chat_log_message,
     chat_message,
     presence_message,
     reaction_message,
     rejected_message,
     state_message,
+    table_parts,
 )
 from .ports import BotRunner, Bus, Clock, RoomStore
 from .watch import Spectators
@@ -213,11 +215,14 @@ class RoomActor:
         state = self.state
         match effect:
             case Publish():
+                parts = None  # the room summary and stakes, built once for every seat of this change
                 for holder in state.seats:
                     if holder is None or holder.bot_level is not None:
                         continue
+                    if parts is None:
+                        parts = table_parts(state)
                     reply = effect.reply_to[1] if effect.reply_to and effect.reply_to[0] == holder.player_id else None
-                    self._send_state(holder.player_id, effect.events, reply)
+                    self._send_state(holder.player_id, effect.events, reply, parts)
                 if self._spectators is not None:
                     self._spectators.publish(state, effect.events)
             case SendState():
@@ -265,12 +270,14 @@ class RoomActor:
         if self._spectators is not None and state.options.spectators and state.options.reactions_for_spectators:
             self._spectators.react(state.id, text)
 
-    def _send_state(self, player_id: str, events: Sequence[RoomEvent], reply_to: int | None) -> None:
+    def _send_state(
+        self, player_id: str, events: Sequence[RoomEvent], reply_to: int | None, parts: TableParts | None = None
+    ) -> None:
         """One player's state. If it cannot be built, that player's socket is closed with
         ``STATE_FAILED`` (the client reconnects and is sent the state afresh) and the others are
         still told: one seat's failure never silences the table."""
         try:
-            text = state_message(self.state, player_id, events, reply_to).model_dump_json()
+            text = state_message(self.state, player_id, events, reply_to, parts).model_dump_json()
         except Exception:
             log.exception(
                 "room %s: could not build the state of player %s at version %d", self.id, player_id, self.state.version

@@ -355,6 +355,22 @@ def resign_price(state: RoomState, seat: int) -> Stake | None:
     match = state.match
     if not state.live or match is None or not state.options.stake_per_point:
         return None
+    # A resignation settles on the match totals alone (the deal in hand counts for nothing), so
+    # the price changes only when a deal ends: it is worked out once per totals, not per seat per move.
+    key = (match.rules, match.totals, seat, state.options.stake_per_point, state.options.currency)
+    price = _RESIGN_PRICES.get(key)
+    if price is None:
+        if len(_RESIGN_PRICES) >= _RESIGN_PRICES_KEPT:
+            _RESIGN_PRICES.clear()  # a bounded memo, not a store: a miss just costs the settlement again
+        price = _RESIGN_PRICES[key] = _resign_price(state, match, seat)
+    return price
+
+
+_RESIGN_PRICES: dict[tuple[object, ...], Stake] = {}
+_RESIGN_PRICES_KEPT = 4096
+
+
+def _resign_price(state: RoomState, match: MatchState, seat: int) -> Stake:
     after, _ = engine.apply(match, seat, EngineResign("resign"))
     owed = [stake for stake in _settle(state, after)[1] if stake.debtor_seat == seat]
     if owed:

@@ -9,6 +9,7 @@ talon or the discards; a spectator what every seat sees in common.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
@@ -38,7 +39,17 @@ from .options import TableOptions
 
 
 def room_out(state: RoomState, for_player: str | None = None) -> RoomOut:
+    """The room summary; the invite code only for a player seated at the table."""
     seated = for_player is not None and state.seat_of(for_player) is not None
+    return _room_out(state, seated)
+
+
+# The summary's small models are built with validation on purpose: pydantic's validation runs in
+# Rust and costs about half of ``model_construct``, which walks the fields in Python. Only the
+# state message itself, whose view and events would be validated field by field again, is built
+# without it.
+def _room_out(state: RoomState, seated: bool) -> RoomOut:
+    rematch = state.rematch
     return RoomOut(
         id=state.id,
         invite_code=state.invite_code if seated else None,
@@ -61,12 +72,34 @@ def room_out(state: RoomState, for_player: str | None = None) -> RoomOut:
         match_id=state.match_id,
         version=state.version,
         rematch=None
-        if state.rematch is None
-        else RematchOut(
-            offered_by=state.rematch.seat, deadline=state.rematch.deadline, accepted=sorted(state.rematch.accepted)
-        ),
+        if rematch is None
+        else RematchOut(offered_by=rematch.seat, deadline=rematch.deadline, accepted=sorted(rematch.accepted)),
         created_at=state.created_at,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TableParts:
+    """What the states of one change share between the seated players: the room summary as they
+    see it (invite code included) and the stakes. Built once per change (``Publish``), not per seat."""
+
+    state: RoomState  # the very state they were built from: parts of another state are never used
+    room: RoomOut
+    stake: StakeOut | None
+    stakes: list[StakeOut]
+
+
+def table_parts(state: RoomState) -> TableParts:
+    return TableParts(
+        state=state,
+        room=_room_out(state, seated=True),
+        stake=stake_out(state.stake),
+        stakes=_stakes(state),
+    )
+
+
+def _stakes(state: RoomState) -> list[StakeOut]:
+    return [out for out in map(stake_out, state.stakes) if out is not None]
 
 
 @lru_cache(maxsize=1024)
@@ -127,20 +160,31 @@ def _for(state: RoomState, events: Sequence[RoomEvent], seat: int | None) -> lis
 
 
 def state_message(
-    state: RoomState, player_id: str, events: Sequence[RoomEvent] = (), reply_to: int | None = None
+    state: RoomState,
+    player_id: str,
+    events: Sequence[RoomEvent] = (),
+    reply_to: int | None = None,
+    parts: TableParts | None = None,
 ) -> StateMessage:
+    """One player's state: its own seat's view and events (R7), the room and the stakes. ``parts``
+    (``table_parts`` of this very state) shares the summary and stakes between the seats of one change."""
     seat = state.seat_of(player_id)
-    view = None if state.match is None or seat is None else view_for(state.match, seat)
+    if seat is None:  # not seated (any more): no view, no events, no invite code
+        shared = TableParts(state, _room_out(state, seated=False), stake_out(state.stake), _stakes(state))
+    elif parts is not None and parts.state is state:
+        shared = parts
+    else:
+        shared = table_parts(state)
     # Built without validation: this is the hot path of every move, the parts are typed values
     # built here and by the engine, and the tests validate every message received against the model.
     return StateMessage.model_construct(
         version=state.version,
         reply_to=reply_to,
-        room=room_out(state, player_id),
-        view=view,
+        room=shared.room,
+        view=None if state.match is None or seat is None else view_for(state.match, seat),
         events=[] if seat is None else _for(state, events, seat),
-        stake=stake_out(state.stake),
-        stakes=[out for out in map(stake_out, state.stakes) if out is not None],
+        stake=shared.stake,
+        stakes=shared.stakes,
         resign_price=None if seat is None else stake_out(resign_price(state, seat)),
         reactions_muted=player_id in state.reactions_muted,
     )

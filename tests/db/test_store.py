@@ -94,6 +94,19 @@ async def test_group_committer_answers_every_caller(store: Store) -> None:
     assert all(store.actions.load_room(room_id).record.room.version == 2 for room_id, _ in rooms)  # type: ignore[union-attr]
 
 
+def test_a_batch_of_plain_moves_is_stored_whole_and_a_stale_one_alone_refused(store: Store) -> None:
+    rooms = [_room_with_match(store) for _ in range(4)]
+    # two statements for the whole batch (the plain moves' own path), every log row stored
+    assert store.actions.commit([_play(room_id, match_id, 1, 1) for room_id, match_id in rooms[:2]]) == [None, None]
+    writes = [_play(room_id, match_id, 1, 1) for room_id, match_id in rooms[2:]]
+    writes.append(_play(*rooms[0], 1, 2))  # made against version 1: the room is at 2 now
+    outcomes = store.actions.commit(writes)
+    assert outcomes[:2] == [None, None] and isinstance(outcomes[2], VersionConflict)
+    for room_id, _ in rooms:
+        stored = store.actions.load_room(room_id)
+        assert stored is not None and stored.record.room.version == 2 and [a.seq for a in stored.actions] == [1]
+
+
 def test_r6_1_settlements_and_the_ledger_are_exact(store: Store) -> None:
     room_id, match_id = _room_with_match(store)
     stored = store.actions.load_room(room_id)
