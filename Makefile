@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# pytest-xdist workers; each test file runs whole on one worker (its module fixtures start once).
+# pytest-xdist workers: the browser tests one after another on one worker, every other file whole on one (tests/conftest.py).
 TEST_WORKERS ?= 2
 
 .PHONY: run test lint codegen bench migrate lock clean
@@ -26,7 +26,7 @@ test: $(BIN)/activate
 	$(BIN)/ruff check backend tests bench migrations
 	$(BIN)/ruff format --check backend tests bench migrations
 	$(BIN)/mypy --strict backend
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 lint: $(BIN)/activate
 	$(BIN)/ruff check backend tests bench migrations

@@ -237,7 +237,7 @@ def test_a_new_version_replaces_the_kept_one(browser: Any, tmp_path: Path) -> No
             # The new worker fills its cache file by file, then deletes the old version's cache.
             # (wait_for_function does not await an async predicate, so poll from here.)
             wanted = f"/v/{after}/js/views/rules.js"
-            for _ in range(100):
+            for _ in range(300):  # up to 30 s on a busy machine
                 caches = cached_urls(page)
                 if list(caches) == [f"1001-static-{after}"] and wanted in caches[f"1001-static-{after}"]:
                     break

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 import pytest
@@ -83,7 +83,9 @@ class NoBots:
         pass
 
 
-def actor(state: RoomState, store: FakeStore, bus: FakeBus) -> RoomActor:
+def actor(
+    state: RoomState, store: FakeStore, bus: FakeBus, on_stale: Callable[[RoomActor], None] = lambda _: None
+) -> RoomActor:
     return RoomActor(
         state,
         store=store,
@@ -92,7 +94,7 @@ def actor(state: RoomState, store: FakeStore, bus: FakeBus) -> RoomActor:
         bots=NoBots(),
         limits=Limits(),
         bot_delay_s=0,
-        on_stale=lambda _: None,
+        on_stale=on_stale,
     )
 
 
@@ -168,16 +170,7 @@ async def test_an_intent_against_a_newer_stored_version_reloads_the_copy_and_sen
     store, bus = FakeStore(), FakeBus()
     state = started()
     gone: list[RoomActor] = []
-    room = RoomActor(
-        state,
-        store=store,
-        bus=bus,
-        clock=FakeClock(),
-        bots=NoBots(),
-        limits=Limits(),
-        bot_delay_s=0,
-        on_stale=gone.append,
-    )
+    room = actor(state, store, bus, on_stale=gone.append)
     store.stored_version = state.version + 2
     player, card = mover(state)
     assert await room.handle(cmd.PlayCard(player, 7, state.version + 2, card, False)) is STALE_COPY
