@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# pytest-xdist workers: the browser tests one after another on one worker, every other file whole on one (tests/conftest.py).
+# pytest-xdist workers; each takes a run of consecutive tests (a file's module fixtures mostly start once) and steals more when done.
 TEST_WORKERS ?= 2
 
 .PHONY: run test lint codegen bench migrate lock clean
@@ -26,7 +26,7 @@ test: $(BIN)/activate
 	$(BIN)/ruff check backend tests bench migrations
 	$(BIN)/ruff format --check backend tests bench migrations
 	$(BIN)/mypy --strict backend
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: $(BIN)/activate
 	$(BIN)/ruff check backend tests bench migrations

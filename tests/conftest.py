@@ -48,12 +48,3 @@ def shared_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
     with serving(request.param, tmp_path_factory.mktemp(request.param)) as process:
         yield process
 
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """For ``make test``'s workers (pytest-xdist ``--dist loadgroup``): every test that drives a
-    browser runs on one worker, one after another, so two Chromiums never compete for the cores
-    while they are timed by the page; every other test file runs whole on one worker (its module
-    fixtures start once), beside them."""
-    for item in items:
-        browser = "browser" in getattr(item, "fixturenames", ())
-        item.add_marker(pytest.mark.xdist_group("browser" if browser else item.nodeid.split("::")[0]))
