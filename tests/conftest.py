@@ -47,4 +47,3 @@ def shared_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
     """One server per test module and database, for tests that only add their own players and tables."""
     with serving(request.param, tmp_path_factory.mktemp(request.param)) as process:
         yield process
-
