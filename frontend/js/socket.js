@@ -293,8 +293,15 @@ export class RoomSocket {
   }
 
   /** Simulate a dropped connection (test hook and debugging). */
+  /** The socket is lost now (the tests' hook): left at once, as `giveUp` leaves a stalled one —
+   * while the network is down its close handshake may not finish for seconds. */
   drop() {
-    if (this.ws) this.ws.close(3000, 'drop');
+    const ws = this.ws;
+    if (!ws) return;
+    this.ws = null;
+    this.stopBeat();
+    ws.close(3000, 'drop');
+    this.scheduleReconnect();
   }
 
   stop() {
