@@ -69,7 +69,7 @@ async def _staked_match_then_computer(base_url: str, deals: int) -> dict[str, An
     await solo.connect()
     if solo.state is None or solo.state["view"] is None:  # connect() may have read the first state already
         await solo.wait_for(lambda m: m["type"] == "state" and m["view"] is not None)
-    assert (await solo.intent({"type": "resign"}))["type"] == "state"
+    assert (await solo.resign())["type"] == "state"  # resent while the computer's move makes it stale
     for seat in (first, second, solo):
         await seat.close()
     return {"player": {"id": anna.id, "name": anna.name, "token": anna.token}, "match_id": match_id}
