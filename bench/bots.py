@@ -36,6 +36,7 @@ pairing's names), so that levels are compared on the same deals.
 from __future__ import annotations
 
 import argparse
+import copy as copy_module
 import itertools
 import math
 import os
@@ -78,7 +79,7 @@ def make_bot(spec: str, rules: Rules | None = None) -> Bot:
     combinable with ``+`` (``expert-noinfer+nomatch``)."""
     rules = rules or Rules()
     if spec != "expert" and not spec.startswith("expert-"):
-        return bot_for(spec, rules)
+        return _on_bench_clock(bot_for(spec, rules))
     bot_for("expert", rules)  # refuses a game without the level (two-hand 1001 only)
     options: dict[str, Any] = {}
     parts = spec.removeprefix("expert-").split("+") if spec.startswith("expert-") else []
@@ -98,6 +99,18 @@ def make_bot(spec: str, rules: Rules | None = None) -> Bot:
     bot = ExpertBot(**(options | expert_options()))
     bot.level = spec
     return bot
+
+
+def _on_bench_clock(bot: Bot) -> Bot:
+    """A registry bot whose deadline reads the bench's clock (``BENCH_EXPERT_CLOCK``): with ``cpu`` the
+    games of three and four's ``hard`` thinks for one core's time too, so a loaded machine does not
+    weaken it against an expert on the CPU clock."""
+    clock = expert_options().get("clock")
+    if clock is None or not hasattr(bot, "clock"):
+        return bot
+    copy = copy_module.copy(bot)
+    copy.clock = clock  # type: ignore[attr-defined]
+    return copy
 
 
 def expert_options() -> dict[str, Any]:
@@ -204,6 +217,7 @@ def play_duplicate(job: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
     dealer = derive(seed, "dealer") % n
     base = new_match(rules, seed)
     cpu: dict[str, list[float]] = {}
+    wall: dict[str, list[float]] = {}
     values = []
     if n == 2:  # the levels swap seats (duplicate deals)
         for strong_seat in (0, 1):
@@ -215,7 +229,8 @@ def play_duplicate(job: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
             values.append(objective(list(score), strong_seat))
             for level in set(levels):
                 cpu.setdefault(level, []).extend(table.cpu.get(level, []))
-        return {"pairing": (weak, strong), "gain": statistics.mean(values), "cpu": cpu}
+                wall.setdefault(level, []).extend(table.times.get(level, []))
+        return {"pairing": (weak, strong), "gain": statistics.mean(values), "cpu": cpu, "times": wall}
     seat_of_interest = seed % n
     for level in (strong, weak):  # the stronger level in that seat, then the weaker
         levels = [weak] * n
@@ -225,7 +240,8 @@ def play_duplicate(job: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
         values.append(objective(list(score), seat_of_interest))
         for name in set(levels):
             cpu.setdefault(name, []).extend(table.cpu.get(name, []))
-    return {"pairing": (weak, strong), "gain": values[0] - values[1], "cpu": cpu}
+            wall.setdefault(name, []).extend(table.times.get(name, []))
+    return {"pairing": (weak, strong), "gain": values[0] - values[1], "cpu": cpu, "times": wall}
 
 
 def _rules(args: argparse.Namespace) -> Rules:
