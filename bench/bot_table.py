@@ -38,10 +38,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout, uninstalled
 
+from bots import make_bot, play_duplicate, play_match, wilson
+
 from backend.bots import levels_for
 from backend.engine import VARIANTS, Rules
 from backend.engine.shuffle import derive
-from bench.bots import make_bot, play_duplicate, play_match, wilson
 
 GAMES = ("twohand", "mcleod", "rassel", "thousand3", "thousand4", "bidding3", "bidding4", "thousand3+v6")
 ALL_GAMES = (*GAMES, "twohand-v1", "bidding4+v6", "thousand4+simplified")
@@ -157,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
 
     games = ALL_GAMES if args.games == "all" else tuple(args.games.split(","))
     pairings = [tuple(p.split(":")) for p in args.pairs.split(",")]
+    for level in {level for pair in pairings for level in pair}:
+        make_bot(level, Rules())  # refuses an unknown level (two-hand 1001 is played at every level)
     rows: dict[tuple[str, str, str], Row] = {}
     missing: list[str] = []
     jobs: list[tuple[Any, ...]] = []
@@ -167,8 +170,6 @@ def main(argv: list[str] | None = None) -> int:
             if weak not in offered or strong not in offered:
                 missing.append(f"{game}: {strong} vs {weak} (levels: {', '.join(offered)})")
                 continue
-            for level in (weak, strong):
-                make_bot(level, rules)  # refuse a bad spec before the pool starts
             rows[(game, weak, strong)] = Row(game, weak, strong, rules, [], 0, 0, [], [])
             jobs.extend(_jobs(game, rules, weak, strong, args))
     jobs.sort(key=lambda job: job[0] != "match")  # the matches, the longest jobs, first
