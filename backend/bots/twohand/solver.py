@@ -48,9 +48,10 @@ _RANK_KEY = tuple((c & 7) * 4 + (c >> 3) for c in range(32))
 
 
 # Bounded memo tables of the hot loops (a worker process lives long; hands repeat very often).
-_MEMO_LIMIT = 1 << 18
+_MEMO_LIMIT = 1 << 17
 _ORDERED: dict[int, tuple[int, ...]] = {}
 _LEADS: dict[int, tuple[int, ...]] = {}
+_FOLLOWS: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
 
 def _ordered(mask: int) -> tuple[int, ...]:
@@ -80,6 +81,18 @@ def _leads(hand: int, declared: int) -> tuple[int, ...]:
         if len(_LEADS) >= _MEMO_LIMIT:
             _LEADS.clear()
         _LEADS[key] = out
+    return out
+
+
+def _follows(hand: int, lead: int, trump: int) -> tuple[int, ...]:
+    """The phase-2 follows of ``hand`` to ``lead`` (R4, the kernel's ``follow_mask``), high ranks first, memoized."""
+    key = (hand, lead, trump)
+    out = _FOLLOWS.get(key)
+    if out is None:
+        out = _ordered(follow_mask(hand, lead, trump, False))
+        if len(_FOLLOWS) >= _MEMO_LIMIT:
+            _FOLLOWS.clear()
+        _FOLLOWS[key] = out
     return out
 
 
@@ -214,6 +227,7 @@ class EndgameSolver:
         best_lead = moves[0]
         by_suit = self.by_suit
         search = self._search
+        follows = _follows
         for move in moves:
             if move & DECLARE:
                 c = move & 31
@@ -227,7 +241,7 @@ class EndgameSolver:
             cpc = CP[c]
             if not nhl & (nhl - 1):  # two tricks left: the last one is forced, valued here, not searched
                 lc = CP[nhl.bit_length() - 1] if nhl else 0
-                for f in _ordered(follow_mask(hf, c, t, False)):
+                for f in follows(hf, c, t):
                     nhf = hf & ~(1 << f)
                     a, b = nhl.bit_length() - 1, nhf.bit_length() - 1
                     last = lc + CP[b]
@@ -249,7 +263,7 @@ class EndgameSolver:
                         if alpha >= beta:
                             break
                 continue
-            for f in _ordered(follow_mask(hf, c, t, False)):
+            for f in follows(hf, c, t):
                 ub = beta if beta < worst else worst
                 if winning >> f & 1:
                     base = gain - cpc - CP[f] - (pf if pf > 0 else 0)
