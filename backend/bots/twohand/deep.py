@@ -43,7 +43,7 @@ CP = CARD_POINTS
 
 
 _FOLLOWS: dict[tuple[int, int, int], tuple[int, ...]] = {}
-_MEMO_LIMIT = 1 << 17
+_MEMO_LIMIT = 1 << 16
 
 
 def _follow_order(hand: int, lead: int, winning: int, trump: int) -> tuple[int, ...]:

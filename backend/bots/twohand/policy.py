@@ -27,7 +27,7 @@ def cards_list(mask: int) -> list[int]:
 
 
 _CARDS: dict[int, tuple[int, ...]] = {}
-_MEMO_LIMIT = 1 << 17
+_MEMO_LIMIT = 1 << 16
 
 
 def _cards(mask: int) -> tuple[int, ...]:

@@ -26,7 +26,7 @@ CP = CARD_POINTS
 # the heuristics are pure functions of them. Bounded, since a worker process lives long.
 _LEAD_MEMO: dict[tuple[int, int, int, int, int, bool], int] = {}
 _FOLLOW_MEMO: dict[tuple[int, int, int, int, int, int], int] = {}
-_MEMO_LIMIT = 1 << 17
+_MEMO_LIMIT = 1 << 16
 
 
 def _lead(hand: int, trump: int, declared: int, stock_n: int, unseen: int, by_suit: bool) -> int:

@@ -48,7 +48,7 @@ _RANK_KEY = tuple((c & 7) * 4 + (c >> 3) for c in range(32))
 
 
 # Bounded memo tables of the hot loops (a worker process lives long; hands repeat very often).
-_MEMO_LIMIT = 1 << 17
+_MEMO_LIMIT = 1 << 16
 _ORDERED: dict[int, tuple[int, ...]] = {}
 _LEADS: dict[int, tuple[int, ...]] = {}
 _FOLLOWS: dict[tuple[int, int, int], tuple[int, ...]] = {}
