@@ -178,6 +178,32 @@ def test_deal_search_is_exact_at_the_last_phase1_trick() -> None:
             assert got == expected
 
 
+def test_deal_search_values_do_not_depend_on_its_memo_tables_or_move_order() -> None:
+    """The search core's speed-ups are exact: a world searched pass after pass with its best-lead table
+    carried over (iterative deepening) scores every move as a fresh search does, and the playouts at the
+    depth cut-off give the same values with the policy memo tables emptied."""
+    from backend.bots.twohand import sim
+
+    rng = random.Random(5)
+    rules = Rules()
+    for trick in (0, 1, 2):
+        state = two_hand_position(rules, rng, rules.layout.deck_size // 2 - trick, mid_trick=trick == 1)
+        seat = _turn(state)
+        k = observe(state, seat)
+        opp = state.hands[1 - seat]
+        carried = DealSearch(rules.by_suit)
+        best: dict[tuple[int, ...], int] = {}
+        for depth in (1, 2):
+            carried.set_stock(state.stock, best)
+            got = root_scores(carried, k, opp, depth)
+            sim._LEAD_MEMO.clear()
+            sim._FOLLOW_MEMO.clear()
+            fresh = DealSearch(rules.by_suit)
+            fresh.set_stock(state.stock)
+            assert got == root_scores(fresh, k, opp, depth)
+        assert best  # the table was filled and handed back
+
+
 @pytest.mark.parametrize("show_bottom", [False, True])
 def test_r2_r3_every_world_at_the_last_phase1_trick(show_bottom: bool) -> None:
     """At the last phase-1 trick the expert takes every consistent world: which unseen cards are the

@@ -15,7 +15,7 @@ estimated by playing it out with the ``medium`` heuristics (``sim.play_out``). A
 at least the number of phase-1 tricks left makes the search exact to the end of the deal.
 
 Every search checks ``clock()`` against ``deadline`` every 64 phase-1 nodes and every 256
-phase-2 nodes (the inherited solver's recursion runs through ``_search`` here) and raises
+phase-2 nodes (the inherited solver's own check) and raises
 ``Timeout`` once it is past, so a caller can bound its thinking time whatever the
 position.
 
@@ -35,19 +35,31 @@ from backend.engine.kernel import beats
 
 from .policy import DECLARE
 from .sim import play_out
-from .solver import INF, EndgameSolver, declaring_lead, leads, table_bounds, table_window
+from .solver import INF, EndgameSolver, Timeout, _first, _leads, declaring_lead, leads, table_bounds, table_window
 
-__all__ = ["DealSearch", "Timeout"]
+__all__ = ["DealSearch", "Timeout"]  # Timeout: the solver's, re-exported
 
 CP = CARD_POINTS
 
 
-class Timeout(Exception):
-    """The search passed its deadline."""
+_FOLLOWS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+_MEMO_LIMIT = 1 << 16
 
 
-def _follow_order(hand: int, lead: int, winning: int, trump: int) -> list[int]:
-    """Phase-1 follows, likely best first: cheap winners of valuable leads, then cheap throws."""
+def _follow_order(hand: int, lead: int, winning: int, trump: int) -> tuple[int, ...]:
+    """Phase-1 follows, likely best first: cheap winners of valuable leads, then cheap throws (memoized;
+    ``winning`` is ``beats(lead, trump)``)."""
+    key = (hand, lead, trump)
+    out = _FOLLOWS.get(key)
+    if out is None:
+        out = _follow_order_of(hand, lead, winning, trump)
+        if len(_FOLLOWS) >= _MEMO_LIMIT:
+            _FOLLOWS.clear()
+        _FOLLOWS[key] = out
+    return out
+
+
+def _follow_order_of(hand: int, lead: int, winning: int, trump: int) -> tuple[int, ...]:
     keyed = []
     lead_pts = CP[lead]
     m = hand
@@ -61,7 +73,7 @@ def _follow_order(hand: int, lead: int, winning: int, trump: int) -> list[int]:
             key = CP[f] + (4 if f >> 3 == trump else 0) + (3 if (f & 7) in (KING, QUEEN) else 0)
         keyed.append((key, f))
     keyed.sort()
-    return [f for _, f in keyed]
+    return tuple(f for _, f in keyed)
 
 
 class DealSearch(EndgameSolver):
@@ -73,31 +85,27 @@ class DealSearch(EndgameSolver):
         deadline: float = math.inf,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        super().__init__(by_suit)
+        super().__init__(by_suit, deadline, clock)
         self.stock: tuple[int, ...] = ()
-        self.deadline = deadline
-        self.clock = clock
-        self.nodes = 0
         self.tt1: dict[tuple[int, ...], tuple[int, int]] = {}
         self.best1: dict[tuple[int, ...], int] = {}
 
-    def set_stock(self, stock: Sequence[int]) -> None:
-        """A new world: the stock from its top card. Phase-1 tables are cleared, the phase-2 table kept."""
+    def set_stock(self, stock: Sequence[int], best: dict[tuple[int, ...], int] | None = None) -> None:
+        """A new world: the stock from its top card. The phase-1 table is cleared, the phase-2 table kept.
+        ``best``, if given, is the world's table of best leads (filled in place): a caller deepening the
+        same world pass after pass hands it back, so each pass tries the previous pass's best leads first
+        (iterative deepening's move ordering; the values do not depend on it)."""
         self.stock = tuple(stock)
         self.tt1.clear()
-        self.best1.clear()
+        if best is None:
+            self.best1 = {}
+        else:
+            self.best1 = best
 
     def _tick(self) -> None:
         self.nodes += 1
         if not self.nodes & 63 and self.clock() > self.deadline:
             raise Timeout
-
-    def _search(self, hl: int, hf: int, trump: int, declared: int, pl: int, pf: int, alpha: int, beta: int) -> int:
-        """The phase-2 solver's search, counted so that the deadline also interrupts long endgames."""
-        self.nodes += 1
-        if not self.nodes & 255 and self.clock() > self.deadline:
-            raise Timeout
-        return super()._search(hl, hf, trump, declared, pl, pf, alpha, beta)
 
     def estimate(self, hl: int, hf: int, pos: int, trump: int, declared: int, pl: int, pf: int) -> int:
         """A phase-1 position's value for the leader, by a ``medium`` playout (both hands and stock known)."""
@@ -124,7 +132,7 @@ class DealSearch(EndgameSolver):
                 return alpha
         alpha0, beta0 = alpha, beta
 
-        moves = leads(hl, declared, self.best1.get(okey, -1))
+        moves = _first(_leads(hl, declared), self.best1.get(okey, -1))
         top, second = stock[pos], stock[pos + 1]
         by_suit = self.by_suit
         best = -INF

@@ -269,10 +269,11 @@ class ExpertBot:
         # Passes 1..exact: alpha-beta per world until the deadline.
         tricks_left = k.stock_count // 2  # draws still to come = phase-1 tricks left, this one included
         search = DealSearch(by_suit, deadline=deadline, clock=self.clock)
+        orders: list[dict[tuple[int, ...], int]] = [{} for _ in worlds]  # per world, best leads of its last pass
         try:
             for depth in range(1, min(tricks_left, self.max_depth) + 1):
                 for i, (opp, stock) in enumerate(worlds):
-                    search.set_stock(stock)
+                    search.set_stock(stock, orders[i])
                     scores[i] = root_scores(search, k, opp, depth)
                     depths[i] = depth
         except Timeout:

@@ -26,6 +26,21 @@ def cards_list(mask: int) -> list[int]:
     return list(cards_in(mask))
 
 
+_CARDS: dict[int, tuple[int, ...]] = {}
+_MEMO_LIMIT = 1 << 16
+
+
+def _cards(mask: int) -> tuple[int, ...]:
+    """The cards of a mask in ascending order, memoized (the playouts ask for the same hands again and again)."""
+    out = _CARDS.get(mask)
+    if out is None:
+        out = tuple(cards_in(mask))
+        if len(_CARDS) >= _MEMO_LIMIT:
+            _CARDS.clear()
+        _CARDS[mask] = out
+    return out
+
+
 def _throw_cost(c: int, hand: int, trump: int, declared: int, unseen: int) -> int:
     """How much it hurts to give ``c`` away: its points, more for trumps and marriage halves."""
     cost = CP[c] * 4 + (7 - (c & 7))  # points first, then rank
@@ -58,14 +73,14 @@ def choose_lead(hand: int, trump: int, declared: int, stock_n: int, unseen: int,
     if best_suit >= 0:
         return 8 * best_suit + QUEEN | DECLARE  # lead the queen: the king stays to win later
 
-    cards = cards_list(hand)
+    cards = _cards(hand)
     if not stock_n:
         # Phase 2: cash a sure winner, the one with most points; count trumps — draw the
         # opponent's trumps with a master trump while we hold more of them.
         opp = unseen
         best, best_pts = -1, -1
         for c in cards:
-            if sure_winner(c, opp, trump) and CP[c] > best_pts:
+            if CP[c] > best_pts and sure_winner(c, opp, trump):  # the cheap test first: same choice
                 best, best_pts = c, CP[c]
         if best >= 0:
             return best
@@ -89,9 +104,9 @@ def choose_lead(hand: int, trump: int, declared: int, stock_n: int, unseen: int,
 def choose_follow(hand: int, lead: int, trump: int, declared: int, stock_n: int, unseen: int) -> int:
     """The answer to ``lead``: take valuable tricks cheaply, else throw the cheapest card."""
     legal = follow_mask(hand, lead, trump, stock_n > 0)
-    cards = cards_list(legal)
-    if len(cards) == 1:
-        return cards[0]
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
+    cards = _cards(legal)
     lead_pts = CP[lead]
     winning = beats(lead, trump)
     winners = [f for f in cards if winning >> f & 1]

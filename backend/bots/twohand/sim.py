@@ -21,6 +21,35 @@ from .policy import DECLARE, choose_follow, choose_lead
 
 CP = CARD_POINTS
 
+# The policy's choices, memoized: playouts of one decision (every move in every world, the search's
+# leaves) meet the same (hand, trump, declared, stock count, unseen) situations again and again, and
+# the heuristics are pure functions of them. Bounded, since a worker process lives long.
+_LEAD_MEMO: dict[tuple[int, int, int, int, int, bool], int] = {}
+_FOLLOW_MEMO: dict[tuple[int, int, int, int, int, int], int] = {}
+_MEMO_LIMIT = 1 << 16
+
+
+def _lead(hand: int, trump: int, declared: int, stock_n: int, unseen: int, by_suit: bool) -> int:
+    key = (hand, trump, declared, stock_n, unseen, by_suit)
+    move = _LEAD_MEMO.get(key)
+    if move is None:
+        move = choose_lead(hand, trump, declared, stock_n, unseen, by_suit)
+        if len(_LEAD_MEMO) >= _MEMO_LIMIT:
+            _LEAD_MEMO.clear()
+        _LEAD_MEMO[key] = move
+    return move
+
+
+def _follow(hand: int, lead: int, trump: int, declared: int, stock_n: int, unseen: int) -> int:
+    key = (hand, lead, trump, declared, stock_n, unseen)
+    card = _FOLLOW_MEMO.get(key)
+    if card is None:
+        card = choose_follow(hand, lead, trump, declared, stock_n, unseen)
+        if len(_FOLLOW_MEMO) >= _MEMO_LIMIT:
+            _FOLLOW_MEMO.clear()
+        _FOLLOW_MEMO[key] = card
+    return card
+
 
 def play_out(
     hands: list[int],
@@ -53,7 +82,7 @@ def play_out(
             if first >= 0:
                 move, first = first, -1
             else:
-                move = choose_lead(hands[leader], trump, declared, stock_n, hands[1 - leader] | stock_mask, by_suit)
+                move = _lead(hands[leader], trump, declared, stock_n, hands[1 - leader] | stock_mask, by_suit)
             lead = move & 31
             hands[leader] &= ~(1 << lead)
             if move & DECLARE:  # R3: trump at once; points count once the declarer takes a trick
@@ -69,7 +98,7 @@ def play_out(
         if first >= 0:
             f, first = first, -1
         else:
-            f = choose_follow(hands[follower], lead, trump, declared, stock_n, hands[leader] | stock_mask)
+            f = _follow(hands[follower], lead, trump, declared, stock_n, hands[leader] | stock_mask)
         hands[follower] &= ~(1 << f)
         winner = follower if follower_wins(lead, f, trump) else leader
         gained = CP[lead] + CP[f]

@@ -18,6 +18,10 @@ transposition table is shared by both seats.
 
 from __future__ import annotations
 
+import math
+import time
+from collections.abc import Callable
+
 from backend.engine.cards import CARD_POINTS, KING, QUEEN, cards_in
 from backend.engine.deal import Play
 from backend.engine.kernel import beats, declarable, declaration_points, follow_mask
@@ -28,6 +32,7 @@ from .policy import DECLARE  # a move is a card, plus DECLARE for a lead that de
 __all__ = [
     "EndgameSolver",
     "Position",
+    "Timeout",
     "declaring_lead",
     "leads",
     "position",
@@ -42,28 +47,79 @@ INF = 1 << 20
 _RANK_KEY = tuple((c & 7) * 4 + (c >> 3) for c in range(32))
 
 
-def _ordered(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    out.sort(key=_RANK_KEY.__getitem__)
+# Bounded memo tables of the hot loops (a worker process lives long; hands repeat very often).
+_MEMO_LIMIT = 1 << 16
+_ORDERED: dict[int, tuple[int, ...]] = {}
+_LEADS: dict[int, tuple[int, ...]] = {}
+_FOLLOWS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+
+
+def _ordered(mask: int) -> tuple[int, ...]:
+    """The cards of ``mask``, high ranks first (memoized: the search asks for the same masks again and again)."""
+    out = _ORDERED.get(mask)
+    if out is None:
+        cards = list(cards_in(mask))
+        cards.sort(key=_RANK_KEY.__getitem__)
+        out = tuple(cards)
+        if len(_ORDERED) >= _MEMO_LIMIT:
+            _ORDERED.clear()
+        _ORDERED[mask] = out
     return out
+
+
+def _leads(hand: int, declared: int) -> tuple[int, ...]:
+    """``leads(hand, declared)`` as a memoized tuple (the search's inner loop)."""
+    key = hand << 4 | declared
+    out = _LEADS.get(key)
+    if out is None:
+        moves: list[int] = []
+        for s in declarable(hand, declared):
+            moves.append(8 * s + QUEEN | DECLARE)
+            moves.append(8 * s + KING | DECLARE)
+        moves.extend(_ordered(hand))
+        out = tuple(moves)
+        if len(_LEADS) >= _MEMO_LIMIT:
+            _LEADS.clear()
+        _LEADS[key] = out
+    return out
+
+
+def _follows(hand: int, lead: int, trump: int) -> tuple[int, ...]:
+    """The phase-2 follows of ``hand`` to ``lead`` (R4, the kernel's ``follow_mask``), memoized, in search order:
+    the winners, cheapest first, then the others, cheapest first (a third fewer nodes than high ranks first at
+    the last phase-1 trick, ``bench/search_speed.py``; the order changes no value)."""
+    key = (hand, lead, trump)
+    out = _FOLLOWS.get(key)
+    if out is None:
+        win = beats(lead, trump)
+        legal = _ordered(follow_mask(hand, lead, trump, False))
+        out = tuple(sorted(legal, key=lambda f: (not win >> f & 1, CP[f])))
+        if len(_FOLLOWS) >= _MEMO_LIMIT:
+            _FOLLOWS.clear()
+        _FOLLOWS[key] = out
+    return out
+
+
+def _first(moves: tuple[int, ...], first: int) -> tuple[int, ...]:
+    """``moves`` with ``first`` (a transposition table's best move, one of them, or -1) moved to the front."""
+    if first < 0 or moves[0] == first:
+        return moves
+    i = moves.index(first)
+    return (first, *moves[:i], *moves[i + 1 :])
 
 
 def leads(hand: int, declared: int, first: int = -1) -> list[int]:
     """Every lead of ``hand``: a declarable marriage's Q and K declaring it (R3, ``| DECLARE``), then every
     card, high ranks first; ``first`` (a transposition table's best lead), if given, moved to the front."""
-    out: list[int] = []
-    for s in declarable(hand, declared):
-        out.append(8 * s + QUEEN | DECLARE)
-        out.append(8 * s + KING | DECLARE)
-    out.extend(_ordered(hand))
+    out = list(_leads(hand, declared))
     if first >= 0 and first in out:
         out.remove(first)
         out.insert(0, first)
     return out
+
+
+class Timeout(Exception):
+    """A search passed its deadline."""
 
 
 def declaring_lead(card: int, declared: int, pending: int, by_suit: bool) -> tuple[int, int, int, int]:
@@ -128,10 +184,17 @@ class EndgameSolver:
 
     A solver may be reused across positions of the same deal. The rules of play (legal
     follows, the trick winner, declarations and their points) are the engine's ``kernel``.
+    The search reads ``clock()`` every 256 nodes and raises ``Timeout`` once it is past
+    ``deadline`` (none by default).
     """
 
-    def __init__(self, by_suit: bool = True) -> None:
+    def __init__(
+        self, by_suit: bool = True, deadline: float = math.inf, clock: Callable[[], float] = time.perf_counter
+    ) -> None:
         self.by_suit = by_suit
+        self.deadline = deadline
+        self.clock = clock
+        self.nodes = 0
         self.tt: dict[tuple[int, int, int, int, int, int], tuple[int, int, int]] = {}
 
     # ------------------------------------------------------------ the search
@@ -148,8 +211,12 @@ class EndgameSolver:
                 return -pts - (pf if pf > 0 else 0)
             return pts + (pl if pl > 0 else 0)
 
+        self.nodes += 1
+        if not self.nodes & 255 and self.clock() > self.deadline:
+            raise Timeout
         key = (hl, hf, trump, declared, pl, pf)
-        entry = self.tt.get(key)
+        tt = self.tt
+        entry = tt.get(key)
         best_move = -1
         lo, hi = -INF, INF
         if entry is not None:
@@ -159,30 +226,55 @@ class EndgameSolver:
                 return alpha
         alpha0, beta0 = alpha, beta
 
-        moves = leads(hl, declared, best_move)
+        moves = _first(_leads(hl, declared), best_move)
         best = -INF
         best_lead = moves[0]
         by_suit = self.by_suit
+        search = self._search
+        follows = _follows
         for move in moves:
-            c = move & 31
             if move & DECLARE:
+                c = move & 31
                 t, dec, gain, npl = declaring_lead(c, declared, pl, by_suit)
             else:
+                c = move
                 t, dec, gain, npl = trump, declared, 0, pl
             nhl = hl & ~(1 << c)
-            legal = follow_mask(hf, c, t, False)
             winning = beats(c, t)
             worst = INF
-            for f in _ordered(legal) if legal & (legal - 1) else (legal.bit_length() - 1,):
-                nhf = hf & ~(1 << f)
-                pts = CP[c] + CP[f]
+            cpc = CP[c]
+            if not nhl & (nhl - 1):  # two tricks left: the last one is forced, valued here, not searched
+                lc = CP[nhl.bit_length() - 1] if nhl else 0
+                for f in follows(hf, c, t):
+                    nhf = hf & ~(1 << f)
+                    a, b = nhl.bit_length() - 1, nhf.bit_length() - 1
+                    last = lc + CP[b]
+                    if winning >> f & 1:  # the follower takes this trick and leads b to the last one
+                        base = gain - cpc - CP[f] - (pf if pf > 0 else 0)
+                        v = base - (-last - (npl if npl > 0 else 0) if beats(b, t) >> a & 1 else last)
+                    else:
+                        base = gain + cpc + CP[f] + (npl if npl > 0 else 0)
+                        v = base + (-last - (pf if pf > 0 else 0) if beats(a, t) >> b & 1 else last)
+                    if v < worst:
+                        worst = v
+                        if worst <= alpha:
+                            break
+                if worst > best:
+                    best = worst
+                    best_lead = move
+                    if best > alpha:
+                        alpha = best
+                        if alpha >= beta:
+                            break
+                continue
+            for f in follows(hf, c, t):
                 ub = beta if beta < worst else worst
                 if winning >> f & 1:
-                    base = gain - pts - (pf if pf > 0 else 0)
-                    v = base - self._search(nhf, nhl, t, dec, -1, npl, base - ub, base - alpha)
+                    base = gain - cpc - CP[f] - (pf if pf > 0 else 0)
+                    v = base - search(hf & ~(1 << f), nhl, t, dec, -1, npl, base - ub, base - alpha)
                 else:
-                    base = gain + pts + (npl if npl > 0 else 0)
-                    v = base + self._search(nhl, nhf, t, dec, -1, pf, alpha - base, ub - base)
+                    base = gain + cpc + CP[f] + (npl if npl > 0 else 0)
+                    v = base + search(nhl, hf & ~(1 << f), t, dec, -1, pf, alpha - base, ub - base)
                 if v < worst:
                     worst = v
                     if worst <= alpha:
@@ -196,7 +288,7 @@ class EndgameSolver:
                         break
 
         lo, hi = table_bounds(best, alpha0, beta0, lo, hi)
-        self.tt[key] = (lo, hi, best_lead)
+        tt[key] = (lo, hi, best_lead)
         return best
 
     # ------------------------------------------------------------ root helpers
