@@ -7,8 +7,8 @@ world) with three changes:
 1. **Evidence.** Its worlds are not uniform: ``oversample`` × as many consistent deals as it will
    play out are drawn (``worlds.sample_world``), each weighted by the likelihood of the others' bids
    and passes if they hold what it gives them (``evidence.call_weight``: soft, ruling V0.6b's K-Q pair
-   over 120), and kept by weighted sampling without replacement, likeliest first
-   (``match.weighted_order``) — so a deadline leaves the likely worlds played out.
+   over 120), and kept by weighted sampling without replacement (``match.weighted_order``), in
+   batches of ``CHUNK`` so that the deadline can fall between them.
 2. **The match.** A deal's score sheet is valued as the chance of winning the match once it is
    written (``match.match_utility``, R5.1/V0.9, the same function as two-hand 1001's expert): near
    the target it plays for the win — safety when ahead, risk when behind, against the leader —
@@ -38,6 +38,7 @@ from .worlds import World, sample_world
 __all__ = ["THINKING_S", "TableExpertBot"]
 
 THINKING_S = 0.6  # the deadline of a decision (seconds): below the two-hand expert's published 0.7 s
+CHUNK = 8  # worlds chosen per batch of candidates
 TIE_BREAK = 1e-6  # the weight of the deal score difference in the value (ties of the match utility)
 
 
@@ -71,9 +72,13 @@ class TableExpertBot(HardBot):
         if not self.infer or not k.calls:
             yield from super().worlds(k, rng, count)
             return
-        candidates = [sample_world(k, rng) for _ in range(self.oversample * count)]
-        for i in weighted_order([call_weight(k, w) for w in candidates], rng)[:count]:
-            yield candidates[i]
+        # In batches, so that the deadline (checked by the caller after each world) can fall between
+        # them: each batch keeps CHUNK of its oversample × CHUNK candidates by weight.
+        for start in range(0, count, CHUNK):
+            size = min(CHUNK, count - start)
+            candidates = [sample_world(k, rng) for _ in range(self.oversample * size)]
+            for i in weighted_order([call_weight(k, w) for w in candidates], rng)[:size]:
+                yield candidates[i]
 
     def judge(self, k: SeatKnowledge, scores: list[int]) -> float:
         difference = objective(scores, k.seat)
