@@ -30,7 +30,7 @@ gain in that seat's deal score minus the mean of the others'. Also the CPU time 
 those deals per level. ``--same-deals`` draws the duplicate deals from ``--seed`` alone (not from the
 pairing's names), so that levels are compared on the same deals.
 
-``expert`` and its variants for ablations (``make_bot``) play two-hand 1001 only.
+``expert`` and its variants for ablations (``make_bot``) play every game (``--pairs hard:expert``).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout, uninstalled
 
-from backend.bots import ExpertBot, bot_for, knowledge_from_view
+from backend.bots import ExpertBot, TableExpertBot, bot_for, knowledge_from_view
 from backend.bots.levels import Bot
 from backend.bots.play import objective
 from backend.engine import (
@@ -76,11 +76,12 @@ def make_bot(spec: str, rules: Rules | None = None) -> Bot:
     """The bot of a level for ``rules`` (default two-hand 1001), or an expert variant for ablations:
     ``expert-noinfer`` (uniform worlds), ``expert-nomatch`` (maximize the deal score), ``expert-depthN``
     (search at most N tricks deep; 0: playouts only), ``expert-worldsN``, ``expert-budgetS`` (seconds),
-    combinable with ``+`` (``expert-noinfer+nomatch``)."""
+    combinable with ``+`` (``expert-noinfer+nomatch``); in the games of three and four
+    (``TableExpertBot``) ``depthN`` is refused."""
     rules = rules or Rules()
     if spec != "expert" and not spec.startswith("expert-"):
         return _on_bench_clock(bot_for(spec, rules))
-    bot_for("expert", rules)  # refuses a game without the level (two-hand 1001 only)
+    bot_for("expert", rules)
     options: dict[str, Any] = {}
     parts = spec.removeprefix("expert-").split("+") if spec.startswith("expert-") else []
     for part in parts:
@@ -88,7 +89,7 @@ def make_bot(spec: str, rules: Rules | None = None) -> Bot:
             options["infer"] = False
         elif part == "nomatch":
             options["match_aware"] = False
-        elif part.startswith("depth"):
+        elif part.startswith("depth") and rules.two_hand:
             options["max_depth"] = int(part.removeprefix("depth"))
         elif part.startswith("worlds"):
             options["max_worlds"] = int(part.removeprefix("worlds"))
@@ -96,7 +97,7 @@ def make_bot(spec: str, rules: Rules | None = None) -> Bot:
             options["budget"] = float(part.removeprefix("budget"))
         else:
             raise ValueError(f"unknown expert variant {part!r}")
-    bot = ExpertBot(**(options | expert_options()))
+    bot: ExpertBot | TableExpertBot = (ExpertBot if rules.two_hand else TableExpertBot)(**(options | expert_options()))
     bot.level = spec
     return bot
 

@@ -17,6 +17,7 @@ games of three and four), ``twohand`` (two-hand 1001's heuristics, its endgame s
 ``expert``'s search).
 """
 
+from .expert import TableExpertBot
 from .knowledge import IncompleteHistory, SeatKnowledge, knowledge_from_view, observe
 from .levels import LEVELS, Bot, EasyBot, HardBot, MediumBot, bot_for, choose, choose_for_view, levels_for
 from .twohand.expert import ExpertBot
@@ -30,6 +31,7 @@ __all__ = [
     "IncompleteHistory",
     "MediumBot",
     "SeatKnowledge",
+    "TableExpertBot",
     "bot_for",
     "choose",
     "choose_for_view",

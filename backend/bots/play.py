@@ -312,13 +312,17 @@ def fresh(g: Game, hands: list[int], declarer: int, discards: int) -> Playout:
     )
 
 
-def values_of(k: SeatKnowledge) -> Callable[[World, list[int]], list[float]]:
+def values_of(
+    k: SeatKnowledge, judge: Callable[[list[int]], float] | None = None
+) -> Callable[[World, list[int]], list[float]]:
     """The ``hard`` level's evaluation in the games of three and four: each move played out in a world
-    with the heuristics for every seat (common random numbers), scored by ``objective``."""
+    with the heuristics for every seat (common random numbers), its score sheet valued by ``judge``
+    (default ``objective`` for the seat)."""
     g = game_of(k.rules, k.totals, k.declarer, k.contract)
+    value = judge if judge is not None else (lambda scores: objective(scores, k.seat))
 
     def values(world: World, moves: list[int]) -> list[float]:
         base = position(k, world)
-        return [objective(play_out(g, base.copy(), move), k.seat) for move in moves]
+        return [value(play_out(g, base.copy(), move)) for move in moves]
 
     return values

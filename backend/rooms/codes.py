@@ -18,7 +18,7 @@ class RoomCode(StrEnum):
     ROOM_STARTED = "room_started"  # the match has started: leave by resigning
     NOT_CREATOR = "not_creator"  # only the table's creator may do this (e.g. seat the computer)
     STAKED_TABLE = "staked_table"  # a table played for a stake takes no computer player
-    LEVEL_UNAVAILABLE = "level_unavailable"  # no computer at that level for this game (expert: two-hand only)
+    LEVEL_UNAVAILABLE = "level_unavailable"  # no computer at that level for this game
     SERVER_ERROR = "server_error"  # the change could not be stored; nothing was applied
     SPECTATOR_CANNOT_ACT = "spectator_cannot_act"  # a spectator's socket sent an intent
     TOO_MANY_TABLES = "too_many_tables"  # the player has as many open tables as one may (MAX_OPEN_TABLES)

@@ -84,10 +84,7 @@ def test_the_games_of_the_family_are_the_engines_with_the_computers_levels() -> 
         assert game["targets"][0] == rules.goal  # the first target is the default
         assert game["stock"] == variant.has_stock and game["auction"] == variant.has_auction  # what the client reads
         assert rules.layout.deck_size in game["decks"]
-        # expert plays two-hand 1001 only
-        assert game["levels"] == (
-            ["easy", "medium", "hard", "expert"] if variant_id == "twohand" else ["easy", "medium", "hard"]
-        )
+        assert game["levels"] == ["easy", "medium", "hard", "expert"]  # issue 25: expert in every game
     assert games["twohand"]["stock"] and games["twohand"]["decks"] == [24, 32]  # R2, V1
     assert not games["thousand3"]["auction"] and games["mcleod"]["talon"] and not games["rassel"]["talon"]
     assert games["bidding"]["seats"] == [3, 4] and games["thousand3"]["simplified"]  # V7.1, V4.9

@@ -193,11 +193,14 @@ async def test_the_creator_fills_the_empty_seats_with_the_computer_and_the_match
     staked = await anna.post("/api/rooms", json={"variant": "mcleod", "stake_per_point": "0.1"})
     refused = await anna.request("POST", f"/api/rooms/{staked['id']}/computers", json={"level": "easy"})
     assert refused.status_code == 409 and refused.json()["detail"]["code"] == "staked_table"
-    # expert's search plays two-hand 1001 only: the computer plays the variants at easy, medium or hard
-    refused = await anna.request("POST", path, json={"level": "expert"})
-    assert refused.status_code == 422 and refused.json()["detail"]["code"] == "level_unavailable"
-    body = {"variant": "mcleod", "computer_seats": 2, "bot_level": "expert"}
+    # a level the computer has in no game is refused; expert plays the variants too (issue 25)
+    refused = await anna.request("POST", path, json={"level": "grandmaster"})
+    assert refused.status_code == 422
+    body = {"variant": "mcleod", "computer_seats": 2, "bot_level": "grandmaster"}
     assert (await anna.request("POST", "/api/rooms", json=body)).status_code == 422
+    body = {"variant": "mcleod", "computer_seats": 2, "bot_level": "expert", "visibility": "private"}
+    experts = await anna.post("/api/rooms", json=body)
+    assert [p["bot_level"] for p in experts["players"][1:]] == ["expert", "expert"]
     started = await anna.post(path, json={"level": "easy"})
     assert started["status"] == "playing"
     players = started["players"]

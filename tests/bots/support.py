@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from backend.bots import EasyBot, HardBot, MediumBot, bot_for
+from backend.bots import EasyBot, HardBot, MediumBot, TableExpertBot, bot_for
 from backend.bots.levels import Bot
 from backend.bots.twohand.expert import ExpertBot
 from backend.bots.twohand.solver import Position
@@ -80,19 +80,24 @@ def light_expert(reads: int = 6) -> ExpertBot:
     return ExpertBot(budget=float(reads), max_worlds=4, clock=StepClock(1.0))
 
 
+def light_table_expert() -> TableExpertBot:
+    """An expert of three and four with a small budget and a clock that never moves: reproducible."""
+    return TableExpertBot(budget=0.6, plies=3000, min_worlds=4, max_worlds=6, discard_options=4, clock=lambda: 0.0)
+
+
 def small_hard() -> HardBot:
     """A hard bot with a small budget and a clock that never moves: reproducible and quick."""
     return HardBot(plies=1500, min_worlds=3, budget=0.45, discard_options=3, clock=lambda: 0.0)
 
 
 def quick_bot(level: str, rules: Rules) -> Bot:
-    """The bot of ``level`` for ``rules``, with small budgets for the levels that search (``hard``, and
-    ``expert`` in two-hand 1001) and clocks that make their decisions reproducible."""
+    """The bot of ``level`` for ``rules``, with small budgets for the levels that search (``hard`` and
+    ``expert``) and clocks that make their decisions reproducible."""
     bot_for(level, rules)  # refuses a level the game is not played at (``levels_for``)
     if level == "hard":
         return small_hard()
     if level == "expert":
-        return light_expert()
+        return light_expert() if rules.two_hand else light_table_expert()
     return {"easy": EasyBot(), "medium": MediumBot()}[level]
 
 

@@ -85,7 +85,7 @@ def test_every_game_has_its_levels_and_only_those() -> None:
     assert LEVELS == ("easy", "medium", "hard", "expert")
     for rules in GAMES:
         levels = levels_for(rules)
-        assert levels == (LEVELS if rules.two_hand else ("easy", "medium", "hard"))  # expert: two hands only
+        assert levels == LEVELS  # issue 25: expert in every game
         assert [bot_for(level, rules).level for level in levels] == list(levels)
         for level in ("impossible", *(level for level in LEVELS if level not in levels)):
             with pytest.raises(ValueError, match="unknown bot level"):

@@ -59,7 +59,7 @@ def new_variant_table(page: Page, variant: str, *, computers: int, seats: int | 
     page.get_by_test_id("create-computer-seats").select_option(str(computers))
     if computers:
         levels = page.get_by_test_id("opt-bot-level").locator("option")
-        assert levels.evaluate_all("els => els.map(e => e.value)") == ["easy", "medium", "hard"]  # no expert here
+        assert levels.evaluate_all("els => els.map(e => e.value)") == ["easy", "medium", "hard", "expert"]  # issue 25
         page.get_by_test_id("opt-bot-level").select_option("easy")
     page.get_by_test_id("opt-target").select_option(str(target))
     page.get_by_test_id("create-table").click()

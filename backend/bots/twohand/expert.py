@@ -41,6 +41,7 @@ from backend.engine.cards import KING, QUEEN
 from backend.engine.deal import Play
 
 from ..knowledge import SeatKnowledge
+from ..match import match_utility as shared_match_utility
 from ..worlds import sample_world
 from .deep import DealSearch, Timeout
 from .policy import DECLARE, cards_list
@@ -61,28 +62,10 @@ KQ_THROWN_BREAKING_MARRIAGE = 0.5
 def match_utility(totals: tuple[int, int], target: int, final_me: float, final_opp: float) -> float:
     """Estimated chance that the seat wins the match once this deal scores ``final_me`` : ``final_opp``.
 
-    ``totals`` are (seat's, opponent's) match totals before the deal. R5/R5.1: a seat
-    reaching the target alone wins; if both reach it the higher total wins (a tie means
-    another deal: 1/2). Otherwise the match goes on, and the chance is a logistic of the
-    lead in points still needed, ``L = need_opp − need_me``, relative to how much the
-    difference can still swing: about 100 points of standard deviation per deal between
-    evenly matched players, over the ``n ≈ (need_me + need_opp) / 190`` deals still
-    expected (a deal is worth about 190 points to the two players together):
-    ``σ(1.7 · L / (100 · √max(n, 0.5)))`` — 1.7 makes the logistic close to the normal
-    distribution function.
-    """
-    a = totals[0] + final_me
-    b = totals[1] + final_opp
-    if a >= target or b >= target:
-        if a > b:
-            return 1.0 if a >= target else 0.0
-        if b > a:
-            return 0.0 if b >= target else 1.0
-        return 0.5
-    need_me, need_opp = target - a, target - b
-    deals = max((need_me + need_opp) / 190.0, 0.5)
-    x = 1.7 * (need_opp - need_me) / (100.0 * math.sqrt(deals))
-    return 1.0 / (1.0 + math.exp(-x))
+    ``totals`` are (seat's, opponent's) match totals before the deal: ``bots.match.match_utility``
+    for two seats (R5/R5.1: a seat reaching the target alone wins, if both reach it the higher total
+    wins, a tie means another deal: 1/2; otherwise a logistic of the lead in points still needed)."""
+    return shared_match_utility(totals, target, (final_me, final_opp), 0)
 
 
 def world_weight(k: SeatKnowledge, opp_hand: int) -> float:

@@ -249,7 +249,8 @@ export const GAMES = Object.freeze({
     "levels": [
       "easy",
       "medium",
-      "hard"
+      "hard",
+      "expert"
     ]
   },
   "rassel": {
@@ -274,7 +275,8 @@ export const GAMES = Object.freeze({
     "levels": [
       "easy",
       "medium",
-      "hard"
+      "hard",
+      "expert"
     ]
   },
   "thousand3": {
@@ -299,7 +301,8 @@ export const GAMES = Object.freeze({
     "levels": [
       "easy",
       "medium",
-      "hard"
+      "hard",
+      "expert"
     ]
   },
   "thousand4": {
@@ -324,7 +327,8 @@ export const GAMES = Object.freeze({
     "levels": [
       "easy",
       "medium",
-      "hard"
+      "hard",
+      "expert"
     ]
   },
   "bidding": {
@@ -351,7 +355,8 @@ export const GAMES = Object.freeze({
     "levels": [
       "easy",
       "medium",
-      "hard"
+      "hard",
+      "expert"
     ]
   }
 });

@@ -690,7 +690,7 @@ export default {
   'rules.computer.hard.title': 'Schwer',
   'rules.computer.hard': 'Denkt voraus: solange der Stapel reicht, probiert er jede Karte gegen viele Blätter aus, die du halten könntest; ist der Stapel leer, spielt er den Rest des Spiels fehlerlos.',
   'rules.computer.expert.title': 'Experte',
-  'rules.computer.expert': 'Denkt noch weiter: Solange der Stapel reicht, rechnet er jede Karte genau gegen die Blätter durch, die du nach deinen Ausspielen und Ansagen am wahrscheinlichsten hältst; gegen Ende der Partie spielt er auf Sieg statt auf Punkte. Ist der Stapel leer, spielt er fehlerlos.',
+  'rules.computer.expert': 'Denkt noch weiter: Solange der Stapel reicht, rechnet er jede Karte genau gegen die Blätter durch, die du nach deinen Ausspielen und Ansagen am wahrscheinlichsten hältst; gegen Ende der Partie spielt er auf Sieg statt auf Punkte. Ist der Stapel leer, spielt er fehlerlos. In den Spielen zu dritt und zu viert liest er aus Geboten und Passen, welche Blätter sie nahelegen, probiert mehr Verteilungen durch als „Schwer“ und spielt nahe am Ziel auf Sieg.',
   'rules.computer.fair': 'Auf jeder Stufe spielt der Computer nach denselben Regeln und sieht nur, was ein Spieler auf seinem Platz sehen würde (R7) — nie dein Blatt, nie die Reihenfolge des Stapels.',
   // rules: the games for three and four (issue 13, RULES-VARIANTS.md V0–V7) and their rulings
   'rules.games.title': 'Spiele zu dritt und zu viert',

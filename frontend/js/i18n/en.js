@@ -690,7 +690,7 @@ export default {
   'rules.computer.hard.title': 'Hard',
   'rules.computer.hard': 'Thinks ahead: while the stock lasts it tries each card against many hands you might hold; once the stock is empty it plays the rest of the deal perfectly.',
   'rules.computer.expert.title': 'Expert',
-  'rules.computer.expert': 'Searches deeper: while the stock lasts it works out each card exactly against the hands you most likely hold, judging from what you have played and declared; near the end of a match it plays for the win rather than for points. Once the stock is empty it plays perfectly.',
+  'rules.computer.expert': 'Searches deeper: while the stock lasts it works out each card exactly against the hands you most likely hold, judging from what you have played and declared; near the end of a match it plays for the win rather than for points. Once the stock is empty it plays perfectly. In the games for three and four it reads the bids and passes for the hands they suggest, tries more deals than hard and, near the target, plays for the win.',
   'rules.computer.fair': 'At every level the computer plays by the same rules and sees only what a player in its seat would see (R7) — never your hand, never the order of the stock.',
   // rules: the games for three and four (issue 13, RULES-VARIANTS.md V0–V7) and their rulings
   'rules.games.title': 'Games for three and four',

@@ -703,7 +703,7 @@ export function mount(root) {
         offered.map((v) => [String(v), label(`opt.target.${v}`, num(v))]),
       );
       target.disabled = offered.length < 2;
-      // The computer's levels for this game (expert plays two-hand 1001 only): the choice kept if offered.
+      // The computer's levels for this game (GAMES[variant].levels): the choice kept if offered.
       const levels = info.levels;
       const levelChoice = level.value || s.level;
       fill(level, levels.includes(levelChoice) ? levelChoice : levels[levels.length - 1], levels.map((l) => [l, levelLabel(l)]));
