@@ -196,8 +196,8 @@ def test_deal_search_values_do_not_depend_on_its_memo_tables_or_move_order() -> 
         for depth in (1, 2):
             carried.set_stock(state.stock, best)
             got = root_scores(carried, k, opp, depth)
-            sim._LEAD_MEMO.clear()
-            sim._FOLLOW_MEMO.clear()
+            sim._lead.cache_clear()
+            sim._follow.cache_clear()
             fresh = DealSearch(rules.by_suit)
             fresh.set_stock(state.stock)
             assert got == root_scores(fresh, k, opp, depth)

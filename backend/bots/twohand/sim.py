@@ -10,6 +10,7 @@ still to come, as the endgame solver counts it (see ``solver``). The rules of pl
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from backend.engine.cards import CARD_POINTS, mask_of
@@ -24,31 +25,9 @@ CP = CARD_POINTS
 # The policy's choices, memoized: playouts of one decision (every move in every world, the search's
 # leaves) meet the same (hand, trump, declared, stock count, unseen) situations again and again, and
 # the heuristics are pure functions of them. Bounded, since a worker process lives long.
-_LEAD_MEMO: dict[tuple[int, int, int, int, int, bool], int] = {}
-_FOLLOW_MEMO: dict[tuple[int, int, int, int, int, int], int] = {}
 _MEMO_LIMIT = 1 << 16
-
-
-def _lead(hand: int, trump: int, declared: int, stock_n: int, unseen: int, by_suit: bool) -> int:
-    key = (hand, trump, declared, stock_n, unseen, by_suit)
-    move = _LEAD_MEMO.get(key)
-    if move is None:
-        move = choose_lead(hand, trump, declared, stock_n, unseen, by_suit)
-        if len(_LEAD_MEMO) >= _MEMO_LIMIT:
-            _LEAD_MEMO.clear()
-        _LEAD_MEMO[key] = move
-    return move
-
-
-def _follow(hand: int, lead: int, trump: int, declared: int, stock_n: int, unseen: int) -> int:
-    key = (hand, lead, trump, declared, stock_n, unseen)
-    card = _FOLLOW_MEMO.get(key)
-    if card is None:
-        card = choose_follow(hand, lead, trump, declared, stock_n, unseen)
-        if len(_FOLLOW_MEMO) >= _MEMO_LIMIT:
-            _FOLLOW_MEMO.clear()
-        _FOLLOW_MEMO[key] = card
-    return card
+_lead = functools.lru_cache(maxsize=_MEMO_LIMIT)(choose_lead)
+_follow = functools.lru_cache(maxsize=_MEMO_LIMIT)(choose_follow)
 
 
 def play_out(
