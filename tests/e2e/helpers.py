@@ -218,23 +218,11 @@ def play_one(page: Page, rng: random.Random, *, scoring: str = "by_suit", keep_s
     legal, declarable = now["legal"], now["declarable"]
     card: str = declarable[0] if declarable else legal[rng.randrange(len(legal))]
     before: int = now["version"]
-    # The chosen card itself, not "the n-th legal card": a retry must not tap another one.
-    button = page.locator(f'[data-testid="hand"] button[data-card="{card}"]')
     dialog = page.get_by_test_id("declare-dialog")
     # A card's index corner, as a thumb taps it: on a narrow phone the second row of the hand
     # covers the middle of the first row's cards, and only their upper part takes a tap.
     # Failing that (the hand moving under the tap), its middle.
-    for position in ({"x": 14, "y": 14}, None):
-        try:
-            button.click(timeout=1500, position=position)
-            break
-        except Exception:
-            # Playwright reports a click that landed as failed when the page is slow to answer after
-            # it (a loaded machine): the card left the hand or the marriage question opened. Then it
-            # was played, and tapping again would play the next card.
-            if _tap_landed(page, card, before):
-                break
-    else:
+    if not tap_card(page, card, before, ({"x": 14, "y": 14}, None)):
         return None  # the hand re-rendered under the click; the caller simply tries again
     if dialog.count():
         # R3: "Declare ♥ (60)" names the suit and its points (by_order: 40, 60, 80, 100 in turn).
@@ -251,6 +239,25 @@ def play_one(page: Page, rng: random.Random, *, scoring: str = "by_suit", keep_s
         timeout=TIMEOUT_MS,
     )
     return card
+
+
+def tap_card(page: Page, card: str, before: int, positions: Sequence[Any] = (None,)) -> bool:
+    """Click ``card`` of the hand (the card itself, not "the n-th legal card": a retry must not tap
+    another one) at the first of ``positions`` that takes it (None: its middle); whether it was played
+    or its marriage question opened. ``before``: the table's version before the click.
+
+    Playwright reports a click that landed as failed when the page is slow to answer after it (a
+    loaded machine): if the card left the hand or the question opened, it was played, and tapping
+    again would play the next card."""
+    button = page.locator(f'[data-testid="hand"] button[data-card="{card}"]')
+    for position in positions:
+        try:
+            button.click(timeout=1500, position=position)
+            return True
+        except Exception:
+            if _tap_landed(page, card, before):
+                return True
+    return False
 
 
 _SNAPSHOT_JS = """() => {
