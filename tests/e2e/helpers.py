@@ -207,27 +207,23 @@ def play_one(page: Page, rng: random.Random, *, scoring: str = "by_suit", keep_s
 
     The summary of a deal just over holds the next hand back: it is closed first (as a player would),
     unless ``keep_summary`` (a test that waits for it)."""
-    if not keep_summary:
+    now = hand_snapshot(page)
+    if now["summary"] and not keep_summary:
         close_summary(page)
-    legal = page.locator('[data-testid="hand"] button[data-legal="true"]:not([disabled])')
-    count = legal.count()
-    if count == 0:
+        now = hand_snapshot(page)
+    if not now["legal"]:
         return None
-    declarable = page.locator('[data-testid="hand"] button[data-declarable="true"]:not([disabled])')
-    target = declarable.first if declarable.count() else legal.nth(rng.randrange(count))
-    card = target.get_attribute("data-card")
-    before = version(page)
-    try:
-        # A card's index corner, as a thumb taps it: on a narrow phone the second row of the hand
-        # covers the middle of the first row's cards, and only their upper part takes a tap.
-        # Failing that (the hand moving under the tap), its middle.
-        try:
-            target.click(timeout=1500, position={"x": 14, "y": 14})
-        except Exception:
-            target.click(timeout=1500)
-    except Exception:
-        return None  # the hand re-rendered under the click; the caller simply tries again
+    # One look at the page (hand_snapshot) instead of a query per question: each query waits for the
+    # page's main thread, which a loaded machine keeps busy re-rendering the table.
+    legal, declarable = now["legal"], now["declarable"]
+    card: str = declarable[0] if declarable else legal[rng.randrange(len(legal))]
+    before: int = now["version"]
     dialog = page.get_by_test_id("declare-dialog")
+    # A card's index corner, as a thumb taps it: on a narrow phone the second row of the hand
+    # covers the middle of the first row's cards, and only their upper part takes a tap.
+    # Failing that (the hand moving under the tap), its middle.
+    if not tap_card(page, card, before, ({"x": 14, "y": 14}, None)):
+        return None  # the hand re-rendered under the click; the caller simply tries again
     if dialog.count():
         # R3: "Declare ♥ (60)" names the suit and its points (by_order: 40, 60, 80, 100 in turn).
         expected = (
@@ -243,6 +239,65 @@ def play_one(page: Page, rng: random.Random, *, scoring: str = "by_suit", keep_s
         timeout=TIMEOUT_MS,
     )
     return card
+
+
+def tap_card(page: Page, card: str, before: int, positions: Sequence[Any] = (None,)) -> bool:
+    """Click ``card`` of the hand (the card itself, not "the n-th legal card": a retry must not tap
+    another one) at the first of ``positions`` that takes it (None: its middle); whether it was played
+    or its marriage question opened. ``before``: the table's version before the click.
+
+    Playwright reports a click that landed as failed when the page is slow to answer after it (a
+    loaded machine): if the card left the hand or the question opened, it was played, and tapping
+    again would play the next card."""
+    button = page.locator(f'[data-testid="hand"] button[data-card="{card}"]')
+    for position in positions:
+        try:
+            button.click(timeout=1500, position=position)
+            return True
+        except Exception:
+            if _tap_landed(page, card, before):
+                return True
+    return False
+
+
+_SNAPSHOT_JS = """() => {
+  const table = document.querySelector('[data-testid=table-page]');
+  const close = document.querySelector('[data-testid=deal-summary-close]');
+  const shown = (el) => Boolean(el && el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden');
+  const cards = (sel) => [...document.querySelectorAll(sel)].map((e) => e.dataset.card);
+  return {
+    version: table && table.dataset.version ? Number(table.dataset.version) : -1,
+    summary: shown(close),
+    legal: cards('[data-testid="hand"] button[data-legal="true"]:not([disabled])'),
+    declarable: cards('[data-testid="hand"] button[data-declarable="true"]:not([disabled])'),
+  };
+}"""
+
+
+def hand_snapshot(page: Page) -> dict[str, Any]:
+    """In one call: the table's version (as ``version``), whether a deal summary can be closed
+    (as ``close_summary`` sees it), and the cards of the hand that may be played and declared."""
+    result: dict[str, Any] = page.evaluate(_SNAPSHOT_JS)
+    return result
+
+
+_LANDED_JS = """([card, before]) => {
+  const page = document.querySelector('[data-testid=table-page]');
+  if (document.querySelector('[data-testid=declare-dialog]')) return true;
+  if (page && Number(page.dataset.version) > before) return true;
+  const el = document.querySelector(`[data-testid="hand"] button[data-card="${card}"]`);
+  return !el || el.dataset.legal !== 'true' || el.disabled;
+}"""
+
+
+def _tap_landed(page: Page, card: str, before: int) -> bool:
+    """After a click reported as failed: did it play ``card`` (or open its marriage question)?
+    Waits a moment for the page to show it, as the client sends the play at once."""
+    try:
+        page.wait_for_function(_LANDED_JS, arg=[card, before], timeout=1000)
+    except Exception:
+        return False
+    return True
 
 
 def assert_frames_match_server_models(*seats: Seat) -> int:

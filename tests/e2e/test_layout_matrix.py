@@ -34,11 +34,13 @@ from .helpers import (
     Seat,
     choose_name,
     close_summary,
+    hand_snapshot,
     invite_code_of_new_room,
     latest_deal,
     open_seat,
     settle,
     start_computer_match,
+    tap_card,
 )
 from .test_variants import new_variant_table
 
@@ -283,17 +285,13 @@ def wait_until(page: Page, condition: Any, what: str, timeout_s: float = WAIT_S)
 
 def play_card(page: Page, rng: random.Random, *, prefer: str | None = None, declare: bool = True) -> str | None:
     """Click a legal card (``prefer`` if legal), answering the marriage question; None if not my turn."""
-    legal = page.locator(LEGAL)
-    count = legal.count()
-    if count == 0:
+    now = hand_snapshot(page)  # one call for the hand (each query waits for the page's main thread)
+    legal = now["legal"]
+    if not legal:
         return None
-    chosen = page.locator(f'{LEGAL}[data-card="{prefer}"]') if prefer else None
-    target = chosen if chosen is not None and chosen.count() else legal.nth(rng.randrange(count))
-    card = target.get_attribute("data-card")
-    asks = target.get_attribute("data-declarable") == "true"
-    try:
-        target.click(timeout=3000)
-    except Exception:
+    card: str = prefer if prefer in legal else legal[rng.randrange(len(legal))]
+    asks = card in now["declarable"]
+    if not tap_card(page, card, now["version"]):
         return None  # re-rendered under the click: try again
     if asks:  # a K or Q that may declare: the question comes first
         page.get_by_test_id("declare-yes" if declare else "declare-no").click()

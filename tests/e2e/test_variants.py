@@ -98,6 +98,32 @@ def visible(page: Page, test_id: str) -> bool:
     return locator.count() > 0 and locator.first.is_visible()
 
 
+# What the whole-match loop asks of the page, in one call (each query waits for the page's main
+# thread, busy re-rendering the table on a loaded machine): the final standings, a deal summary to
+# close, the deal chip, the phase, the auction's controls (pass shown and enabled; the lowest bid when
+# a bid may be made) and the discard's (mine to make, or another seat's to watch).
+MATCH_LOOK_JS = """() => {
+  const q = (id) => document.querySelector(`[data-testid="${id}"]`);
+  const shown = (el) => Boolean(el && el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden');
+  const ring = q('ring'), pass = q('pass'), chip = q('deal-chip');
+  return {
+    standings: Boolean(q('final-standings')),
+    summary: shown(q('deal-summary-close')),
+    deal: chip ? chip.innerText : '',
+    phase: ring ? ring.dataset.phase || '' : '',
+    pass: shown(pass) && !pass.disabled && pass.getAttribute('aria-disabled') !== 'true',
+    lowest: shown(q('bid-submit')) && q('bid-amount') ? q('bid-amount').innerText : '',
+    discard_submit: shown(q('discard-submit')),
+    discard: shown(q('discard')),
+  };
+}"""
+
+
+def match_look(page: Page) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(MATCH_LOOK_JS)
+    return result
+
+
 def others_hidden_in_frames(seats: list[Seat]) -> int:
     """No state frame to a seat names a card another seat held at that version (V0.11)."""
     hands = [hands_by_version(seat) for seat in seats]
@@ -248,13 +274,18 @@ def test_one_person_plays_a_whole_match_of_1001_with_bidding_against_two_compute
         done = {"bid": 0, "pass": 0, "discard": 0, "play": 0, "watched_discard": 0}
         seen_deals: set[str] = set()
         deadline = time.monotonic() + 240
-        while not page.get_by_test_id("final-standings").count():
+        while True:
             assert time.monotonic() < deadline, f"the match did not end: {done}"
-            close_summary(page)
-            deal = page.get_by_test_id("deal-chip").inner_text()
-            now = phase(page)
-            if now == "auction" and visible(page, "pass") and page.get_by_test_id("pass").is_enabled():
-                lowest = page.get_by_test_id("bid-amount").inner_text() if visible(page, "bid-submit") else ""
+            look = match_look(page)
+            if look["standings"]:
+                break
+            if look["summary"]:
+                close_summary(page)
+                continue
+            deal, now = look["deal"], look["phase"]
+            if now == "auction" and look["pass"]:
+                lowest = look["lowest"]
+                before = version(page)
                 if not done["pass"] or not lowest or int(lowest) > 80:
                     if not done["pass"]:
                         # V7.5: the game's own word for its talon, the skat, as its lobby and rules page say
@@ -277,9 +308,12 @@ def test_one_person_plays_a_whole_match_of_1001_with_bidding_against_two_compute
                 else:
                     page.get_by_test_id("bid-submit").click()
                     done["bid"] += 1
-                page.wait_for_timeout(100)
+                # the call made: the auction moves on
+                page.wait_for_function(
+                    "v => Number(document.querySelector('[data-testid=table-page]').dataset.version) > v", arg=before
+                )
                 continue
-            if now == "discard" and visible(page, "discard-submit"):
+            if now == "discard" and look["discard_submit"]:
                 submit = page.get_by_test_id("discard-submit")
                 expect(submit).to_be_disabled()
                 expect(page.get_by_test_id("talon").locator("[data-card]")).to_have_count(2)
@@ -301,7 +335,7 @@ def test_one_person_plays_a_whole_match_of_1001_with_bidding_against_two_compute
                 expect(page.get_by_test_id(f"discard-card-{first}")).to_be_attached()  # only the declarer sees them
                 done["discard"] += 1
                 continue
-            if now == "discard" and visible(page, "discard"):
+            if now == "discard" and look["discard"]:
                 # a computer took the talon: nobody else sees its cards, only two backs
                 assert page.get_by_test_id("talon").count() == 0
                 done["watched_discard"] += 1
