@@ -448,7 +448,7 @@ def test_a_creator_tired_of_waiting_fills_the_empty_seats_with_the_computer(
         new_variant_table(page, "rassel", computers=0, target=300)
         expect(page.get_by_test_id("waiting-panel")).to_be_visible()
         expect(page.get_by_test_id("seats-taken")).to_have_attribute("data-taken", "1")
-        expect(page.get_by_test_id("fill-level").locator("option")).to_have_count(3)  # easy, medium, hard
+        expect(page.get_by_test_id("fill-level").locator("option")).to_have_count(4)  # easy … expert (issue 25)
         page.get_by_test_id("fill-level").select_option("easy")
         page.get_by_test_id("fill-computers").click()
         expect(page.get_by_test_id("ring")).to_be_visible()
