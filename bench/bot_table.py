@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from bots import make_bot, play_duplicate, play_match, wilson
 
-from backend.bots import levels_for
+from backend.bots import LEVELS, levels_for
 from backend.engine import VARIANTS, Rules
 from backend.engine.shuffle import derive
 
@@ -159,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     games = ALL_GAMES if args.games == "all" else tuple(args.games.split(","))
     pairings = [tuple(p.split(":")) for p in args.pairs.split(",")]
     for level in {level for pair in pairings for level in pair}:
-        make_bot(level, Rules())  # refuses an unknown level (two-hand 1001 is played at every level)
+        if level.split("-")[0] not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
     rows: dict[tuple[str, str, str], Row] = {}
     missing: list[str] = []
     jobs: list[tuple[Any, ...]] = []
@@ -167,9 +168,11 @@ def main(argv: list[str] | None = None) -> int:
         rules = rules_of(game, args.target)
         offered = levels_for(rules)
         for weak, strong in pairings:
-            if weak not in offered or strong not in offered:
+            if any(level.split("-")[0] not in offered for level in (weak, strong)):  # expert-noinfer: expert's
                 missing.append(f"{game}: {strong} vs {weak} (levels: {', '.join(offered)})")
                 continue
+            for level in (weak, strong):
+                make_bot(level, rules)  # refuses a bad ablation spec before the pool starts
             rows[(game, weak, strong)] = Row(game, weak, strong, rules, [], 0, 0, [], [])
             jobs.extend(_jobs(game, rules, weak, strong, args))
     jobs.sort(key=lambda job: job[0] != "match")  # the matches, the longest jobs, first

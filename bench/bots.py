@@ -76,6 +76,7 @@ def make_bot(spec: str, rules: Rules | None = None) -> Bot:
     """The bot of a level for ``rules`` (default two-hand 1001), or an expert variant for ablations:
     ``expert-noinfer`` (uniform worlds), ``expert-nomatch`` (maximize the deal score), ``expert-depthN``
     (search at most N tricks deep; 0: playouts only), ``expert-worldsN``, ``expert-budgetS`` (seconds),
+    ``expert-discardsN`` (three and four: the talon pairs searched),
     combinable with ``+`` (``expert-noinfer+nomatch``); in the games of three and four
     (``TableExpertBot``) ``depthN`` is refused."""
     rules = rules or Rules()
@@ -93,6 +94,8 @@ def make_bot(spec: str, rules: Rules | None = None) -> Bot:
             options["max_depth"] = int(part.removeprefix("depth"))
         elif part.startswith("worlds"):
             options["max_worlds"] = int(part.removeprefix("worlds"))
+        elif part.startswith("discards") and not rules.two_hand:
+            options["discard_options"] = int(part.removeprefix("discards"))
         elif part.startswith("budget"):
             options["budget"] = float(part.removeprefix("budget"))
         else:
