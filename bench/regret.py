@@ -29,7 +29,17 @@ from bots import make_bot
 from backend.bots import MediumBot, observe
 from backend.bots.twohand.deep import DealSearch
 from backend.bots.twohand.expert import root_scores
-from backend.engine import Play, Rules, apply_deal, new_deal
+from backend.engine import DealState, Play, Rules, apply_deal, new_deal
+
+
+def medium_position(rules: Rules, rng: random.Random, trick: int, medium: MediumBot) -> DealState:
+    """A fresh deal played by medium on both sides to the ``trick``-th trick (0-based), on lead or following."""
+    state = new_deal(rules, rng.randrange(1 << 60), rng.randrange(2))
+    plies = trick * 2 + rng.randrange(2)
+    while len(state.tricks) * 2 + len(state.trick) < plies:
+        assert state.turn is not None
+        state, _ = apply_deal(state, state.turn, medium.choose(observe(state, state.turn), rng))
+    return state
 
 
 def _interval(values: list[float]) -> str:
@@ -54,11 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     regrets: dict[str, list[float]] = {name: [] for name in names}
     started = time.perf_counter()
     for i in range(args.positions):
-        state = new_deal(rules, rng.randrange(1 << 60), rng.randrange(2))
-        plies = args.trick * 2 + rng.randrange(2)
-        while len(state.tricks) * 2 + len(state.trick) < plies:
-            assert state.turn is not None
-            state, _ = apply_deal(state, state.turn, medium.choose(observe(state, state.turn), rng))
+        state = medium_position(rules, rng, args.trick, medium)
         seat = state.turn
         assert seat is not None
         knowledge = observe(state, seat)

@@ -22,10 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout, uninstalled
 
+from regret import medium_position
+
 from backend.bots import MediumBot, observe
 from backend.bots.twohand.deep import DealSearch
 from backend.bots.twohand.expert import root_scores
-from backend.engine import Rules, apply_deal, new_deal
+from backend.engine import Rules
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,11 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     crc = 0
     worst = 0.0
     for _ in range(args.positions):
-        state = new_deal(rules, rng.randrange(1 << 60), rng.randrange(2))
-        plies = args.trick * 2 + rng.randrange(2)
-        while len(state.tricks) * 2 + len(state.trick) < plies:
-            assert state.turn is not None
-            state, _ = apply_deal(state, state.turn, medium.choose(observe(state, state.turn), rng))
+        state = medium_position(rules, rng, args.trick, medium)
         seat = state.turn
         assert seat is not None
         knowledge = observe(state, seat)
