@@ -26,6 +26,7 @@ come minus the opponent's, counted as ``solver`` counts them.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -33,7 +34,7 @@ from collections.abc import Callable, Sequence
 from backend.engine.cards import CARD_POINTS, KING, QUEEN
 from backend.engine.kernel import beats
 
-from .policy import DECLARE
+from .policy import DECLARE, MEMO_LIMIT
 from .sim import play_out
 from .solver import INF, EndgameSolver, Timeout, _first, _leads, declaring_lead, leads, table_bounds, table_window
 
@@ -42,24 +43,10 @@ __all__ = ["DealSearch", "Timeout"]  # Timeout: the solver's, re-exported
 CP = CARD_POINTS
 
 
-_FOLLOWS: dict[tuple[int, int, int], tuple[int, ...]] = {}
-_MEMO_LIMIT = 1 << 16
-
-
+@functools.lru_cache(maxsize=MEMO_LIMIT)
 def _follow_order(hand: int, lead: int, winning: int, trump: int) -> tuple[int, ...]:
     """Phase-1 follows, likely best first: cheap winners of valuable leads, then cheap throws (memoized;
     ``winning`` is ``beats(lead, trump)``)."""
-    key = (hand, lead, trump)
-    out = _FOLLOWS.get(key)
-    if out is None:
-        out = _follow_order_of(hand, lead, winning, trump)
-        if len(_FOLLOWS) >= _MEMO_LIMIT:
-            _FOLLOWS.clear()
-        _FOLLOWS[key] = out
-    return out
-
-
-def _follow_order_of(hand: int, lead: int, winning: int, trump: int) -> tuple[int, ...]:
     keyed = []
     lead_pts = CP[lead]
     m = hand

@@ -12,6 +12,8 @@ A move is encoded as an int: the card, plus ``DECLARE`` (32) when the lead decla
 
 from __future__ import annotations
 
+import functools
+
 from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUIT_MASK, cards_in
 from backend.engine.kernel import BY_SUIT_POINTS, NO_TRUMP, beats, declarable, follow_mask
 
@@ -26,19 +28,15 @@ def cards_list(mask: int) -> list[int]:
     return list(cards_in(mask))
 
 
-_CARDS: dict[int, tuple[int, ...]] = {}
-_MEMO_LIMIT = 1 << 16
+# The bound of every memo table of two-hand 1001's playouts and searches: a worker process lives long,
+# and one full table is about 12 MB at most.
+MEMO_LIMIT = 1 << 16
 
 
+@functools.lru_cache(maxsize=MEMO_LIMIT)
 def _cards(mask: int) -> tuple[int, ...]:
     """The cards of a mask in ascending order, memoized (the playouts ask for the same hands again and again)."""
-    out = _CARDS.get(mask)
-    if out is None:
-        out = tuple(cards_in(mask))
-        if len(_CARDS) >= _MEMO_LIMIT:
-            _CARDS.clear()
-        _CARDS[mask] = out
-    return out
+    return tuple(cards_in(mask))
 
 
 def _throw_cost(c: int, hand: int, trump: int, declared: int, unseen: int) -> int:

@@ -18,16 +18,15 @@ from backend.engine.kernel import declaration_points, follower_wins
 
 from ..knowledge import SeatKnowledge
 from ..worlds import World
-from .policy import DECLARE, choose_follow, choose_lead
+from .policy import DECLARE, MEMO_LIMIT, choose_follow, choose_lead
 
 CP = CARD_POINTS
 
 # The policy's choices, memoized: playouts of one decision (every move in every world, the search's
 # leaves) meet the same (hand, trump, declared, stock count, unseen) situations again and again, and
-# the heuristics are pure functions of them. Bounded, since a worker process lives long.
-_MEMO_LIMIT = 1 << 16
-_lead = functools.lru_cache(maxsize=_MEMO_LIMIT)(choose_lead)
-_follow = functools.lru_cache(maxsize=_MEMO_LIMIT)(choose_follow)
+# the heuristics are pure functions of them (bounded by policy.MEMO_LIMIT).
+_lead = functools.lru_cache(maxsize=MEMO_LIMIT)(choose_lead)
+_follow = functools.lru_cache(maxsize=MEMO_LIMIT)(choose_follow)
 
 
 def play_out(

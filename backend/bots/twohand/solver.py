@@ -18,6 +18,7 @@ transposition table is shared by both seats.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from backend.engine.deal import Play
 from backend.engine.kernel import beats, declarable, declaration_points, follow_mask
 
 from ..knowledge import SeatKnowledge
-from .policy import DECLARE  # a move is a card, plus DECLARE for a lead that declares its marriage
+from .policy import DECLARE, MEMO_LIMIT  # DECLARE: a move is a card, plus DECLARE for a lead that declares its marriage
 
 __all__ = [
     "EndgameSolver",
@@ -47,57 +48,34 @@ INF = 1 << 20
 _RANK_KEY = tuple((c & 7) * 4 + (c >> 3) for c in range(32))
 
 
-# Bounded memo tables of the hot loops (a worker process lives long; hands repeat very often).
-_MEMO_LIMIT = 1 << 16
-_ORDERED: dict[int, tuple[int, ...]] = {}
-_LEADS: dict[int, tuple[int, ...]] = {}
-_FOLLOWS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+# Memoized hot-loop helpers (hands repeat very often), bounded by policy.MEMO_LIMIT.
 
 
+@functools.lru_cache(maxsize=MEMO_LIMIT)
 def _ordered(mask: int) -> tuple[int, ...]:
-    """The cards of ``mask``, high ranks first (memoized: the search asks for the same masks again and again)."""
-    out = _ORDERED.get(mask)
-    if out is None:
-        cards = list(cards_in(mask))
-        cards.sort(key=_RANK_KEY.__getitem__)
-        out = tuple(cards)
-        if len(_ORDERED) >= _MEMO_LIMIT:
-            _ORDERED.clear()
-        _ORDERED[mask] = out
-    return out
+    """The cards of ``mask``, high ranks first."""
+    return tuple(sorted(cards_in(mask), key=_RANK_KEY.__getitem__))
 
 
+@functools.lru_cache(maxsize=MEMO_LIMIT)
 def _leads(hand: int, declared: int) -> tuple[int, ...]:
-    """``leads(hand, declared)`` as a memoized tuple (the search's inner loop)."""
-    key = hand << 4 | declared
-    out = _LEADS.get(key)
-    if out is None:
-        moves: list[int] = []
-        for s in declarable(hand, declared):
-            moves.append(8 * s + QUEEN | DECLARE)
-            moves.append(8 * s + KING | DECLARE)
-        moves.extend(_ordered(hand))
-        out = tuple(moves)
-        if len(_LEADS) >= _MEMO_LIMIT:
-            _LEADS.clear()
-        _LEADS[key] = out
-    return out
+    """``leads(hand, declared)`` as a tuple (the search's inner loop)."""
+    moves: list[int] = []
+    for s in declarable(hand, declared):
+        moves.append(8 * s + QUEEN | DECLARE)
+        moves.append(8 * s + KING | DECLARE)
+    moves.extend(_ordered(hand))
+    return tuple(moves)
 
 
+@functools.lru_cache(maxsize=MEMO_LIMIT)
 def _follows(hand: int, lead: int, trump: int) -> tuple[int, ...]:
-    """The phase-2 follows of ``hand`` to ``lead`` (R4, the kernel's ``follow_mask``), memoized, in search order:
+    """The phase-2 follows of ``hand`` to ``lead`` (R4, the kernel's ``follow_mask``) in search order:
     the winners, cheapest first, then the others, cheapest first (a third fewer nodes than high ranks first at
     the last phase-1 trick, ``bench/search_speed.py``; the order changes no value)."""
-    key = (hand, lead, trump)
-    out = _FOLLOWS.get(key)
-    if out is None:
-        win = beats(lead, trump)
-        legal = _ordered(follow_mask(hand, lead, trump, False))
-        out = tuple(sorted(legal, key=lambda f: (not win >> f & 1, CP[f])))
-        if len(_FOLLOWS) >= _MEMO_LIMIT:
-            _FOLLOWS.clear()
-        _FOLLOWS[key] = out
-    return out
+    win = beats(lead, trump)
+    legal = _ordered(follow_mask(hand, lead, trump, False))
+    return tuple(sorted(legal, key=lambda f: (not win >> f & 1, CP[f])))
 
 
 def _first(moves: tuple[int, ...], first: int) -> tuple[int, ...]:
@@ -259,26 +237,19 @@ class EndgameSolver:
                         worst = v
                         if worst <= alpha:
                             break
-                if worst > best:
-                    best = worst
-                    best_lead = move
-                    if best > alpha:
-                        alpha = best
-                        if alpha >= beta:
+            else:
+                for f in follows(hf, c, t):
+                    ub = beta if beta < worst else worst
+                    if winning >> f & 1:
+                        base = gain - cpc - CP[f] - (pf if pf > 0 else 0)
+                        v = base - search(hf & ~(1 << f), nhl, t, dec, -1, npl, base - ub, base - alpha)
+                    else:
+                        base = gain + cpc + CP[f] + (npl if npl > 0 else 0)
+                        v = base + search(nhl, hf & ~(1 << f), t, dec, -1, pf, alpha - base, ub - base)
+                    if v < worst:
+                        worst = v
+                        if worst <= alpha:
                             break
-                continue
-            for f in follows(hf, c, t):
-                ub = beta if beta < worst else worst
-                if winning >> f & 1:
-                    base = gain - cpc - CP[f] - (pf if pf > 0 else 0)
-                    v = base - search(hf & ~(1 << f), nhl, t, dec, -1, npl, base - ub, base - alpha)
-                else:
-                    base = gain + cpc + CP[f] + (npl if npl > 0 else 0)
-                    v = base + search(nhl, hf & ~(1 << f), t, dec, -1, pf, alpha - base, ub - base)
-                if v < worst:
-                    worst = v
-                    if worst <= alpha:
-                        break
             if worst > best:
                 best = worst
                 best_lead = move
