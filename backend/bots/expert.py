@@ -22,10 +22,12 @@ It decides from the ``SeatKnowledge`` only (R7, V0.11), all randomness from the 
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable, Iterator
 
+from backend.engine import Rules
 from backend.engine.deal import written_score
 
 from .evidence import call_weight
@@ -84,5 +86,11 @@ class TableExpertBot(HardBot):
         difference = objective(scores, k.seat)
         if not self.match_aware:
             return difference
-        unit = written_score(k.rules, 100, took_last=False, took_trick=True, declarer=False, contract=None) / 100
-        return match_utility(k.totals, k.rules.goal, scores, k.seat, unit) + TIE_BREAK * difference
+        return match_utility(k.totals, k.rules.goal, scores, k.seat, _score_unit(k.rules)) + TIE_BREAK * difference
+
+
+@functools.cache
+def _score_unit(rules: Rules) -> float:
+    """What the score sheet writes per card point (V4.9 simplified: tenths), once per rules: ``judge`` runs
+    for every playout."""
+    return written_score(rules, 100, took_last=False, took_trick=True, declarer=False, contract=None) / 100
