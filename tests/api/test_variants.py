@@ -195,9 +195,10 @@ async def test_the_creator_fills_the_empty_seats_with_the_computer_and_the_match
     assert refused.status_code == 409 and refused.json()["detail"]["code"] == "staked_table"
     # a level the computer has in no game is refused; expert plays the variants too (issue 25)
     refused = await anna.request("POST", path, json={"level": "grandmaster"})
-    assert refused.status_code == 422
+    assert refused.status_code == 422 and [e["loc"][-1] for e in refused.json()["detail"]] == ["level"]
     body = {"variant": "mcleod", "computer_seats": 2, "bot_level": "grandmaster"}
-    assert (await anna.request("POST", "/api/rooms", json=body)).status_code == 422
+    refused = await anna.request("POST", "/api/rooms", json=body)
+    assert refused.status_code == 422 and [e["loc"][-1] for e in refused.json()["detail"]] == ["bot_level"]
     body = {"variant": "mcleod", "computer_seats": 2, "bot_level": "expert", "visibility": "private"}
     experts = await anna.post("/api/rooms", json=body)
     assert [p["bot_level"] for p in experts["players"][1:]] == ["expert", "expert"]
