@@ -4,6 +4,7 @@ with two-hand 1001's expert (``bots.match``)."""
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 
@@ -170,6 +171,15 @@ def test_v0_9_match_utility_at_the_target_for_three_and_four_seats() -> None:
     assert tenth == pytest.approx(match_utility((400, 500, 300), 1000, (40, 40, 40), 0))
 
 
-def test_r5_the_two_hand_match_utility_is_the_shared_one() -> None:
-    for totals, finals in (((600, 500), (60, 60)), ((990, 500), (20, 0)), ((995, 995), (20, 20)), ((0, 0), (80, 40))):
-        assert two_hand_match_utility(totals, 1001, *finals) == match_utility(totals, 1001, finals, 0)
+def test_r5_for_two_seats_the_shared_match_utility_is_the_two_hand_logistic() -> None:
+    """Below the target, two seats: σ(1.7 · L / (100 · √n)), L the lead in points still needed, n the
+    deals still expected ((needs together) / 190, at least ½) — the two-hand expert's rule, which
+    calls this function; at the target R5.1 (the higher total, a tie ½)."""
+    for totals, finals in (((600, 500), (60, 60)), ((0, 0), (80, 40)), ((900, 950), (0, 40))):
+        need_me, need_opp = (1001 - t - f for t, f in zip(totals, finals, strict=True))
+        deals = max((need_me + need_opp) / 190, 0.5)
+        expected = 1 / (1 + math.exp(-1.7 * (need_opp - need_me) / (100 * math.sqrt(deals))))
+        assert match_utility(totals, 1001, finals, 0) == pytest.approx(expected)
+        assert two_hand_match_utility(totals, 1001, *finals) == pytest.approx(expected)
+    assert match_utility((990, 500), 1001, (20, 0), 0) == 1.0
+    assert match_utility((995, 995), 1001, (20, 20), 0) == 0.5
