@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 
 from .database import Database
 from .models import Analysis
@@ -84,7 +85,26 @@ class AnalysisRepository:
     ) -> Claimed | Found | OverLimit:
         """Start the analysis of a deal for ``asker`` unless a stored row ``serves``; the asker's
         limits are checked in the same transaction (a row of an older version, a failed or a stale one
-        is started again, in place)."""
+        is started again, in place). Two first claims of one deal at once (two processes): the second
+        finds the first's row."""
+        try:
+            return self._claim(match_id, number, asker, version, now, serves, limits)
+        except IntegrityError:
+            row = self.get(match_id, number)
+            if row is None:
+                raise
+            return Found(row)
+
+    def _claim(
+        self,
+        match_id: str,
+        number: int,
+        asker: str,
+        version: int,
+        now: datetime,
+        serves: Callable[[Analysis], bool],
+        limits: AskerLimits,
+    ) -> Claimed | Found | OverLimit:
         with self._db.transaction() as session:
             row = session.get(Analysis, (match_id, number), with_for_update=True)
             if row is not None and serves(row):

@@ -448,3 +448,27 @@ async def test_a_deal_against_the_computer_is_analysed_in_the_bot_pool(computer_
     again = await anna.player.request("POST", path)
     assert again.status_code == 200 and again.json() == done  # stored: the same body, not made again
     assert refused(await anna.player.request("POST", deal_path(match_id, 1)), 409, "deal_unfinished")
+
+
+async def test_v0_6_a_deal_of_three_against_the_computer_is_analysed_bids_and_cards(
+    computer_server: ServerProcess,
+) -> None:
+    """V7 for three (V0.6 auction, V0.7 talon and discard): every call, the discard and every card rated."""
+    (anna,) = await table(computer_server, "bidding", 3, 1001, people=1)
+    rng = random.Random(3)
+    while not anna.view["history"]:  # until deal 0 is over
+        assert await play_some([anna], rng, 1) == 1
+    match_id = (await anna.resign())["room"]["match_id"]
+    path = deal_path(match_id, 0)
+    assert (await anna.player.request("POST", path)).status_code in (200, 202)
+    done = await until_done(anna.player, path)
+    frames = (await anna.player.get(f"/api/matches/{match_id}/deals/0/replay"))["frames"]
+    assert (done["status"], done["done"], done["total"]) == ("done", len(frames) - 1, len(frames) - 1), done
+    analysis = done["analysis"]
+    assert analysis["seats"] == 3 and len(analysis["given_away"]) == 3
+    assert [r["taken"] for r in analysis["ratings"]] == [frame["action"] for frame in frames[1:]]
+    kinds = {r["taken"]["kind"] for r in analysis["ratings"]}
+    assert "pass" in kinds and (frames[-1]["thrown_in"] or {"discard", "play"} <= kinds)
+    for rating in analysis["ratings"]:
+        assert len(rating["taken_scores"]) == len(rating["best_scores"]) == 3
+        assert rating["grade"] == (None if rating["forced"] else grade_of(rating["given_away"]))
