@@ -7,16 +7,13 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import inspect
 
 from backend.db.analyses import AskerLimits, Claimed, Found, OverLimit
-from backend.db.migrate import upgrade
+from backend.db.migrate import downgrade, upgrade
 from backend.db.models import Analysis
 from backend.db.store import Store
 from backend.db.writes import JoinWrite, NewMatch
-from backend.settings import ROOT
 
 T0 = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 BEFORE = "8b2f6c4d0e32"  # 0008
@@ -27,14 +24,6 @@ def store(database_url: str) -> Iterator[Store]:
     store = Store(database_url)
     yield store
     store.dispose()
-
-
-def _alembic(database_url: str) -> Config:
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(ROOT / "migrations"))
-    config.attributes["database_url"] = database_url
-    config.attributes["configure_logger"] = False
-    return config
 
 
 def _match(store: Store) -> str:
@@ -48,7 +37,7 @@ def _match(store: Store) -> str:
 
 def test_migration_0009_goes_down_and_up_again(store: Store, database_url: str) -> None:
     assert "deal_analyses" in inspect(store.engine).get_table_names()
-    command.downgrade(_alembic(database_url), BEFORE)
+    downgrade(database_url, BEFORE)
     store.engine.dispose()
     assert "deal_analyses" not in inspect(store.engine).get_table_names()
     upgrade(database_url)
