@@ -45,12 +45,13 @@ from backend.bots.hard import (
     pass_sheet,
 )
 from backend.bots.knowledge import SeatKnowledge, observe
-from backend.bots.play import play_out, position
+from backend.bots.play import Game, play_out, position
 from backend.bots.twohand import solver
 from backend.bots.twohand.expert import ExpertBot, counted, final_points
 from backend.bots.worlds import sample_world
 from backend.engine import Action, Bid, DealState, Discard, Pass, apply_deal
 
+from . import endgame
 from .model import ANALYSIS_VERSION, DealAnalysis, Decision, Rating, points_given_away
 
 __all__ = [
@@ -68,11 +69,14 @@ class Budget:
     machine under any load (the defaults: a two-hand deal in about 2–3 s of CPU, one of three or four in
     about 4–6 s; bench/analysis.py)."""
 
-    table_worlds: int = 32  # sampled worlds of a decision in the games of three and four
+    table_worlds: int = 40  # sampled worlds of a decision in the games of three and four
     two_hand_worlds: int = 12  # sampled worlds of a two-hand phase-1 decision whose worlds are too many to take all
     enumerate_limit: int = 150  # two-hand phase 1: take every consistent world when there are at most this many
     search_reads: int = 30  # two-hand phase 1: the search's budget in readings of its node counter (64 nodes each)
     exact_reads: int = 1500  # ... when every world is taken (late in phase 1): enough to search each to the end
+    exact_tricks: int = 4  # three and four: the last tricks searched exactly in every world (``endgame``)...
+    exact_worlds: int = 400  # ... when there are at most this many worlds
+    exact_nodes: int = 400_000  # ... and their searches together take at most this many positions
     discard_options: int = 12  # discard pairs rated besides the one taken (the table expert's count)
     low_bids: int = 4  # the lowest legal bids rated besides pass and the bid taken
 
@@ -205,12 +209,37 @@ def _two_hand_play(k: SeatKnowledge, rng: random.Random, budget: Budget) -> Valu
 def _table_play(k: SeatKnowledge, rng: random.Random, budget: Budget) -> Valued:
     g = game_for(k)
     moves = [move_of(p) for p in k.plays]
+    exact = _table_endgame(k, g, moves, budget)
+    if exact is not None:
+        return exact
     rows: list[list[list[float]]] = [[] for _ in moves]
     for _ in range(budget.table_worlds):
         base = position(k, sample_world(k, rng))
         for i, move in enumerate(moves):
             rows[i].append([float(s) for s in play_out(g, base.copy(), move)])
     return [(p, _mean(r, budget.table_worlds)) for p, r in zip(k.plays, rows, strict=True)], budget.table_worlds, False
+
+
+def _table_endgame(k: SeatKnowledge, g: Game, moves: list[int], budget: Budget) -> Valued | None:
+    """The last tricks exactly (``endgame``): every world, each searched to the end; None when the worlds
+    are too many or the searches would take more than the budget's nodes."""
+    if k.hand.bit_count() > budget.exact_tricks:
+        return None
+    worlds = endgame.all_worlds(k, budget.exact_worlds)
+    if not worlds:
+        return None
+    search = endgame.MaxN(g, budget.exact_nodes)
+    rows: list[list[list[float]]] = [[] for _ in moves]
+    try:
+        for j, world in enumerate(worlds):
+            base = position(k, world)
+            for i, move in enumerate(moves):
+                rows[i].append([float(s) for s in search.scores(search.after(base, move))])
+            if not j and search.nodes * len(worlds) > budget.exact_nodes:
+                return None  # the first world tells: all of them would not fit
+    except endgame.OutOfNodes:
+        return None
+    return [(p, _mean(r, len(worlds))) for p, r in zip(k.plays, rows, strict=True)], len(worlds), True
 
 
 def _discard(k: SeatKnowledge, taken: Action, rng: random.Random, budget: Budget) -> Valued:

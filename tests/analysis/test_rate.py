@@ -180,6 +180,10 @@ def test_v0_11_auction_discard_and_play_ratings_do_not_see_the_hidden_cards(rule
         assert rating.worlds == LIGHT.table_worlds and not rating.exact
     bids = [d for d in found if isinstance(d.action, Bid)]
     assert bids and _blind(bids[0], 5).taken == bids[0].action
+    late = [d for d in found if isinstance(d.action, Play) and d.state.hands[d.seat].bit_count() == 2]
+    exact = [r for r in (rate(d, 1) for d in late) if not r.forced]
+    assert exact and all(r.exact for r in exact)  # the last tricks, every world searched to the end
+    assert _blind(next(d for d in late if not rate(d, 1).forced), 6).exact
 
 
 # ---------------------------------------------------------------- whole deals of every game
@@ -199,6 +203,7 @@ def test_every_game_a_whole_medium_deal_is_analysed(rules: Rules) -> None:
         assert any(_same(r.best, a) for a in legal)
         if len(legal) == 1:
             assert r.forced and r.best == r.taken
+    assert any(r.exact for r in ratings)  # two-hand phase 2 (R4), the last tricks of three and four
     analysis = summarize(rules.n, ratings)
     assert analysis.version == ANALYSIS_VERSION and analysis.ratings == tuple(ratings)
     for seat in range(rules.n):
