@@ -23,6 +23,7 @@ from sqlalchemy import update
 from backend.analysis.model import ANALYSIS_VERSION, Decision, Rating, grade_of
 from backend.db.models import Analysis
 from backend.db.store import Store
+from backend.ops import metrics
 from backend.rooms.analysis import rating_seed
 from tests.conftest import DATABASES
 from tests.support.app_server import AppServer, FakeClock, app_serving
@@ -95,6 +96,11 @@ def serve(database_url: str, tmp_path: Path, clock: FakeClock) -> Serve:
         return app_serving(database_url, tmp_path, clock=clock, rater=rater, match_seed=2026, **settings)
 
     return start
+
+
+def counted(outcome: str) -> float:
+    """``thousand_analyses_total{outcome}`` of this process (the app is served in it)."""
+    return metrics.REGISTRY.get_sample_value("thousand_analyses_total", {"outcome": outcome}) or 0.0
 
 
 def deal_path(match_id: str, number: int) -> str:
@@ -278,6 +284,7 @@ async def test_progress_one_analysis_at_a_time_per_asker_and_a_queue_per_process
         (anna, ben), match_id = await finished_match(server, 3)
         carl = await Player(server.url, "Carl").register()
         first, second, third = (deal_path(match_id, number) for number in range(3))
+        before = {outcome: counted(outcome) for outcome in ("started", "limited", "queue_full", "done")}
         assert (await anna.player.request("POST", first)).status_code == 202
         await rater.asked_for(1)  # planned: 24 decisions, none rated yet
         assert (await anna.player.get(first))[("status")] == "running"
@@ -307,6 +314,9 @@ async def test_progress_one_analysis_at_a_time_per_asker_and_a_queue_per_process
         assert len(rater.asked) == 2 * DEAL_PLAYS
         assert (await carl.request("POST", third)).status_code == 202  # room again
         assert (await until_done(carl, third))["status"] == "done"
+        grown = {outcome: counted(outcome) - before[outcome] for outcome in before}
+        assert grown == {"started": 3, "limited": 1, "queue_full": 1, "done": 3}
+        assert metrics.REGISTRY.get_sample_value("thousand_analyses_in_flight") == 0
 
 
 async def test_an_asker_starts_so_many_analyses_an_hour(serve: Serve, clock: FakeClock) -> None:
