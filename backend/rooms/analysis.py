@@ -203,7 +203,10 @@ class Analyses:
             log.warning("the analysis of deal %d of match %s failed: %r", deal.number, deal.match_id, error)
             metrics.ANALYSES.labels("failed").inc()
             message = f"the analysis failed: {type(error).__name__}: {error}"
-            await asyncio.to_thread(self._store.analyses.fail, *key, message, self._clock.now())
+            try:
+                await asyncio.to_thread(self._store.analyses.fail, *key, message, self._clock.now())
+            except Exception as unstored:  # the database is away too: the row goes stale instead
+                log.warning("the failed analysis of match %s could not be stored: %r", deal.match_id, unstored)
         finally:
             self._jobs.pop(key, None)
 
