@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from backend.analysis import decisions, rate, summarize
 from backend.analysis.model import ANALYSIS_VERSION, Decision, Rating
-from backend.analysis.rate import Budget
+from backend.analysis.rate import Budget, _rating
 from backend.bots import observe
 from backend.bots.twohand.solver import EndgameSolver
 from backend.engine import Action, Bid, DealState, Discard, Pass, Play, Rules, apply_deal, deal_actions
@@ -22,7 +22,15 @@ from tests.bots.support import GAME_IDS, GAMES, brute_force, counted_so_far, pos
 from .support import bot_deal, redealt
 
 LIGHT = Budget(
-    table_worlds=6, two_hand_worlds=3, enumerate_limit=40, search_reads=6, exact_reads=60, discard_options=4, low_bids=2
+    table_worlds=6,
+    two_hand_worlds=3,
+    enumerate_limit=40,
+    search_reads=6,
+    exact_reads=60,
+    exact_worlds=60,
+    exact_nodes=30_000,
+    discard_options=4,
+    low_bids=2,
 )
 LIGHT_TWO_HAND = Budget(two_hand_worlds=4, search_reads=8)
 
@@ -183,7 +191,7 @@ def test_v0_11_auction_discard_and_play_ratings_do_not_see_the_hidden_cards(rule
     late = [d for d in found if isinstance(d.action, Play) and d.state.hands[d.seat].bit_count() == 2]
     exact = [r for r in (rate(d, 1) for d in late) if not r.forced]
     assert exact and all(r.exact for r in exact)  # the last tricks, every world searched to the end
-    assert _blind(next(d for d in late if not rate(d, 1).forced), 6).exact
+    assert _blind(next(d for d in late if not rate(d, 1).forced), 6, Budget()).exact
 
 
 # ---------------------------------------------------------------- whole deals of every game
@@ -226,3 +234,19 @@ def test_summarize_sums_the_points_given_away_per_seat() -> None:
     analysis = summarize(3, ratings)
     assert analysis.given_away == (7.0, 0.0, 12.0)
     assert analysis.ratings == tuple(ratings) and analysis.version == ANALYSIS_VERSION
+
+
+def test_a_sampled_figure_better_by_chance_marks_nothing() -> None:
+    decision = _decision(_phase2(Rules(), random.Random(2), 3, False), Play(0))
+    noisy = [(40.0, 60.0), (90.0, 10.0), (45.0, 55.0), (85.0, 15.0)]  # better on average, within the noise
+    steady = [(52.0, 48.0), (53.0, 47.0), (52.0, 48.0), (54.0, 46.0)]  # better in every world
+    taken = [(50.0, 50.0)] * 4
+    seat = decision.seat
+    flip = [(b, a) for a, b in noisy] if seat else noisy
+    sure = [(b, a) for a, b in steady] if seat else steady
+    rating = _rating(decision, 2, [(Play(0), taken), (Play(1), flip)], False)
+    assert rating.best == Play(0) and rating.given_away == 0
+    rating = _rating(decision, 2, [(Play(0), taken), (Play(1), flip), (Play(2), sure)], False)
+    assert rating.best == Play(2) and rating.given_away == pytest.approx(2.75)
+    rating = _rating(decision, 2, [(Play(0), taken), (Play(1), flip)], True)  # exact: compared as they are
+    assert rating.best == Play(1) and rating.given_away == pytest.approx(15.0)
