@@ -126,6 +126,8 @@ def rate(decision: Decision, seed: int, budget: Budget = DEFAULT_BUDGET) -> Rati
         valued = _discard(k, taken, rng, budget)
     elif k.rules.two_hand:
         valued = _two_hand_play(k, rng, budget)
+        if valued[1] and k.rules.jungfrau and not all(k.tricks_won):
+            valued = valued[0], False  # V6: the searches do not count the bonus of a seat that takes no trick
     else:
         valued = _table_play(k, rng, budget)
     return _rating(decision, k.n, *valued)

@@ -250,3 +250,16 @@ def test_a_sampled_figure_better_by_chance_marks_nothing() -> None:
     assert rating.best == Play(2) and rating.given_away == pytest.approx(2.75)
     rating = _rating(decision, 2, [(Play(0), taken), (Play(1), flip)], True)  # exact: compared as they are
     assert rating.best == Play(1) and rating.given_away == pytest.approx(15.0)
+
+
+def test_v6_two_hand_jungfrau_is_not_exact_while_a_seat_has_no_trick() -> None:
+    rules = Rules(target=301, jungfrau=True)
+    rng = random.Random(12)
+    for _ in range(300):
+        state = _phase2(rules, rng, 3, False)
+        if not all(state.tricks_won) and len(deal_actions(state, state.turn or 0)) > 1:
+            break
+    else:
+        pytest.fail("no phase-2 position with a seat without a trick")
+    rating = rate(_decision(state, deal_actions(state, state.turn or 0)[0]), 1)
+    assert not rating.exact and rating.worlds == 1
