@@ -14,9 +14,24 @@ from hypothesis import strategies as st
 from backend.analysis import decisions, rate, summarize
 from backend.analysis.model import ANALYSIS_VERSION, Decision, Rating
 from backend.analysis.rate import Budget, _rating
-from backend.bots import observe
+from backend.bots import choose, observe
 from backend.bots.twohand.solver import EndgameSolver
-from backend.engine import Action, Bid, DealState, Discard, Pass, Play, Rules, apply_deal, deal_actions
+from backend.db.writes import ActionRecord
+from backend.engine import (
+    Action,
+    Bid,
+    DealState,
+    Discard,
+    Pass,
+    Play,
+    Rules,
+    apply,
+    apply_deal,
+    deal_actions,
+    new_match,
+)
+from backend.rooms.log import action_record
+from backend.rooms.replay import deal_frames, match_deals
 from tests.bots.support import GAME_IDS, GAMES, brute_force, counted_so_far, position_of, two_hand_position
 
 from .support import bot_deal, redealt
@@ -263,3 +278,23 @@ def test_v6_two_hand_jungfrau_is_not_exact_while_a_seat_has_no_trick() -> None:
         pytest.fail("no phase-2 position with a seat without a trick")
     rating = rate(_decision(state, deal_actions(state, state.turn or 0)[0]), 1)
     assert not rating.exact and rating.worlds == 1
+
+
+@pytest.mark.parametrize("rules", [Rules(target=1001), Rules("bidding", seats=3)], ids=["R_two_hand", "V7_bidding3"])
+def test_r5_decisions_of_a_replayed_deal_are_its_frames_with_the_match_totals_before_it(rules: Rules) -> None:
+    match = new_match(rules, 21)
+    log: list[ActionRecord] = []
+    rng = random.Random(21)
+    while match.deal_number < 2:
+        seat = match.deal.turn
+        assert seat is not None
+        action = choose("medium", observe(match.deal, seat, match.totals), rng)
+        match, _ = apply(match, seat, action)
+        log.append(action_record(seat, action))
+    second = match_deals(rules, 21, log)[1]
+    found = decisions(second.start, second.plays)
+    frames = deal_frames(second)
+    assert len(found) == len(frames) - 1
+    for d, frame in zip(found, frames[1:], strict=True):
+        assert frame["step"] == d.step and frame["action"]["seat"] == d.seat
+        assert d.totals == match.history[0].totals  # what the bots read (knowledge.observe's totals)
