@@ -251,16 +251,14 @@ def _table_endgame(k: SeatKnowledge, g: Game, moves: list[int], budget: Budget) 
     worlds = endgame.all_worlds(k, budget.exact_worlds)
     if not worlds:
         return None
-    # The first world tells whether all of them fit: it may take twice its share of the nodes.
-    search = endgame.MaxN(g, 2 * budget.exact_nodes // len(worlds))
+    # The first world tells whether all of them fit: it may take its share of the nodes, no more.
+    search = endgame.MaxN(g, budget.exact_nodes // len(worlds))
     rows: list[list[Scores]] = [[] for _ in moves]
     try:
-        for j, world in enumerate(worlds):
+        for world in worlds:
             base = position(k, world)
             for i, move in enumerate(moves):
                 rows[i].append(_floats(search.scores(search.after(base, move))))
-            if not j and search.nodes * len(worlds) > budget.exact_nodes:
-                return None
             search.limit = budget.exact_nodes
     except endgame.OutOfNodes:
         return None
