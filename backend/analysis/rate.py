@@ -19,12 +19,15 @@ the score sheet, R5 / V0.9, what is already taken in the deal included), by the 
   the end with the ``medium`` heuristics for every seat (``bots.play``): cards (every legal play, a
   declaring lead and the plain lead of the same card apart, V0.5), discards (``bidding``'s best pairs
   and the pair taken, V0.7) and calls (pass, the bid taken, the lowest bids — a bid valued as this
-  seat declaring at that contract, a pass by ``hard``'s model of the others' auction, V0.6).
+  seat declaring at that contract, a pass by ``hard``'s model of the others' auction, V0.6); the last
+  tricks of card play exactly when every consistent world can be listed and searched to the end
+  (``endgame``: max^n within a node budget).
 
 Two-hand searches count a score *difference* to come; it is turned into both seats' deal points by
 ``twohand.expert.final_points`` (the difference exact, the split from the deal's points so far, R3:
 a seat's declarations count once it takes a trick). The best action is the one with the highest edge
-(``model.points_given_away``), the action taken on ties. Everything is deterministic for a seed: fixed
+(``model.points_given_away``), the action taken on ties — and, from sampled worlds, only one better
+than the taken beyond the sampling noise (``NOISE_Z``). Everything is deterministic for a seed: fixed
 world counts and node budgets.
 """
 
@@ -70,8 +73,8 @@ NOISE_Z = 2.0  # a sampled candidate is "better" only beyond this many standard 
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How much work one rating does: fixed counts, never a time, so that a rating is the same on any
-    machine under any load (the defaults: a two-hand deal in about 2–3 s of CPU, one of three or four in
-    about 4–6 s; bench/analysis.py)."""
+    machine under any load (the defaults: a two-hand deal in about 2.5 s of CPU, 4 s with V1's 32 cards,
+    one of three or four in 0.5–2.5 s; bench/analysis.py)."""
 
     table_worlds: int = 40  # sampled worlds of a decision in the games of three and four
     two_hand_worlds: int = 12  # sampled worlds of a two-hand phase-1 decision whose worlds are too many to take all
