@@ -13,7 +13,7 @@ A move is an int: the card, plus ``DECLARE`` (32) when the lead declares its sui
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUIT_MASK, cards_in
@@ -293,7 +293,7 @@ def play_out(g: Game, p: Playout, first: int = -1, log: list[int] | None = None)
     return deal_scores(g, p.card_pts, p.melds, p.won, p.discard_pts, p.last_winner)
 
 
-def objective(scores: list[int], seat: int) -> float:
+def objective(scores: Sequence[float], seat: int) -> float:
     """A seat's deal score minus the mean of the others' (what the ``hard`` level maximizes)."""
     n = len(scores)
     return scores[seat] - (sum(scores) - scores[seat]) / (n - 1)

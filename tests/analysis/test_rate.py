@@ -13,16 +13,39 @@ from hypothesis import strategies as st
 
 from backend.analysis import decisions, rate, summarize
 from backend.analysis.model import ANALYSIS_VERSION, Decision, Rating
-from backend.analysis.rate import Budget
-from backend.bots import observe
+from backend.analysis.rate import Budget, _rating
+from backend.bots import choose, observe
 from backend.bots.twohand.solver import EndgameSolver
-from backend.engine import Action, Bid, DealState, Discard, Pass, Play, Rules, apply_deal, deal_actions
+from backend.db.writes import ActionRecord
+from backend.engine import (
+    Action,
+    Bid,
+    DealState,
+    Discard,
+    Pass,
+    Play,
+    Rules,
+    apply,
+    apply_deal,
+    deal_actions,
+    new_match,
+)
+from backend.rooms.log import action_record
+from backend.rooms.replay import deal_frames, match_deals
 from tests.bots.support import GAME_IDS, GAMES, brute_force, counted_so_far, position_of, two_hand_position
 
 from .support import bot_deal, redealt
 
 LIGHT = Budget(
-    table_worlds=6, two_hand_worlds=3, enumerate_limit=40, search_reads=6, exact_reads=60, discard_options=4, low_bids=2
+    table_worlds=6,
+    two_hand_worlds=3,
+    enumerate_limit=40,
+    search_reads=6,
+    exact_reads=60,
+    exact_worlds=60,
+    exact_nodes=30_000,
+    discard_options=4,
+    low_bids=2,
 )
 LIGHT_TWO_HAND = Budget(two_hand_worlds=4, search_reads=8)
 
@@ -183,7 +206,7 @@ def test_v0_11_auction_discard_and_play_ratings_do_not_see_the_hidden_cards(rule
     late = [d for d in found if isinstance(d.action, Play) and d.state.hands[d.seat].bit_count() == 2]
     exact = [r for r in (rate(d, 1) for d in late) if not r.forced]
     assert exact and all(r.exact for r in exact)  # the last tricks, every world searched to the end
-    assert _blind(next(d for d in late if not rate(d, 1).forced), 6).exact
+    assert _blind(next(d for d in late if not rate(d, 1).forced), 6, Budget()).exact
 
 
 # ---------------------------------------------------------------- whole deals of every game
@@ -226,3 +249,52 @@ def test_summarize_sums_the_points_given_away_per_seat() -> None:
     analysis = summarize(3, ratings)
     assert analysis.given_away == (7.0, 0.0, 12.0)
     assert analysis.ratings == tuple(ratings) and analysis.version == ANALYSIS_VERSION
+
+
+def test_a_sampled_figure_better_by_chance_marks_nothing() -> None:
+    decision = _decision(_phase2(Rules(), random.Random(2), 3, False), Play(0))
+    noisy = [(40.0, 60.0), (90.0, 10.0), (45.0, 55.0), (85.0, 15.0)]  # better on average, within the noise
+    steady = [(52.0, 48.0), (53.0, 47.0), (52.0, 48.0), (54.0, 46.0)]  # better in every world
+    taken = [(50.0, 50.0)] * 4
+    seat = decision.seat
+    flip = [(b, a) for a, b in noisy] if seat else noisy
+    sure = [(b, a) for a, b in steady] if seat else steady
+    rating = _rating(decision, 2, [(Play(0), taken), (Play(1), flip)], False)
+    assert rating.best == Play(0) and rating.given_away == 0
+    rating = _rating(decision, 2, [(Play(0), taken), (Play(1), flip), (Play(2), sure)], False)
+    assert rating.best == Play(2) and rating.given_away == pytest.approx(2.75)
+    rating = _rating(decision, 2, [(Play(0), taken), (Play(1), flip)], True)  # exact: compared as they are
+    assert rating.best == Play(1) and rating.given_away == pytest.approx(15.0)
+
+
+def test_v6_two_hand_jungfrau_is_not_exact_while_a_seat_has_no_trick() -> None:
+    rules = Rules(target=301, jungfrau=True)
+    rng = random.Random(12)
+    for _ in range(300):
+        state = _phase2(rules, rng, 3, False)
+        if not all(state.tricks_won) and len(deal_actions(state, state.turn or 0)) > 1:
+            break
+    else:
+        pytest.fail("no phase-2 position with a seat without a trick")
+    rating = rate(_decision(state, deal_actions(state, state.turn or 0)[0]), 1)
+    assert not rating.exact and rating.worlds == 1
+
+
+@pytest.mark.parametrize("rules", [Rules(target=1001), Rules("bidding", seats=3)], ids=["R_two_hand", "V7_bidding3"])
+def test_r5_decisions_of_a_replayed_deal_are_its_frames_with_the_match_totals_before_it(rules: Rules) -> None:
+    match = new_match(rules, 21)
+    log: list[ActionRecord] = []
+    rng = random.Random(21)
+    while match.deal_number < 2:
+        seat = match.deal.turn
+        assert seat is not None
+        action = choose("medium", observe(match.deal, seat, match.totals), rng)
+        match, _ = apply(match, seat, action)
+        log.append(action_record(seat, action))
+    second = match_deals(rules, 21, log)[1]
+    found = decisions(second.start, second.plays)
+    frames = deal_frames(second)
+    assert len(found) == len(frames) - 1
+    for d, frame in zip(found, frames[1:], strict=True):
+        assert frame["step"] == d.step and frame["action"]["seat"] == d.seat
+        assert d.totals == match.history[0].totals  # what the bots read (knowledge.observe's totals)
