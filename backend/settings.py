@@ -77,6 +77,22 @@ class Settings(BaseSettings):
     max_sockets_per_address: int = Field(
         default=40, ge=1, description="WebSockets one client address may hold open on one process"
     )
+    # The computer analysis of finished deals (backend/rooms/analysis.py, docs/operating.md "Analyses")
+    analysis_per_hour: int = Field(
+        default=20, ge=1, description="Deal analyses one asker (a player, or an address) may start in any hour"
+    )
+    analysis_queue: int = Field(
+        default=8, ge=1, description="Deal analyses queued or running in one process; one more: 503 analysis_queue_full"
+    )
+    analysis_concurrent: int = Field(
+        default=1, ge=1, description="Deal analyses one process rates at once in the bot pool; the others wait"
+    )
+    analysis_stale_s: float = Field(
+        default=600.0, gt=0, description="A queued or running analysis unchanged this long is started again"
+    )
+    analysis_retry_after_s: int = Field(
+        default=30, ge=1, description="The Retry-After of a refusal for a full analysis queue"
+    )
     lobby_heartbeat_s: float = Field(
         default=20.0, gt=0, description="Seconds between the heartbeat comments of an idle lobby event stream"
     )

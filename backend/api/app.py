@@ -16,16 +16,18 @@ from backend.ops import logs, shutdown
 from backend.ops import web as ops_web
 from backend.ops.redaction import install_secret_filter
 from backend.rooms.adapters import LocalBus, SystemClock
+from backend.rooms.analysis import Analyses, AnalysisLimits
 from backend.rooms.bots import ProcessBotRunner
 from backend.rooms.cluster import RedisCluster
 from backend.rooms.codes import CloseCode
+from backend.rooms.ports import Clock, Rater
 from backend.rooms.reactions import ReactionLimits
 from backend.rooms.service import Rooms, RoomTiming
 from backend.rooms.sql_store import SqlRoomStore
 from backend.rooms.watch import Spectators, WatchLimits
 from backend.settings import Settings, get_settings
 
-from . import friends, head_to_head, routes, ws
+from . import analysis, friends, head_to_head, routes, ws
 from .headers import SecurityHeaders
 from .limits import Limiter, MemoryCounters, RedisCounters, limits_from
 from .lobby_events import LobbyEvents
@@ -34,7 +36,9 @@ from .static import StaticClient
 log = logging.getLogger("backend")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, clock: Clock | None = None, rater: Rater | None = None) -> FastAPI:
+    """The app; ``clock`` (the rooms' and the analyses') and ``rater`` (the analyses': by default the
+    bot pool's ``ProcessBotRunner.rate``) are the system's unless a test gives its own."""
     settings = settings or get_settings()
     install_secret_filter()
     logs.configure(settings.log_format, settings.log_level)  # docs/operating.md
@@ -50,12 +54,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.rest_limits:  # counted in Redis when processes share the rooms, else here
             counters = MemoryCounters() if cluster is None else RedisCounters(cluster.redis)
             app.state.limiter = Limiter(counters, limits_from(settings.rate_limits))
+        bots = ProcessBotRunner(settings.bot_workers)  # one pool: the computer's moves and the analyses
+        the_clock = clock or SystemClock()
         app.state.rooms = Rooms(
             store,
             SqlRoomStore(store, crash_after_commits=settings.crash_after_commits),
             bus=LocalBus() if cluster is None else cluster.bus,
-            clock=SystemClock(),
-            bots=ProcessBotRunner(settings.bot_workers),
+            clock=the_clock,
+            bots=bots,
             timing=RoomTiming(
                 bot_delay_s=settings.bot_delay_s,
                 rematch_timeout_s=settings.rematch_timeout_s,
@@ -66,6 +72,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             cluster=cluster,
             spectators=Spectators(WatchLimits(settings.spectators_per_room, settings.spectators_per_process)),
             match_seed=settings.match_seed,
+        )
+        app.state.analyses = Analyses(
+            store,
+            rater or bots.rate,
+            the_clock,
+            AnalysisLimits(
+                per_hour=settings.analysis_per_hour,
+                queue=settings.analysis_queue,
+                concurrent=settings.analysis_concurrent,
+                stale_s=settings.analysis_stale_s,
+                retry_after_s=settings.analysis_retry_after_s,
+            ),
         )
         rebuilt = await app.state.rooms.start()
         rooms: Rooms = app.state.rooms
@@ -93,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             lobby_events.close_all()
+            await app.state.analyses.shutdown()
             await app.state.rooms.shutdown()
             store.dispose()
 
@@ -109,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes.router)
     app.include_router(friends.router)
     app.include_router(head_to_head.router)
+    app.include_router(analysis.router)
     app.include_router(ws.router)
     if settings.metrics:
         app.include_router(ops_web.router)  # /metrics: off unless METRICS=1 (docs/operating.md)

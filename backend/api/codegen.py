@@ -5,7 +5,8 @@
 offers (from ``RoomCreate``'s JSON schema), the games of the family with what each offers
 (``GAMES``, from the engine's variants), the quick reactions (``REACTIONS``), the socket
 protocol's version (``PROTOCOL``), the expert computer's thinking time per card
-(``EXPERT_THINKING_S``) and the lobby stream's event names (``LOBBY_EVENTS``, ``INVITATION_ENDS``).
+(``EXPERT_THINKING_S``), the lobby stream's event names (``LOBBY_EVENTS``, ``INVITATION_ENDS``) and
+the analysis's marks and version (``GRADES``, ``ANALYSIS_VERSION``, ``backend.analysis.model``).
 ``--check`` exits 1 when the file is out of date.
 """
 
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from backend.analysis.model import ANALYSIS_VERSION, GRADES
 from backend.api.codes import PROTOCOL, REFUSAL_CODES, CloseCode, InvitationEnd, LobbyEvent
 from backend.api.schemas import RoomCreate
 from backend.bots.twohand.expert import THINKING_S
@@ -106,6 +108,16 @@ def render() -> str:
                 "INVITATION_ENDS",
                 {end.name: end.value for end in InvitationEnd},
                 "Why an invitation lapsed (invitation_gone).",
+            ),
+            _const(
+                "GRADES",
+                [{"grade": grade, "from": threshold} for grade, threshold in GRADES],
+                "The marks of an analysed action, most severe first, from so many points given away (grade.<grade>).",
+            ),
+            _const(
+                "ANALYSIS_VERSION",
+                ANALYSIS_VERSION,
+                "The version of the deal analyses the server makes (an older stored one is made again).",
             ),
         )
     )

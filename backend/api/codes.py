@@ -1,7 +1,7 @@
 """Codes of the transport: refusals that never reach a room, and WebSocket close codes.
 
 Together with ``IllegalCode`` (the rules), ``RoomCode`` (the tables) and ``DeviceLinkCode`` (device
-sign-in links) these are every code a
+sign-in links), ``FriendCode`` ("Play again") and ``AnalysisCode`` (the analysis of a deal) these are every code a
 client can receive; ``backend.api.codegen`` writes them into the client's generated module.
 """
 
@@ -38,6 +38,15 @@ class FriendCode(StrEnum):
     INVITATION_UNKNOWN = "invitation_unknown"  # no such invitation waits for the player
 
 
+class AnalysisCode(StrEnum):
+    """Refusals of the computer analysis of a finished deal (``/api/matches/{id}/deals/{n}/analysis``)."""
+
+    DEAL_NOT_FOUND = "deal_not_found"  # the match has no deal of this number
+    DEAL_UNFINISHED = "deal_unfinished"  # the deal a resignation ended: never analysed
+    ANALYSIS_LIMIT = "analysis_limit"  # the asker has one in flight, or started the hour's allowance
+    ANALYSIS_QUEUE_FULL = "analysis_queue_full"  # the process has as many queued as it takes (Retry-After)
+
+
 class LobbyEvent(StrEnum):
     """The event names of the lobby's stream, ``GET /api/me/events`` (Server-Sent Events)."""
 
@@ -55,14 +64,17 @@ class InvitationEnd(StrEnum):
     DECLINED = "declined"  # the invitee said "Not now" (on this or another device)
 
 
-RefusalCode = IllegalCode | RoomCode | TransportCode | DeviceLinkCode | FriendCode
+RefusalCode = IllegalCode | RoomCode | TransportCode | DeviceLinkCode | FriendCode | AnalysisCode
 REFUSAL_CODES: tuple[str, ...] = tuple(
-    code.value for enum in (IllegalCode, RoomCode, TransportCode, DeviceLinkCode, FriendCode) for code in enum
+    code.value
+    for enum in (IllegalCode, RoomCode, TransportCode, DeviceLinkCode, FriendCode, AnalysisCode)
+    for code in enum
 )
 
 __all__ = [
     "PROTOCOL",
     "REFUSAL_CODES",
+    "AnalysisCode",
     "CloseCode",
     "DeviceLinkCode",
     "FriendCode",

@@ -28,7 +28,17 @@ from redis.exceptions import RedisError
 from backend.ops import metrics
 
 Group = Literal[
-    "signup", "rooms", "join", "tickets", "device_links", "redeem", "watch_links", "tables", "account", "invites"
+    "signup",
+    "rooms",
+    "join",
+    "tickets",
+    "device_links",
+    "redeem",
+    "watch_links",
+    "tables",
+    "account",
+    "invites",
+    "analyses",
 ]
 
 
@@ -64,6 +74,8 @@ DEFAULT_LIMITS: dict[Group, GroupLimits] = {
     "account": GroupLimits(address=_per(30, 3600), player=_per(10, 3600)),
     # "Play again": a new private table for a recent opponent, who is told at once; and "Not now".
     "invites": GroupLimits(address=_per(60, 60), player=_per(10, 60)),
+    # Asking for a deal's analysis (a stored one is only read; the analyses' own limits bound the work).
+    "analyses": GroupLimits(address=_per(120, 60), player=_per(60, 60)),
 }
 
 

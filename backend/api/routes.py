@@ -414,7 +414,7 @@ async def player_ratings(player_id: PlayerId, player: CurrentPlayer, store: Stor
 
 
 @dataclass(frozen=True)
-class _ReplaySource:
+class ReplaySource:
     """What a replay is built from: the stored match, its players, its action log and its deals' results."""
 
     match: Match
@@ -424,7 +424,7 @@ class _ReplaySource:
     results: dict[int, ReplayResult]
 
 
-async def _replay_source(store: Store, match_id: str, player: Player | None, code: str | None) -> _ReplaySource:
+async def replay_source(store: Store, match_id: str, player: Player | None, code: str | None) -> ReplaySource:
     """The stored rows of a match the asker may replay, once it is over; refused to anyone else as if
     it did not exist, so a private match's id reveals nothing."""
     match = await asyncio.to_thread(store.history.match, match_id)
@@ -437,7 +437,7 @@ async def _replay_source(store: Store, match_id: str, player: Player | None, cod
     players = await asyncio.to_thread(store.players.by_ids, match.player_ids)
     rows = await asyncio.to_thread(store.history.actions_of, match.id)
     deals = await asyncio.to_thread(store.history.deals_of, match.id)
-    return _ReplaySource(
+    return ReplaySource(
         match=match,
         rules=TableOptions.from_json(match.options).rules,
         players=seated_players(match, players),
@@ -460,7 +460,7 @@ async def match_replay_json(
     match_id: MatchId, player: OptionalPlayer, store: StoreDep, code: WatchCode = None
 ) -> MatchReplay:
     """The whole finished match, one replay-CLI document per deal (docs/engine-cli.md)."""
-    source = await _replay_source(store, match_id, player, code)
+    source = await replay_source(store, match_id, player, code)
     document = match_replay(
         source.match.id, source.players, source.rules, int(source.match.seed), source.actions, source.results
     )
@@ -477,7 +477,7 @@ async def deal_replay(
     match_id: MatchId, number: int, player: OptionalPlayer, store: StoreDep, code: WatchCode = None
 ) -> DealReplay:
     """One deal of a finished match stepped through the engine: the position after every action."""
-    source = await _replay_source(store, match_id, player, code)
+    source = await replay_source(store, match_id, player, code)
     rules = source.rules
     deals = match_deals(rules, int(source.match.seed), source.actions)
     deal = next((d for d in deals if d.number == number), None)

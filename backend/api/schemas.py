@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from backend.analysis.model import Grade
 from backend.engine import Rules
 from backend.engine.deal import Phase
 from backend.engine.variants import TWO_HAND, VariantId
@@ -365,6 +366,65 @@ class DealReplay(BaseModel):
     players: list[SeatedMatchPlayer]
     result: ReplayResult | None
     frames: list[ReplayFrame]
+
+
+# ---------------------------------------------------------------- analyses (backend/rooms/analysis.py)
+
+AnalysisStatus = Literal["none", "queued", "running", "done", "failed"]
+
+
+class DecisionRating(BaseModel):
+    """One decision of the deal rated from what its player knew then (``backend.analysis.model.Rating``)."""
+
+    step: int = Field(description="the replay frame after the action (1: the deal's first action)")
+    seat: int
+    taken: FrameAction = Field(description="the action taken, as the replay's frame shows it")
+    best: FrameAction = Field(description="the best action found (the one taken when it is as good as any)")
+    taken_scores: list[float] = Field(description="per seat, the expected written deal score after the action taken")
+    best_scores: list[float] = Field(description="per seat, the expected written deal score after the best one")
+    given_away: float = Field(description="points the action gave away against the best one (0 or more)")
+    grade: Grade | None = Field(description="slip, mistake or blunder (GRADES), null when not marked")
+    exact: bool = Field(description="every world the player could not tell apart was searched to the deal's end")
+    worlds: int = Field(description="how many worlds the figures average")
+    forced: bool = Field(description="the only legal action: nothing to choose")
+
+
+class DealAnalysisOut(BaseModel):
+    version: int = Field(description="the ANALYSIS_VERSION it was computed by")
+    seats: int
+    given_away: list[float] = Field(description="per seat, the points given away in the deal")
+    ratings: list[DecisionRating] = Field(description="every decision of the deal, in order")
+
+
+class DealAnalysisState(BaseModel):
+    """A finished deal's computer analysis: not asked for, on its way (``done`` of ``total`` decisions
+    rated: the progress bar), done, or failed (``message`` says why)."""
+
+    match_id: str
+    number: int
+    status: AnalysisStatus
+    done: int
+    total: int = Field(description="the decisions to rate; 0 until the analysis has planned them")
+    analysis: DealAnalysisOut | None = Field(description="once done")
+    message: str | None = Field(description="once failed: why")
+
+
+class MatchAnalysisDeal(BaseModel):
+    number: int
+    status: AnalysisStatus
+    given_away: list[float] | None = Field(description="per seat, once the deal's analysis is done")
+
+
+class MatchAnalysis(BaseModel):
+    """The analyses of a match's finished deals: each deal's status, and per seat the points given away
+    summed over the analysed ones."""
+
+    match_id: str
+    seats: int
+    deals: list[MatchAnalysisDeal] = Field(description="every finished deal, in order")
+    given_away: list[float] = Field(description="per seat, summed over the analysed deals")
+    analysed: int = Field(description="the finished deals whose analysis is done")
+    finished_deals: int
 
 
 class Page(BaseModel):

@@ -19,7 +19,17 @@ from .twohand import sim as two_hand_sim
 from .twohand.solver import solve
 from .worlds import World, sample_world
 
-__all__ = ["HardBot", "game_for", "move_of", "require_turn"]
+__all__ = [
+    "HardBot",
+    "auction_so_far",
+    "bid_sheet",
+    "declaring_sheet",
+    "discard_sheet",
+    "game_for",
+    "move_of",
+    "pass_sheet",
+    "require_turn",
+]
 
 
 def require_turn(k: SeatKnowledge) -> None:
@@ -116,10 +126,7 @@ class HardBot:
         totals = [0.0] * len(options)
         for w, world in enumerate(self.worlds(k, rng, self._worlds(k, len(options)))):
             for i, (a, b) in enumerate(options):
-                pair = 1 << a | 1 << b
-                hands = list(world.hands)
-                hands[k.seat] = k.hand & ~pair
-                totals[i] += self.judge(k, table_play.play_out(g, fresh(g, hands, k.seat, pair)))
+                totals[i] += self.judge(k, discard_sheet(g, k, world, 1 << a | 1 << b))
             if self._out_of_time(w + 1, deadline):
                 break
         best = max(range(len(options)), key=lambda i: totals[i])
@@ -131,28 +138,14 @@ class HardBot:
         """The highest bid worth making (None: none), from playouts as declarer and as a defender."""
         if not k.bids:
             return None
-        me, n = k.seat, k.n
-        declaring = game_for(k, me, None)
-        values = declaring.values
-        passed = {seat for seat, bid in k.calls if bid is None}
-        high = max((bid for _, bid in k.calls if bid is not None), default=None)
-        high_bidder = next((seat for seat, bid in reversed(k.calls) if bid is not None), None)
-        minimum = k.rules.game.minimum_bid or 10
-        talon_size = k.rules.layout.talon_size
+        declaring = game_for(k, k.seat, None)
+        passed, high, high_bidder, minimum = auction_so_far(k)
         own: list[int] = []  # the declarer's exact deal points in each world
         sheets: list[list[int]] = []  # the score sheet when declaring (this seat's entry rewritten per bid)
         pass_value: list[float] = []
         for w, world in enumerate(self.worlds(k, rng, self._worlds(k, 2))):
-            # this seat declares: takes the talon, discards by the heuristic, leads
-            hands = list(world.hands)
-            hands[me] |= world.talon
-            a, b = choose_discard(hands[me], values)
-            pair = 1 << a | 1 << b if talon_size else 0
-            hands[me] &= ~pair
-            p = fresh(declaring, hands, me, pair)
-            scores = table_play.play_out(declaring, p)
-            melds = p.melds[me] if p.won[me] or not declaring.variant.meld_needs_trick else 0
-            own.append(p.card_pts[me] + p.discard_pts + melds)
+            points, scores = declaring_sheet(declaring, k, world)
+            own.append(points)
             sheets.append(scores)
             # this seat passes: the likeliest other seat declares (or the deal is thrown in)
             pass_value.append(self._pass_value(k, world, passed, high, high_bidder, minimum))
@@ -167,12 +160,17 @@ class HardBot:
                 break
             expected = 0.0
             for d, sheet in zip(own, sheets, strict=True):
-                written = written_score(k.rules, d, took_last=False, took_trick=True, declarer=True, contract=bid)
-                expected += self.judge(k, [written if s == me else sheet[s] for s in range(n)])
+                expected += self.judge(k, bid_sheet(k, d, sheet, bid))
             if expected / count < value_pass:
                 break
             limit = bid
         return limit
+
+    def _bid(self, k: SeatKnowledge, rng: random.Random, deadline: float | None) -> Action:
+        limit = self.bid_limit(k, rng, deadline)
+        if limit is not None and k.bids and k.bids[0] <= limit:
+            return Bid(k.bids[0])
+        return Pass()
 
     def _pass_value(
         self,
@@ -183,33 +181,75 @@ class HardBot:
         high_bidder: int | None,
         minimum: int,
     ) -> float:
-        me, n = k.seat, k.n
-        layout = k.rules.layout
-        now = game_for(k)
-        best, best_est = None, -1
-        for seat in range(n):
-            if seat == me or seat in passed:
-                continue
-            est = hand_estimate(world.hands[seat], now.values, n, layout.talon_size, now.may_meld[seat])
-            if seat == high_bidder:
-                est = max(est, high or 0) + 1000  # it has bid: it stays in unless outbid
-            if (est >= max(minimum, (high or 0) + 10) or seat == high_bidder) and est > best_est:
-                best, best_est = seat, est
-        if best is None:
-            return self.judge(k, [0] * n)  # ruling V0.6a: thrown in, nobody scores
-        contract = max(minimum, high or minimum)
-        g = game_for(k, best, contract)
-        hands = list(world.hands)
-        hands[best] |= world.talon
-        pair = 0
-        if layout.talon_size:
-            a, b = choose_discard(hands[best], g.values)
-            pair = 1 << a | 1 << b
-            hands[best] &= ~pair
-        return self.judge(k, table_play.play_out(g, fresh(g, hands, best, pair)))
+        return self.judge(k, pass_sheet(k, world, passed, high, high_bidder, minimum))
 
-    def _bid(self, k: SeatKnowledge, rng: random.Random, deadline: float | None) -> Action:
-        limit = self.bid_limit(k, rng, deadline)
-        if limit is not None and k.bids and k.bids[0] <= limit:
-            return Bid(k.bids[0])
-        return Pass()
+
+def auction_so_far(k: SeatKnowledge) -> tuple[set[int], int | None, int | None, int]:
+    """The auction as ``pass_sheet`` reads it (V0.6): the seats that passed, the high bid and its bidder
+    (None before the first bid), and the game's lowest contract."""
+    passed = {seat for seat, bid in k.calls if bid is None}
+    high = max((bid for _, bid in k.calls if bid is not None), default=None)
+    high_bidder = next((seat for seat, bid in reversed(k.calls) if bid is not None), None)
+    return passed, high, high_bidder, k.rules.game.minimum_bid or 10
+
+
+def pass_sheet(
+    k: SeatKnowledge, world: World, passed: set[int], high: int | None, high_bidder: int | None, minimum: int
+) -> list[int]:
+    """The score sheet of ``world`` if ``k``'s seat passes (``HardBot``'s model of the others' auction):
+    the likeliest other seat declares at the lowest contract it must reach, discards by the heuristic
+    and the deal is played out; all zeros if nobody would (ruling V0.6a: thrown in)."""
+    me, n = k.seat, k.n
+    layout = k.rules.layout
+    now = game_for(k)
+    best, best_est = None, -1
+    for seat in range(n):
+        if seat == me or seat in passed:
+            continue
+        est = hand_estimate(world.hands[seat], now.values, n, layout.talon_size, now.may_meld[seat])
+        if seat == high_bidder:
+            est = max(est, high or 0) + 1000  # it has bid: it stays in unless outbid
+        if (est >= max(minimum, (high or 0) + 10) or seat == high_bidder) and est > best_est:
+            best, best_est = seat, est
+    if best is None:
+        return [0] * n  # ruling V0.6a: thrown in, nobody scores
+    contract = max(minimum, high or minimum)
+    g = game_for(k, best, contract)
+    hands = list(world.hands)
+    hands[best] |= world.talon
+    pair = 0
+    if layout.talon_size:
+        a, b = choose_discard(hands[best], g.values)
+        pair = 1 << a | 1 << b
+        hands[best] &= ~pair
+    return table_play.play_out(g, fresh(g, hands, best, pair))
+
+
+def declaring_sheet(declaring: Game, k: SeatKnowledge, world: World) -> tuple[int, list[int]]:
+    """``k``'s seat declares in ``world`` (``declaring``: its game as declarer): it takes the talon,
+    discards by the heuristic (V0.7) and leads (V0.6d); the deal played out. Returns its exact deal
+    points (discards and counted melds included, V0.8a) and the score sheet."""
+    me = k.seat
+    hands = list(world.hands)
+    hands[me] |= world.talon
+    a, b = choose_discard(hands[me], declaring.values)
+    pair = 1 << a | 1 << b if k.rules.layout.talon_size else 0
+    hands[me] &= ~pair
+    p = fresh(declaring, hands, me, pair)
+    scores = table_play.play_out(declaring, p)
+    melds = p.melds[me] if p.won[me] or not declaring.variant.meld_needs_trick else 0
+    return p.card_pts[me] + p.discard_pts + melds, scores
+
+
+def bid_sheet(k: SeatKnowledge, points: int, sheet: list[int], bid: int) -> list[int]:
+    """A declaring ``sheet`` (``declaring_sheet``) with ``k``'s seat written for contract ``bid`` on its
+    exact deal ``points`` (V0.8, ruling V0.8a)."""
+    written = written_score(k.rules, points, took_last=False, took_trick=True, declarer=True, contract=bid)
+    return [written if s == k.seat else sheet[s] for s in range(k.n)]
+
+
+def discard_sheet(g: Game, k: SeatKnowledge, world: World, pair: int) -> list[int]:
+    """The score sheet of ``world`` once ``k``'s seat, the declarer, lays ``pair`` away (V0.7) and leads."""
+    hands = list(world.hands)
+    hands[k.seat] = k.hand & ~pair
+    return table_play.play_out(g, fresh(g, hands, k.seat, pair))

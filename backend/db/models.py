@@ -6,6 +6,9 @@ totals), ``deal_seats`` (a deal's points and totals). The ORM loads them with th
 (``selectin``) and offers them as seat-ordered lists (``Room.seat_ids``, ``Match.player_ids``,
 ``Match.totals``, ``Deal.card_points`` …).
 
+A finished deal's computer analysis (issue 26) is a row of ``deal_analyses`` keyed by (match, deal
+number): computed once, served to everyone who may replay the deal.
+
 Amounts are stored as decimal *text* so that SQLite keeps them exact too (R6.1): a
 SQLite NUMERIC column would hand them back as binary floats.
 """
@@ -368,3 +371,27 @@ class GroupStake(Base):
     currency: Mapped[str] = mapped_column(String(12), primary_key=True)
     stake_per_point: Mapped[str] = mapped_column(String(40), primary_key=True)
     points_short: Mapped[int] = mapped_column(Integer)
+
+
+class Analysis(Base):
+    """The computer analysis of one finished deal (issue 26, ``backend.analysis``), computed once per
+    ``ANALYSIS_VERSION`` and served to everyone who may replay the match. While it runs, ``done`` of
+    ``total`` decisions are rated (the progress bar, readable by any process); ``updated_at`` moves
+    with the progress, so a row left queued or running by a process that died is seen to be stale.
+    ``asker`` is the player who asked (or the hash of the address of someone without a player): the
+    per-asker limits count these rows."""
+
+    __tablename__ = "deal_analyses"
+    __table_args__ = (Index("ix_deal_analyses_asker", "asker", "started_at"),)
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # the deal's number in its match (0 the first)
+    version: Mapped[int] = mapped_column(Integer)  # the ANALYSIS_VERSION it is (being) computed by
+    status: Mapped[str] = mapped_column(String(8))  # queued | running | done | failed
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))  # once done: the analysis
+    message: Mapped[str | None] = mapped_column(String(200))  # once failed: why
+    asker: Mapped[str] = mapped_column(String(64))
+    started_at: Mapped[datetime]
+    updated_at: Mapped[datetime]

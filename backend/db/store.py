@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy import Engine, select
 
 from .action_log import ActionLog
+from .analyses import AnalysisRepository
 from .database import Database
 from .groups import GroupRepository
 from .history import HistoryRepository
@@ -28,6 +29,7 @@ class Store:
         self.history = HistoryRepository(self.database)  # matches played, deals, the ledger
         self.ratings = RatingRepository(self.database)
         self.groups = GroupRepository(self.database)  # head to head
+        self.analyses = AnalysisRepository(self.database)  # the computer analyses of finished deals
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -4,6 +4,9 @@ Bots decide in a separate process (a ``ProcessPoolExecutor``): a ``hard`` bot th
 few hundred milliseconds holds a CPU, and in a worker process it cannot hold up the event
 loop that serves every other room. A bot gets exactly what its seat may see — the engine
 observer's ``SeatView`` and the seat's redacted events of the deal — never the true state (R7, V0.11).
+
+The computer analysis of a finished deal (issue 26) rates its decisions in the same pool, one
+decision per task (``rate``), so that a bot's move waits behind at most one rating per worker.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import random
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+from backend.analysis import rate
+from backend.analysis.model import Decision, Rating
 from backend.bots import choose_for_view, levels_for
 from backend.engine import Action, Event, MatchState, Pass, Rules, SeatView, legal_actions
 
@@ -46,13 +51,22 @@ class ProcessBotRunner:
         self._workers = workers
         self._pool: ProcessPoolExecutor | None = None
 
-    async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
+    def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # "spawn": a forked copy of a running server (threads, sockets) is not safe to use.
             self._pool = ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
         seed = random.SystemRandom().getrandbits(64)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, decide, level, view, tuple(events), seed)
+        return await loop.run_in_executor(self._executor(), decide, level, view, tuple(events), seed)
+
+    async def rate(self, decision: Decision, seed: int) -> Rating:
+        """One decision of a finished deal rated in a worker process (``backend.analysis.rate``): the
+        ``Rater`` of the analyses (``backend/rooms/analysis.py``)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), rate, decision, seed)
 
     def shutdown(self) -> None:
         if self._pool is not None:

@@ -7,11 +7,12 @@ several processes (later) a bus over Redis, behind the same ``Bus``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
+from backend.analysis.model import Decision, Rating
 from backend.db.writes import LoggedAction, RoomWrite
 from backend.engine import Action, Event, SeatView
 
@@ -87,3 +88,8 @@ class BotRunner(Protocol):
         """The computer's action for the seat of ``view``: a card, a bid or a pass, or two discards."""
 
     def shutdown(self) -> None: ...
+
+
+# The rating of one decision of a finished deal with a seed (``ProcessBotRunner.rate``: in the bot
+# worker pool, never on the event loop); the analyses (``analysis.py``) are given it, the tests a fake.
+Rater = Callable[[Decision, int], Awaitable[Rating]]

@@ -48,7 +48,7 @@ from .policy import DECLARE, cards_list
 from .sim import play_out
 from .solver import solve
 
-__all__ = ["THINKING_S", "ExpertBot", "match_utility", "root_scores", "world_weight"]
+__all__ = ["THINKING_S", "ExpertBot", "counted", "final_points", "match_utility", "root_scores", "world_weight"]
 
 # The deadline of a phase-1 decision in seconds: the expert's typical thinking time per card, which the
 # lobby shows (``EXPERT_THINKING_S`` in the generated client protocol).
@@ -137,6 +137,33 @@ def root_scores(search: DealSearch, k: SeatKnowledge, opp: int, depth: int) -> d
             k.trick[0], opp, k.hand, 0, k.trump, k.declared_suits, pending[other], pending[me], depth
         )
     return search.lead_values(k.hand, opp, 0, k.trump, k.declared_suits, pending[me], pending[other], depth)
+
+
+def counted(k: SeatKnowledge) -> tuple[int, int, int]:
+    """(seat's points so far, opponent's, points of the deal in all): card points of the tricks
+    taken, declarations of seats that took a trick (R3), and the total the deal's points add up to
+    so far (120 card points plus every declaration made)."""
+    cards = k.card_points
+    won = k.tricks_won
+    mine, theirs = cards[k.seat], cards[k.opponent]
+    declared = 0
+    for d in k.declarations:
+        declared += d.points
+        if won[d.seat]:
+            if d.seat == k.seat:
+                mine += d.points
+            else:
+                theirs += d.points
+    return mine, theirs, 120 + declared  # R1/V1: 120 card points in either pack
+
+
+def final_points(base: tuple[int, int, int], to_come: float) -> tuple[float, float]:
+    """The deal points (R5) of the seat and of its opponent once the rest of the deal goes ``to_come``
+    points the seat's way (a difference, as the searches count it), from ``counted``'s ``base``: the
+    difference is exact, the split takes the deal's points to add up to its total so far."""
+    mine, theirs, total = base
+    diff = mine - theirs + to_come
+    return (total + diff) / 2, (total - diff) / 2
 
 
 class ExpertBot:
@@ -231,6 +258,16 @@ class ExpertBot:
         else:
             worlds = self.sample_worlds(k, rng)
         moves = [p.card | (DECLARE if p.declare else 0) for p in plays]
+        scores, self.last_depths = self.world_scores(k, moves, worlds, deadline)
+        return plays[self.pick(k, moves, scores, weights)]
+
+    def world_scores(
+        self, k: SeatKnowledge, moves: list[int], worlds: list[tuple[int, list[int]]], deadline: float
+    ) -> tuple[list[dict[int, int]], list[int]]:
+        """Every move's score (deal score difference to come, for the seat) in every world (the
+        opponent's hand, the stock top first), by the deepest search each world completed before
+        ``deadline`` of ``clock``, and that depth per world (0: the playout; the phase-1 tricks left:
+        exact to the end of the deal)."""
         me = k.seat
         pending = k.pending
         by_suit = k.rules.by_suit
@@ -261,9 +298,7 @@ class ExpertBot:
                     depths[i] = depth
         except Timeout:
             pass
-        self.last_depths = depths
-
-        return plays[self.pick(k, moves, scores, weights)]
+        return scores, depths
 
     # ------------------------------------------------------------ the match utility
 
@@ -273,7 +308,7 @@ class ExpertBot:
         """The index of the move with the best mean match utility over the worlds' scores (deal score
         difference to come per move, one dict per world, weighted by ``weights``); ties broken by the mean
         score. Without ``match_aware``: the mean score."""
-        base = self._counted(k)
+        base = counted(k)
         w = weights if weights is not None else [1.0] * len(scores)
         best_key: tuple[float, float] = (-math.inf, -math.inf)
         best = 0
@@ -290,29 +325,8 @@ class ExpertBot:
                 best_key, best = key, j
         return best
 
-    @staticmethod
-    def _counted(k: SeatKnowledge) -> tuple[int, int, int]:
-        """(seat's points so far, opponent's, points of the deal in all): card points of the tricks
-        taken, declarations of seats that took a trick, and the total the deal's points add up to
-        so far (120 card points plus every declaration made)."""
-        cards = k.card_points
-        won = k.tricks_won
-        mine, theirs = cards[k.seat], cards[k.opponent]
-        declared = 0
-        for d in k.declarations:
-            declared += d.points
-            if won[d.seat]:
-                if d.seat == k.seat:
-                    mine += d.points
-                else:
-                    theirs += d.points
-        return mine, theirs, 120 + declared  # R1/V1: 120 card points in either pack
-
     def _utility(self, k: SeatKnowledge, base: tuple[int, int, int], to_come: int) -> float:
         """Chance of winning the match if the rest of the deal goes ``to_come`` points our way (difference)."""
-        mine, theirs, total = base
-        diff = mine - theirs + to_come
-        final_me = (total + diff) / 2
-        final_opp = (total - diff) / 2
+        final_me, final_opp = final_points(base, to_come)
         totals = k.totals
         return match_utility((totals[k.seat], totals[k.opponent]), k.rules.goal, final_me, final_opp)

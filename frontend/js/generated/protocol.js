@@ -48,7 +48,11 @@ export const REFUSAL_CODES = Object.freeze([
   "device_link_used",
   "device_link_expired",
   "opponent_unknown",
-  "invitation_unknown"
+  "invitation_unknown",
+  "deal_not_found",
+  "deal_unfinished",
+  "analysis_limit",
+  "analysis_queue_full"
 ]);
 
 // Why the server closes a socket.
@@ -437,3 +441,22 @@ export const INVITATION_ENDS = Object.freeze({
   "CLOSED": "closed",
   "DECLINED": "declined"
 });
+
+// The marks of an analysed action, most severe first, from so many points given away (grade.<grade>).
+export const GRADES = Object.freeze([
+  {
+    "grade": "blunder",
+    "from": 25.0
+  },
+  {
+    "grade": "mistake",
+    "from": 12.0
+  },
+  {
+    "grade": "slip",
+    "from": 5.0
+  }
+]);
+
+// The version of the deal analyses the server makes (an older stored one is made again).
+export const ANALYSIS_VERSION = Object.freeze(1);

@@ -319,6 +319,10 @@ export default {
   'reject.player_not_found': 'Diesen Spieler gibt es nicht.',
   'reject.not_in_group': 'Den direkten Vergleich sehen nur die Spieler selbst.',
   'reject.match_in_progress': 'Diese Partie läuft noch. Die Wiederholung gibt es, sobald sie beendet ist.',
+  'reject.deal_not_found': 'Dieses Spiel gibt es in der Partie nicht.',
+  'reject.deal_unfinished': 'Dieses Spiel wurde nicht zu Ende gespielt und kann nicht analysiert werden.',
+  'reject.analysis_limit': 'Du hast viele Analysen angefordert: Warte, bis deine fertig ist, oder versuche es später.',
+  'reject.analysis_queue_full': 'Der Computer analysiert gerade andere Spiele. Bitte versuche es gleich noch einmal.',
   // The replay viewer (views/replay.js)
   'replay.back': 'Zurück zur Partie',
   'replay.download': 'JSON herunterladen',

@@ -319,6 +319,10 @@ export default {
   'reject.player_not_found': 'No such player.',
   'reject.not_in_group': 'Only the players themselves can see their head to head.',
   'reject.match_in_progress': 'This match is still being played. Its replay opens once it is over.',
+  'reject.deal_not_found': 'This match has no such deal.',
+  'reject.deal_unfinished': 'This deal was not played to the end, so it cannot be analysed.',
+  'reject.analysis_limit': 'You have asked for many analyses: wait until yours is done, or try again later.',
+  'reject.analysis_queue_full': 'The computer is busy analysing other deals. Please try again in a moment.',
   // The replay viewer (views/replay.js)
   'replay.back': 'Back to the match',
   'replay.download': 'Download JSON',
