@@ -18,7 +18,7 @@ const list = (x) => (Array.isArray(x) ? x : []);
 
 /** The grades, most severe first: `[{grade, from}]` (an action that gave `from` points or more away). */
 export function gradeTable(grades = GRADES) {
-  return list(grades).map((g) => (Array.isArray(g) ? { grade: g[0], from: Number(g[1]) } : { grade: g.grade, from: Number(g.threshold ?? g.from) }));
+  return list(grades).map((g) => ({ grade: g.grade, from: Number(g.from) }));
 }
 
 /** The grade names from the mildest up (the order of a legend). */

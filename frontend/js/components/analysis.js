@@ -11,12 +11,12 @@ import { h, setChildren, svg } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { cardName } from '../cards.js';
 import { apiErrorText, num, replayHref } from '../ui.js';
-import { seatTag } from '../table/names.js';
+import { cardShort, seatTag } from '../table/names.js';
 import { POLL_MS, betterCards, dealTotals, evalLayout, gradeTable, isPending, marksOf, matchSummary, nextMark, progressOf, timelineAt, verdictAt } from './analysis-data.js';
 
 /** A grade in words (Slip / Mistake / Blunder, in the page's language). */
 export function gradeWord(grade) {
-  return t(`analysis.grade.${grade}`);
+  return t(`grade.${grade}`);
 }
 
 /** A grade's chip: its word on its colour; its title says from how many points it is given. */
@@ -26,11 +26,14 @@ export function gradeChip(grade, extra = {}) {
   return h('span', { class: `grade-chip grade-${grade}`, 'data-grade': grade, title, ...extra, text: gradeWord(grade) });
 }
 
-/** An action written out: "Ace of clubs", "King of hearts with the marriage", "bid 120", "pass", "lay away A♠ and 10♠". */
-export function actionText(action) {
-  if (action.kind === 'play') return t(action.declare ? 'analysis.action.play_declare' : 'analysis.action.play', { card: cardName(action.card) });
+/**
+ * An action written out: "Ace of clubs", "King of hearts, declaring the marriage", "bid 120", "pass",
+ * "lay away Ace of spades and Ten of spades"; `card` names the cards (cardShort for "A♠" in a narrow line).
+ */
+export function actionText(action, card = cardName) {
+  if (action.kind === 'play') return t(action.declare ? 'analysis.action.play_declare' : 'analysis.action.play', { card: card(action.card) });
   if (action.kind === 'bid') return t('analysis.action.bid', { n: num(action.amount) });
-  if (action.kind === 'discard') return t('analysis.action.discard', { a: cardName(action.cards[0]), b: cardName(action.cards[1]) });
+  if (action.kind === 'discard') return t('analysis.action.discard', { a: card(action.cards[0]), b: card(action.cards[1]) });
   return t('analysis.action.pass');
 }
 
@@ -281,7 +284,13 @@ export function createAnalysis({ matchId, number, code = null, seats, steps, me 
         v.grade ? [gradeChip(v.grade), ' '] : null,
         tn('analysis.gave_away', v.givenAway, { name: who, n: num(v.givenAway) }),
         ' ',
-        h('span', { class: 'analysis-better', 'data-testid': 'analysis-better', text: t('analysis.better', { action: actionText(v.better) }) }),
+        // the cards as on their corners ("A♠"), their names for screen readers
+        h(
+          'span',
+          { class: 'analysis-better', 'data-testid': 'analysis-better', 'data-kind': v.better.kind },
+          h('span', { 'aria-hidden': 'true', text: t('analysis.better', { action: actionText(v.better, cardShort) }) }),
+          h('span', { class: 'visually-hidden', text: t('analysis.better', { action: actionText(v.better) }) }),
+        ),
         ' ',
         h('span', { class: 'analysis-how', 'data-testid': 'analysis-how', text: `(${howFound(v)})` }),
       );

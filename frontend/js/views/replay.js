@@ -11,7 +11,7 @@
 // "Analyse" (components/analysis.js, issue 26): the marks along the timeline, the eval line, the
 // verdict on each step and the better card pointed at in its seat's hand.
 import { api } from '../api.js';
-import { createAnalysis } from '../components/analysis.js';
+import { createAnalysis, gradeWord } from '../components/analysis.js';
 import { h, setChildren } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { cardEl, cardName, sortHand, suitName } from '../cards.js';
@@ -201,7 +201,7 @@ function createFelt(data, bottom, betterAt = () => null) {
     /** The felt's parts in the page's grid: every seat (the bottom one below the others), the middle, what happened. */
     nodes: [h('div', { class: 'replay-seats' }, ring.seats, ring.me), ring.centre, info],
     destroy: () => ring.destroy(),
-    /** The info box, for the analysis's verdict line at its end. */
+    /** The info box (the analysis's verdict goes in it). */
     info,
     paint(step) {
       frame = data.frames[step];
@@ -286,12 +286,12 @@ export function mount(root, matchId, dealNumber, code = null) {
 
   function paint() {
     const s = felt.paint(step);
-    if (analysis) analysis.paint(step, s, (seat) => plainName(s, seat));
+    if (analysis) analysis.paint(step, s, (seat) => shortName(s, seat)); // as the felt names them
     // Without an auction a deal steps card by card; with one a step is also a call or the discard.
     const where = t(byMove ? 'replay.move' : 'replay.step', { n: num(step), total: num(lastStep()) });
     const grade = analysis && analysis.gradeAt(step);
     els.slider.value = String(step);
-    els.slider.setAttribute('aria-valuetext', grade ? t('analysis.step_marked', { where, grade: t(`analysis.grade.${grade}`) }) : where);
+    els.slider.setAttribute('aria-valuetext', grade ? t('analysis.step_marked', { where, grade: gradeWord(grade) }) : where);
     els.step.dataset.step = String(step);
     els.step.textContent = where;
     els.first.disabled = els.prev.disabled = step === 0;
@@ -424,7 +424,8 @@ export function mount(root, matchId, dealNumber, code = null) {
       if (destroyed) return;
     }
     const page = build();
-    if (analysis) felt.info.append(analysis.verdict);
+    // the verdict first in what happened: on a small screen the rest of the step's words scroll
+    if (analysis) felt.info.querySelector('.replay-events').before(analysis.verdict);
     setChildren(root, page);
     stopAutoplay();
     paint();
