@@ -408,7 +408,7 @@ export function createMatchAnalysis({ matchId, names, order }) {
         ? h(
             'p',
             { class: 'analysis-totals', 'data-testid': 'match-given-away' },
-            h('span', { class: 'analysis-given-label', text: t('analysis.match_total') }),
+            h('strong', { text: t('analysis.match_total') }),
             order.map((seat) => seatFigure(seat, m.givenAway[seat], `match-given-away-${seat}`)),
           )
         : null,
@@ -426,7 +426,7 @@ export function createMatchAnalysis({ matchId, names, order }) {
             'li',
             { 'data-testid': `analysis-deal-${d.number}`, 'data-status': d.status },
             h('span', { class: 'deal-label', text: label }),
-            d.givenAway ? order.map((seat) => seatFigure(seat, d.givenAway[seat], `analysis-deal-${d.number}-seat-${seat}`)) : null,
+            h('span', { class: 'analysis-deal-figures' }, d.givenAway ? order.map((seat) => seatFigure(seat, d.givenAway[seat], `analysis-deal-${d.number}-seat-${seat}`)) : null),
             end,
           );
         }),

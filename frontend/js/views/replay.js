@@ -22,6 +22,7 @@ import { hasAuction, signed, talonKeys, total } from '../table/model.js';
 import { cardShort, plainName, shortName } from '../table/names.js';
 import { bottomSeat as seatOfViewer, frameState, fromTalon, resultForSummary, scoreRows, stepFacts, talonShown } from '../table/replayframe.js';
 import { createRing } from '../table/ring.js';
+import { fit, fitText } from '../fit.js';
 import { phaseChip } from '../table/status.js';
 import { viewOf } from '../table/store.js';
 import { contractLine } from '../table/summary.js';
@@ -226,6 +227,9 @@ export function mount(root, matchId, dealNumber, code = null) {
   let byMove = false; // a game with an auction: a step may be a call or the discard, not only a card
   let analysis = null; // the computer's analysis (a finished deal only: components/analysis.js)
   let analysed = false; // asked the server once what there is of it
+  let titleEl = null; // the bar's title, fitted to its box (fit.js)
+  const fitTitle = () => titleEl && fit(titleEl);
+  window.addEventListener('resize', fitTitle);
 
   document.body.classList.add('at-replay');
 
@@ -368,6 +372,9 @@ export function mount(root, matchId, dealNumber, code = null) {
     els = { first, prev, next, last, play, slider, step: stepLabel };
     const who = data.players.map((p) => plainName(s, p.seat));
     const title = t('replay.title_n', { n: num(dealNumber + 1), names: who.join(', ') });
+    // the whole title where it fits, else with the computers' short names, else the deal alone (fit.js)
+    const shorter = t('replay.title_n', { n: num(dealNumber + 1), names: data.players.map((p) => shortName(s, p.seat)).join(', ') });
+    titleEl = fitText(h('h1', { class: 'replay-title' }), [title, shorter, t('history.deal_n', { n: num(dealNumber + 1) })], title);
     return h(
       'div',
       { class: 'replay-page', 'data-testid': 'replay-viewer', 'data-match': matchId, 'data-deal': dealNumber, 'data-seats': data.seats || who.length, 'data-variant': data.variant },
@@ -375,7 +382,7 @@ export function mount(root, matchId, dealNumber, code = null) {
         'header',
         { class: 'replay-bar' },
         backLink('replay-back'),
-        h('h1', { class: 'replay-title', text: title }),
+        titleEl,
         dealLink(dealNumber - 1, '‹', 'replay-deal-prev'),
         dealLink(dealNumber + 1, '›', 'replay-deal-next'),
         downloadButton(matchId, 'replay-download', 'btn', code),
@@ -427,6 +434,7 @@ export function mount(root, matchId, dealNumber, code = null) {
     // the verdict first in what happened: on a small screen the rest of the step's words scroll
     if (analysis) felt.info.querySelector('.replay-events').before(analysis.verdict);
     setChildren(root, page);
+    fitTitle();
     stopAutoplay();
     paint();
     if (analysis && !analysed) {
@@ -444,6 +452,7 @@ export function mount(root, matchId, dealNumber, code = null) {
       if (felt) felt.destroy();
       if (analysis) analysis.destroy();
       document.removeEventListener('keydown', onKey);
+      window.removeEventListener('resize', fitTitle);
       document.body.classList.remove('at-replay');
     },
   };
