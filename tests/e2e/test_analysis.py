@@ -28,6 +28,7 @@ from tests.support.services import ServerProcess, serving
 from .analysis_seed import Loop, Seeded, analysed, lost_deal
 from .conftest import PHONE
 from .helpers import open_seat, screenshots_at
+from .test_accessibility import Audit
 from .test_polish_pages import api_json, sign_in
 
 pytestmark = pytest.mark.browser
@@ -107,7 +108,7 @@ def check_analysed(page: Page, body: dict[str, Any], seeded: Seeded) -> list[dic
     for seat in range(n):
         figure = page.get_by_test_id(f"analysis-given-{seat}")
         expect(figure).to_have_attribute("data-points", str(shown(analysis["given_away"][seat])))
-        expect(figure).to_have_attribute("aria-label", re.compile(r"gave away \d+ points? in this deal$"))
+        expect(figure).to_contain_text(re.compile(r"gave away \d+ points? in this deal$"))  # for screen readers
     marked = [r for r in analysis["ratings"] if r["grade"]]
     assert marked, "the analysis marked no move of the deal"
     for r in marked:
@@ -191,10 +192,22 @@ def test_a_person_who_lost_a_two_hand_deal_sees_on_a_phone_where_points_went(
             expect(page.get_by_test_id("analysis-better")).to_have_count(0)
             expect(page.get_by_test_id("replay-hand-0").locator('[data-better="true"]')).to_have_count(0)
 
+        # No serious or critical axe violation at a marked move, on a phone and on a desktop.
+        page.get_by_test_id("analysis-next-mark").click()
+        audit = Audit(page, artifacts)
+        audit.run("analysed replay")
+        assert not audit.found, "\n".join(audit.found)
+
         # Opened again: the stored analysis shows at once, nothing to press.
         page.reload()
         expect(page.get_by_test_id("analysis")).to_have_attribute("data-status", "done")
         expect(page.get_by_test_id("analyse")).to_have_count(0)
+
+        # The deal the resignation cut short replays, but offers nothing to analyse.
+        page.goto(f"/#/replay/{deal.match_id}/{deal.deals}")
+        expect(page.get_by_test_id("replay-viewer")).to_have_attribute("data-deal", str(deal.deals))
+        expect(page.get_by_test_id("replay-slider")).to_be_visible()
+        expect(page.get_by_test_id("analysis")).to_have_count(0)
         assert not person.errors, person.errors
     finally:
         person.context.close()
@@ -260,7 +273,7 @@ def test_the_match_page_shows_the_points_given_away_per_deal_and_analyses_anothe
             "data-status", "done", timeout=ANALYSIS_S * 1000
         )
         summary = api_json(page, f"/api/matches/{deal.match_id}/analysis")
-        assert summary["analysed"] == 2 == summary["finished_deals"], summary
+        assert (summary["analysed"], summary["finished_deals"]) == (2, deal.deals), summary
         expect(page.get_by_test_id("match-analysed")).to_have_attribute("data-analysed", "2")
         for seat in range(2):
             expect(page.get_by_test_id(f"match-given-away-{seat}")).to_have_attribute(
@@ -275,5 +288,44 @@ def test_the_match_page_shows_the_points_given_away_per_deal_and_analyses_anothe
         block.scroll_into_view_if_needed()
         screenshots_at(page, artifacts, "analysis-match", (PHONE,))
         assert not person.errors, person.errors
+    finally:
+        person.context.close()
+
+
+def test_a_refused_analysis_is_said_in_words_and_tried_again(
+    server: ServerProcess, loop: Loop, browser: Any, artifacts: Path
+) -> None:
+    """One analysis in flight per person (429 analysis_limit): asked for a second one meanwhile, the
+    replay says so in words (role alert) and offers to try again, which works once the first is done."""
+    deal = lost_deal(loop, server, 2, seed=9, min_deals=2)
+    other = next(n for n in range(deal.deals) if n != deal.deal)
+    person = open_seat(browser, server.url, "Anna", PHONE, is_mobile=True, has_touch=True)
+    page = person.page
+    try:
+        sign_in(page, deal.player, "en")
+        page.goto(f"/#/replay/{deal.match_id}/{deal.deal}")
+        expect(page.get_by_test_id("analyse")).to_be_visible()
+        posted = page.evaluate(
+            """async (path) => {
+              const { token } = JSON.parse(localStorage.getItem('1001.player'));
+              const answer = await fetch(path, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+              return answer.status;
+            }""",
+            f"/api/matches/{deal.match_id}/deals/{other}/analysis",
+        )
+        assert posted == 202, posted  # the other deal's analysis is on its way
+        page.get_by_test_id("analyse").click()
+        refused = page.get_by_test_id("analysis-error")
+        expect(refused).to_have_attribute("data-code", "analysis_limit")
+        expect(refused).to_have_attribute("role", "alert")
+        expect(refused).to_contain_text("try again later")
+        fits(page)
+        screenshots_at(page, artifacts, "analysis-refused", (PHONE,))
+        analysed(loop, server, deal, other)  # the first one done
+        page.get_by_test_id("analysis-retry").click()
+        expect(page.get_by_test_id("analysis")).to_have_attribute("data-status", "done", timeout=ANALYSIS_S * 1000)
+        expect(page.get_by_test_id("analysis-error")).to_have_count(0)
+        # the browser logs the refused request (429) itself; nothing else went wrong
+        assert [e for e in person.errors if "429" not in e] == [], person.errors
     finally:
         person.context.close()

@@ -167,15 +167,10 @@ export function createAnalysis({ matchId, number, code = null, seats, steps, me 
           const name = nameOf(seat);
           return h(
             'span',
-            {
-              class: `analysis-seat${seat === me ? ' me' : ''}`,
-              'data-testid': `analysis-given-${seat}`,
-              'data-points': String(row.points),
-              'aria-label': tn('analysis.seat_gave', row.points, { name, n: num(row.points) }),
-              title: name,
-            },
+            { class: `analysis-seat${seat === me ? ' me' : ''}`, 'data-testid': `analysis-given-${seat}`, 'data-points': String(row.points), title: name },
             state ? seatTag(state, seat) : null,
             h('strong', { class: 'num', 'aria-hidden': 'true', text: num(row.points) }),
+            h('span', { class: 'visually-hidden', text: tn('analysis.seat_gave', row.points, { name, n: num(row.points) }) }),
           );
         }),
       ),

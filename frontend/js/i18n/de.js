@@ -361,6 +361,7 @@ export default {
   'replay.deal_score': 'Ergebnis des Spiels:',
   'replay.total': 'gesamt {n}',
   'replay.refused': 'Diese Wiederholung lässt sich nicht öffnen. Entweder gibt es diese Partie nicht, oder sie wurde an einem privaten Tisch gespielt: Dann sehen sie nur ihre Spieler und wer ihren Zuschauerlink hat.',
+  'replay.info': 'Was geschah',
   // The computer's analysis of a deal on the replay and the match page (components/analysis.js, issue 26)
   'analysis.heading': 'Computeranalyse',
   'analysis.analyse': 'Analysieren',

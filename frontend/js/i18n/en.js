@@ -361,6 +361,7 @@ export default {
   'replay.deal_score': 'Deal score:',
   'replay.total': 'total {n}',
   'replay.refused': 'This replay cannot be opened. Either there is no such match, or it was played at a private table: then only its players and people with their watch link can see it.',
+  'replay.info': 'What happened',
   // The computer's analysis of a deal on the replay and the match page (components/analysis.js, issue 26)
   'analysis.heading': 'Computer analysis',
   'analysis.analyse': 'Analyse',

@@ -361,6 +361,7 @@ export default {
   'replay.deal_score': 'Итог сдачи:',
   'replay.total': 'всего {n}',
   'replay.refused': 'Эту запись не открыть. Либо такой партии нет, либо она сыграна за закрытым столом: тогда её видят только игроки и те, у кого есть их ссылка для зрителей.',
+  'replay.info': 'Что произошло',
   // The computer's analysis of a deal on the replay and the match page (components/analysis.js, issue 26)
   'analysis.heading': 'Компьютерный анализ',
   'analysis.analyse': 'Анализ',

@@ -154,7 +154,8 @@ function createFelt(data, bottom, betterAt = () => null) {
   const events = h('ul', { class: 'replay-events', 'data-testid': 'replay-events', 'aria-live': 'polite' });
   const result = h('div', { class: 'replay-result' });
   const points = h('p', { class: 'replay-points', 'data-testid': 'replay-points' });
-  const info = h('div', { class: 'replay-info' }, facts, events, result, points);
+  // a region of its own: on a small screen a long step scrolls in it (reached by the keyboard too)
+  const info = h('div', { class: 'replay-info', role: 'region', tabindex: '0', 'aria-label': t('replay.info') }, facts, events, result, points);
 
   function paintInfo(s, step) {
     const n = frame.hands.length;
