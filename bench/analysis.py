@@ -11,7 +11,6 @@ the points given away per deal (the medium bots' mistakes as the rater sees them
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -20,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout, uninstalled
 
 from backend.analysis import decisions, rate, summarize
-from backend.bots import choose, observe
-from backend.engine import Action, DealState, Rules, apply_deal, new_deal
+from backend.engine import Rules
+from tests.analysis.support import bot_deal
 
 GAMES: dict[str, Rules] = {
     "twohand": Rules(target=1001),
@@ -33,19 +32,6 @@ GAMES: dict[str, Rules] = {
     "bidding3": Rules("bidding", seats=3),
     "bidding4": Rules("bidding", seats=4),
 }
-
-
-def medium_deal(rules: Rules, seed: int) -> tuple[DealState, list[tuple[int, Action]]]:
-    """A deal as dealt from ``seed`` and every action of it, ``medium`` in every seat."""
-    rng = random.Random(seed)
-    start = state = new_deal(rules, seed, seed % rules.n)
-    plays: list[tuple[int, Action]] = []
-    while state.turn is not None:
-        seat = state.turn
-        action = choose("medium", observe(state, seat), rng)
-        plays.append((seat, action))
-        state, _ = apply_deal(state, seat, action)
-    return start, plays
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -68,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         exact = forced = total = 0
         given = 0.0
         for d in range(args.deals):
-            start, plays = medium_deal(rules, args.seed * 1000 + d)
+            start, plays = bot_deal(rules, args.seed * 1000 + d)
             spent = 0.0
             ratings = []
             for decision in decisions(start, plays):

@@ -13,7 +13,7 @@ A move is an int: the card, plus ``DECLARE`` (32) when the lead declares its sui
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUIT_MASK, cards_in
@@ -31,8 +31,11 @@ __all__ = [
     "choose_follow",
     "choose_lead",
     "deal_scores",
+    "declare",
+    "finish_trick",
     "fresh",
     "game_of",
+    "meld_options",
     "objective",
     "play_out",
     "position",
@@ -63,7 +66,8 @@ def game_of(rules: Rules, totals: tuple[int, ...], declarer: int | None, contrac
     return Game(rules, rules.game, rules.n, tuple(meld_allowed(rules, t) for t in totals), declarer, contract)
 
 
-def _melds(g: Game, seat: int, hand: int, declared: int, last_meld: int) -> tuple[int, ...]:
+def meld_options(g: Game, seat: int, hand: int, declared: int, last_meld: int) -> tuple[int, ...]:
+    """The suits ``seat`` may declare now by leading their K or Q (V0.5, V4.5 rising melds, V7.7 ban)."""
     return meld_suits(g.variant, hand, declared, last_meld) if g.may_meld[seat] else ()
 
 
@@ -124,7 +128,7 @@ def _master(c: int, unseen: int, trump: int, n: int) -> bool:
 def choose_lead(g: Game, seat: int, hand: int, trump: int, declared: int, last_meld: int, unseen: int) -> int:
     """The lead: declare (the most valuable marriage; the least valuable first where melds must rise,
     V4.5), else cash a master with points, else draw trumps holding the master, else a cheap card."""
-    suits = _melds(g, seat, hand, declared, last_meld)
+    suits = meld_options(g, seat, hand, declared, last_meld)
     if suits:
         pick = (
             min(suits, key=lambda s: g.values[s])
@@ -165,7 +169,7 @@ def choose_follow(
     points = sum(CP[c] for c in trick)
     last = len(trick) == g.n - 1
     wins = beats(winning, trump) & legal
-    wants_lead = bool(_melds(g, seat, hand, declared, last_meld))
+    wants_lead = bool(meld_options(g, seat, hand, declared, last_meld))
     if wins:
         winners = list(cards_in(wins))
         sure = winners if last else [c for c in winners if _wins_against(c, unseen, trump, trick[0], g.n)]
@@ -229,6 +233,25 @@ class Playout:
         )
 
 
+def declare(g: Game, p: Playout, seat: int, suit: int) -> None:
+    """``seat`` leads a K or Q declaring ``suit`` (V0.5): trump at once, its meld noted (counted by
+    ``deal_scores``, R3: once the seat takes a trick where the game says so)."""
+    p.trump = suit
+    p.declared |= 1 << suit
+    p.melds[seat] += g.values[suit]
+    p.last_meld = g.values[suit]
+
+
+def finish_trick(p: Playout, n: int) -> None:
+    """The trick in progress has its ``n`` cards: its winner (V0.4) takes its points and leads the next."""
+    trick = p.trick
+    winner = (p.leader + winning_index(trick, p.trump)) % n
+    p.card_pts[winner] += sum(CP[x] for x in trick)
+    p.won[winner] += 1
+    p.leader = p.last_winner = winner
+    trick.clear()
+
+
 def play_out(g: Game, p: Playout, first: int = -1, log: list[int] | None = None) -> list[int]:
     """Play ``p`` to the end with the heuristics for every seat; return the score sheet (``deal_scores``).
     ``first``, if not -1, is the next move (a card, plus ``DECLARE``) instead of the policy's; ``log``,
@@ -253,11 +276,7 @@ def play_out(g: Game, p: Playout, first: int = -1, log: list[int] | None = None)
             if log is not None:
                 log.append(move)
             if move & DECLARE:
-                suit = c >> 3
-                p.trump = suit
-                p.declared |= 1 << suit
-                p.melds[seat] += g.values[suit]
-                p.last_meld = g.values[suit]
+                declare(g, p, seat, c >> 3)
         else:
             seat = (p.leader + len(trick)) % n
             hand = hands[seat]
@@ -270,15 +289,11 @@ def play_out(g: Game, p: Playout, first: int = -1, log: list[int] | None = None)
         hands[seat] = hand & ~(1 << c)
         trick.append(c)
         if len(trick) == n:
-            winner = (p.leader + winning_index(trick, p.trump)) % n
-            p.card_pts[winner] += sum(CP[x] for x in trick)
-            p.won[winner] += 1
-            p.leader = p.last_winner = winner
-            trick.clear()
+            finish_trick(p, n)
     return deal_scores(g, p.card_pts, p.melds, p.won, p.discard_pts, p.last_winner)
 
 
-def objective(scores: list[int], seat: int) -> float:
+def objective(scores: Sequence[float], seat: int) -> float:
     """A seat's deal score minus the mean of the others' (what the ``hard`` level maximizes)."""
     n = len(scores)
     return scores[seat] - (sum(scores) - scores[seat]) / (n - 1)

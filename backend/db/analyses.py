@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 
 from .database import Database
 from .models import Analysis
@@ -84,42 +85,49 @@ class AnalysisRepository:
     ) -> Claimed | Found | OverLimit:
         """Start the analysis of a deal for ``asker`` unless a stored row ``serves``; the asker's
         limits are checked in the same transaction (a row of an older version, a failed or a stale one
-        is started again, in place)."""
-        with self._db.transaction() as session:
-            row = session.get(Analysis, (match_id, number), with_for_update=True)
-            if row is not None and serves(row):
-                return Found(row)
-            mine = Analysis.asker == asker
-            in_flight = session.scalar(
-                select(func.count())
-                .select_from(Analysis)
-                .where(mine, Analysis.status.in_(IN_FLIGHT), Analysis.updated_at >= limits.stale_before)
-            )
-            if in_flight:
-                return OverLimit("one analysis at a time: wait until yours is done")
-            started = session.scalar(
-                select(func.count()).select_from(Analysis).where(mine, Analysis.started_at >= limits.window_start)
-            )
-            if (started or 0) >= limits.per_window:
-                return OverLimit(f"at most {limits.per_window} analyses an hour: try again later")
-            values: dict[str, Any] = {
-                "version": version,
-                "status": "queued",
-                "done": 0,
-                "total": 0,
-                "result": None,
-                "message": None,
-                "asker": asker,
-                "started_at": now,
-                "updated_at": now,
-            }
+        is started again, in place). Two first claims of one deal at once (two processes): the second
+        finds the first's row."""
+        try:
+            with self._db.transaction() as session:
+                row = session.get(Analysis, (match_id, number), with_for_update=True)
+                if row is not None and serves(row):
+                    return Found(row)
+                mine = Analysis.asker == asker
+                in_flight = session.scalar(
+                    select(func.count())
+                    .select_from(Analysis)
+                    .where(mine, Analysis.status.in_(IN_FLIGHT), Analysis.updated_at >= limits.stale_before)
+                )
+                if in_flight:
+                    return OverLimit("one analysis at a time: wait until yours is done")
+                started = session.scalar(
+                    select(func.count()).select_from(Analysis).where(mine, Analysis.started_at >= limits.window_start)
+                )
+                if (started or 0) >= limits.per_window:
+                    return OverLimit(f"at most {limits.per_window} analyses an hour: try again later")
+                values: dict[str, Any] = {
+                    "version": version,
+                    "status": "queued",
+                    "done": 0,
+                    "total": 0,
+                    "result": None,
+                    "message": None,
+                    "asker": asker,
+                    "started_at": now,
+                    "updated_at": now,
+                }
+                if row is None:
+                    row = Analysis(match_id=match_id, number=number, **values)
+                    session.add(row)
+                else:
+                    for name, value in values.items():
+                        setattr(row, name, value)
+                return Claimed(row)
+        except IntegrityError:
+            row = self.get(match_id, number)
             if row is None:
-                row = Analysis(match_id=match_id, number=number, **values)
-                session.add(row)
-            else:
-                for name, value in values.items():
-                    setattr(row, name, value)
-            return Claimed(row)
+                raise
+            return Found(row)
 
     def _set(self, match_id: str, number: int, **values: Any) -> None:
         with self._db.transaction() as session:

@@ -54,6 +54,13 @@ REDIS_ERRORS = Counter("thousand_redis_errors", "Redis calls that failed", ["op"
 DB_ERRORS = Counter("thousand_db_errors", "Database writes that failed (not version conflicts)", registry=REGISTRY)
 ROOMS_EXPIRED = Counter("thousand_rooms_expired", "Open tables closed because nobody joined", registry=REGISTRY)
 ROOMS_EVICTED = Counter("thousand_rooms_evicted", "Finished rooms dropped from memory", registry=REGISTRY)
+ANALYSES = Counter(
+    "thousand_analyses",
+    "Deal analyses (backend/rooms/analysis.py) by outcome: started, done, failed, limited, queue_full",
+    ["outcome"],
+    registry=REGISTRY,
+)
+ANALYSES_IN_FLIGHT = Gauge("thousand_analyses_in_flight", "Deal analyses queued or running here", registry=REGISTRY)
 
 
 def track(gauge: Gauge, read: Callable[[], float]) -> None:

@@ -35,6 +35,7 @@ from backend.db.common import hash_token
 from backend.db.models import Analysis
 from backend.db.store import Store
 from backend.engine import Action, DealState
+from backend.ops import metrics
 
 from .ports import Clock, Rater
 from .replay import frame_action
@@ -125,6 +126,7 @@ class Analyses:
         self._limits = limits
         self._slots = asyncio.Semaphore(limits.concurrent)
         self._jobs: dict[tuple[str, int], asyncio.Task[None]] = {}
+        metrics.track(metrics.ANALYSES_IN_FLIGHT, lambda: len(self._jobs))
 
     def serves(self, row: Analysis) -> bool:
         """Whether a stored row is the deal's analysis, or one being made: of the current version, and
@@ -152,6 +154,7 @@ class Analyses:
         if stored is not None and self.serves(stored):
             return stored
         if len(self._jobs) >= self._limits.queue:
+            metrics.ANALYSES.labels("queue_full").inc()
             return QueueFull(
                 f"{len(self._jobs)} analyses are waiting here; try again in {self._limits.retry_after_s} s",
                 self._limits.retry_after_s,
@@ -172,8 +175,10 @@ class Analyses:
             limits=limits,
         )
         if isinstance(outcome, OverLimit):
+            metrics.ANALYSES.labels("limited").inc()
             return outcome
         if isinstance(outcome, Claimed) and key not in self._jobs:
+            metrics.ANALYSES.labels("started").inc()
             self._jobs[key] = asyncio.create_task(self._run(deal), name=f"analysis-{deal.match_id}-{deal.number}")
         assert isinstance(outcome, Claimed | Found)
         return outcome.row
@@ -191,23 +196,23 @@ class Analyses:
                     await self._progress(deal, len(ratings), len(planned))
                 document = analysis_document(deal.n, summarize(deal.n, ratings))
                 await asyncio.to_thread(self._store.analyses.finish, *key, document, self._clock.now())
+                metrics.ANALYSES.labels("done").inc()
         except asyncio.CancelledError:
             raise
         except Exception as error:
             log.warning("the analysis of deal %d of match %s failed: %r", deal.number, deal.match_id, error)
+            metrics.ANALYSES.labels("failed").inc()
             message = f"the analysis failed: {type(error).__name__}: {error}"
-            await asyncio.to_thread(self._store.analyses.fail, *key, message, self._clock.now())
+            try:
+                await asyncio.to_thread(self._store.analyses.fail, *key, message, self._clock.now())
+            except Exception as unstored:  # the database is away too: the row goes stale instead
+                log.warning("the failed analysis of match %s could not be stored: %r", deal.match_id, unstored)
         finally:
             self._jobs.pop(key, None)
 
     async def _progress(self, deal: DealToAnalyse, done: int, total: int) -> None:
         now = self._clock.now()
         await asyncio.to_thread(self._store.analyses.progress, deal.match_id, deal.number, done, total, now)
-
-    @property
-    def in_flight(self) -> int:
-        """The analyses queued or running in this process."""
-        return len(self._jobs)
 
     async def shutdown(self) -> None:
         """Stop the jobs of this process; their rows are marked failed, so that the next request starts

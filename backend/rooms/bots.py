@@ -6,7 +6,8 @@ loop that serves every other room. A bot gets exactly what its seat may see — 
 observer's ``SeatView`` and the seat's redacted events of the deal — never the true state (R7, V0.11).
 
 The computer analysis of a finished deal (issue 26) rates its decisions in the same pool, one
-decision per task (``rate``), so that a bot's move waits behind at most one rating per worker.
+decision per task (``rate``), so that a bot's move waits behind at most one rating per analysis
+running (``ANALYSIS_CONCURRENT``, one by default).
 """
 
 from __future__ import annotations

@@ -223,6 +223,7 @@ WRITES: dict[Group, tuple[str, str, dict[str, Any] | None]] = {
     "tables": ("PATCH", "/api/rooms/{room}", {"spectators": False}),
     "account": ("POST", "/api/me/sign-out-others", None),
     "invites": ("POST", "/api/me/invitations/{room}/decline", None),  # counted even when none waits (404)
+    "analyses": ("POST", "/api/matches/{room}/deals/0/analysis", None),  # counted even for no such match (404)
 }
 
 

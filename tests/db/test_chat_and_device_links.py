@@ -6,17 +6,14 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import inspect, select
 
 from backend.db.codes import DeviceLinkCode
 from backend.db.common import hash_token
-from backend.db.migrate import upgrade
+from backend.db.migrate import downgrade, upgrade
 from backend.db.models import ChatLine, DeviceLink
 from backend.db.store import Store
 from backend.db.writes import ChatWrite, JoinWrite, NewMatch
-from backend.settings import ROOT
 
 T0 = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
 
@@ -40,17 +37,9 @@ def _match(store: Store) -> tuple[str, str]:
 NEW_TABLES = {"chat_lines", "device_links", "device_tokens"}
 
 
-def _alembic(database_url: str) -> Config:
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(ROOT / "migrations"))
-    config.attributes["database_url"] = database_url
-    config.attributes["configure_logger"] = False
-    return config
-
-
 def test_migration_0004_goes_down_and_up_again(store: Store, database_url: str) -> None:
     assert set(inspect(store.engine).get_table_names()) >= NEW_TABLES
-    command.downgrade(_alembic(database_url), "5b1f0c9e7d21")
+    downgrade(database_url, "5b1f0c9e7d21")
     store.engine.dispose()
     assert not NEW_TABLES & set(inspect(store.engine).get_table_names())
     upgrade(database_url)

@@ -12,12 +12,10 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 
 from backend.db.action_log import action_record
 from backend.db.engine import make_engine
-from backend.db.migrate import upgrade
+from backend.db.migrate import downgrade, upgrade
 from backend.db.store import Store
 from backend.db.writes import (
     ActionRecord,
@@ -33,20 +31,11 @@ from backend.db.writes import (
 from backend.history.entries import deal_result, match_entry
 from backend.rooms.model import RematchOffer
 from backend.rooms.sql_store import record_state
-from backend.settings import ROOT
 from tests.support.services import postgres_database
 
 BEFORE = "7d3e2a9b4c10"  # 0004: two seat columns
 T0 = datetime(2026, 11, 1, 18, 0, tzinfo=UTC)
 OPTIONS = {"target": 1001, "stake_per_point": "0.01", "currency": "EUR"}
-
-
-def _alembic(database_url: str) -> Config:
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(ROOT / "migrations"))
-    config.attributes["database_url"] = database_url
-    config.attributes["configure_logger"] = False
-    return config
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -284,7 +273,7 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
     finally:
         store.dispose()
 
-    command.downgrade(_alembic(old_database), BEFORE)
+    downgrade(old_database, BEFORE)
     assert _old_view(old_database) == before
     upgrade(old_database)  # and up again
     store = Store(old_database)
@@ -397,7 +386,7 @@ def test_a_table_of_three_seats_is_joined_played_and_settled_per_loser(store: St
 
     # A database with a table of three seats cannot go back to two seat columns.
     with pytest.raises(RuntimeError, match="more than two seats"):
-        command.downgrade(_alembic(database_url), BEFORE)
+        downgrade(database_url, BEFORE)
 
 
 def test_v0_10a_the_one_who_abandons_owes_every_other_player(store: Store) -> None:
