@@ -60,8 +60,8 @@ def seeded(server: ServerProcess, loop: Loop) -> dict[int, Seeded]:
 
 
 def shown(x: float) -> int:
-    """Points as the page shows them: whole, halves up (Math.round)."""
-    return math.floor(x + 0.5)
+    """Points as the page shows them: whole, rounded down (so that they agree with the grade)."""
+    return math.floor(x)
 
 
 def better_words(best: dict[str, Any]) -> str:

@@ -34,9 +34,13 @@ export function severity(grade, grades = GRADES) {
   return gradeNames(grades).indexOf(grade) + 1;
 }
 
-/** Points as shown: whole points (the server keeps the exact mean over its worlds). */
+/**
+ * Points as shown: whole points, rounded down (the server keeps the exact mean over its worlds). Down,
+ * so that the figure agrees with the grade: the thresholds are whole, and 11.6 points given away is a
+ * slip, not the mistake "12" would read as.
+ */
 export function points(x) {
-  const v = Math.round(Number(x) || 0);
+  const v = Math.floor(Math.max(0, Number(x) || 0));
   return Object.is(v, -0) ? 0 : v;
 }
 

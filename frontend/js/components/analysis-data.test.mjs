@@ -2,6 +2,7 @@
 // (docs/protocol.md) for two and three seats. node --test frontend/js/components/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { GRADES } from '../generated/protocol.js';
 import {
   EVAL_H,
@@ -123,7 +124,9 @@ test('two hands: each seat’s points given away is the server’s sum, with its
   ]);
   assert.deepEqual(dealTotals({ status: 'none', analysis: null }, 2).map((t) => t.points), [null, null]);
   assert.equal(points(-0.2), 0);
-  assert.equal(points(18.5), 19);
+  assert.equal(points(18.9), 18);
+  // the figure agrees with the grade: just under a threshold reads under it
+  for (const g of gradeTable()) assert.ok(points(g.from - 0.01) < g.from && points(g.from) >= g.from);
 });
 
 test('the eval line: from the first mover’s best, then every action’s expected scores, per seat', () => {
@@ -153,7 +156,7 @@ test('three seats with an auction: a bid and a discard rated, a score below zero
   assert.deepEqual(betterCards(verdictAt(three, 1)), []); // a call is written out, not pointed at
   assert.equal(verdictAt(three, 3).better, null); // the same two cards laid away
   assert.deepEqual(betterCards({ better: { kind: 'discard', cards: ['AS', 'TS'] } }), ['AS', 'TS']);
-  assert.deepEqual(dealTotals(three, 3).map((t) => t.points), [0, 6, 30]);
+  assert.deepEqual(dealTotals(three, 3).map((t) => t.points), [0, 5, 30]);
   const lay = evalLayout({ body: three, n: 3, steps: 4, me: 2 });
   assert.deepEqual(lay.lines.map((l) => l.seat), [2, 0, 1]);
   assert.deepEqual(lay.lines.map((l) => l.cls), ['race-me', 'race-opp', 'race-opp2']);
@@ -179,8 +182,73 @@ test('the match page: per deal and per seat, summed over the analysed deals', ()
     finished_deals: 3,
   };
   const m = matchSummary(body, 4);
-  assert.deepEqual(m.deals.map((d) => [d.number, d.status, d.givenAway]), [[0, 'done', [3, 0, 15, 40]], [1, 'running', null], [2, 'none', null]]);
-  assert.deepEqual(m.givenAway, [3, 0, 15, 40]);
+  assert.deepEqual(m.deals.map((d) => [d.number, d.status, d.givenAway]), [[0, 'done', [3, 0, 14, 40]], [1, 'running', null], [2, 'none', null]]);
+  assert.deepEqual(m.givenAway, [3, 0, 14, 40]);
   assert.deepEqual([m.analysed, m.finished, m.pending], [1, 3, true]);
   assert.equal(matchSummary({ deals: [], given_away: [0, 0], analysed: 0, finished_deals: 0 }, 2).pending, false);
+});
+
+// The server's own rater over the replay fixtures' deals (tools/table_fixtures.py): two-hand 1001, McLeod
+// (V2) with its auction and discard, 1001 with bidding for four (V7).
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../table/fixtures/${name}.json`, import.meta.url), 'utf8'));
+const REAL = ['twohand2', 'mcleod3', 'bidding4'].map((tag) => ({ tag, body: fixture(`analysis-${tag}`), replay: fixture(`replay-${tag}`) }));
+
+test('real analyses: a rating per action of the replay, its seat and action the frame’s', () => {
+  for (const { tag, body, replay } of REAL) {
+    const n = replay.seats;
+    assert.equal(body.analysis.seats, n, tag);
+    assert.equal(body.analysis.ratings.length, replay.frames.length - 1, tag);
+    for (const r of body.analysis.ratings) {
+      const frame = replay.frames[r.step];
+      assert.equal(r.seat, frame.action.seat, `${tag} step ${r.step}`);
+      assert.ok(sameAction(r.taken, frame.action), `${tag} step ${r.step}`);
+      assert.equal(verdictAt(body, r.step).seat, r.seat);
+    }
+    assert.deepEqual(progressOf(body), { status: 'done', done: body.total, total: body.total, percent: 100 });
+    assert.ok(!isPending(body));
+  }
+});
+
+test('real analyses: the better card is one the seat held, and is still in its hand on the felt', () => {
+  let pointed = 0;
+  let written = 0;
+  for (const { tag, body, replay } of REAL) {
+    for (const r of body.analysis.ratings) {
+      const v = verdictAt(body, r.step);
+      if (!v.better) continue;
+      const before = replay.frames[r.step - 1].hands[r.seat];
+      const after = replay.frames[r.step].hands[r.seat];
+      for (const card of betterCards(v)) assert.ok(before.includes(card), `${tag} step ${r.step}: ${card} not held`);
+      if (v.better.kind === 'play') {
+        assert.ok(after.includes(v.better.card), `${tag} step ${r.step}: ${v.better.card} not on the felt`);
+        pointed += 1;
+      } else written += 1;
+    }
+  }
+  assert.ok(pointed > 0 && written > 0, `${pointed} cards pointed at, ${written} calls or discards written out`);
+});
+
+test('real analyses: marks, totals and the eval line for two, three and four seats', () => {
+  const kinds = new Set();
+  for (const { tag, body, replay } of REAL) {
+    const n = replay.seats;
+    const marks = marksOf(body);
+    assert.ok(marks.length > 0, tag);
+    assert.ok(marks.every((m, i) => m.grade && (i === 0 || m.step > marks[i - 1].step)), tag);
+    for (const m of marks) kinds.add(m.better ? m.better.kind : 'none');
+    const totals = dealTotals(body, n);
+    assert.deepEqual(totals.map((t) => t.points), body.analysis.given_away.map((x) => Math.floor(x)), tag);
+    assert.equal(totals.reduce((sum, t) => sum + Object.values(t.counts).reduce((a, b) => a + b, 0), 0), marks.length, tag);
+    const series = evalSeries(body, n);
+    assert.equal(series.length, n, tag);
+    for (const line of series) assert.deepEqual(line.map((p) => p.step), replay.frames.map((_, i) => i), tag);
+    const lay = evalLayout({ body, n, steps: replay.frames.length - 1, me: 0 });
+    assert.equal(lay.lines.length, n, tag);
+    for (const l of lay.lines)
+      for (const pt of l.line.split(' ').map((xy) => xy.split(',').map(Number))) {
+        assert.ok(pt[0] >= 0 && pt[0] <= lay.width + 0.01 && pt[1] >= lay.pad.top - 0.01 && pt[1] <= lay.height - lay.pad.bottom + 0.01, `${tag} ${pt}`);
+      }
+    assert.ok(lay.marks.every((m) => m.x >= 0 && m.x <= lay.width), tag);
+  }
+  assert.ok(kinds.has('play') && (kinds.has('bid') || kinds.has('pass')) && kinds.has('discard'), [...kinds].join());
 });
