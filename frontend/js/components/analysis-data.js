@@ -7,9 +7,7 @@
 // backend/analysis/model.py), never written here; the eval line's place per seat is the race
 // chart's (race-data.js), so one seat has one colour in every chart.
 import { GRADES } from '../generated/protocol.js';
-import { SERIES, markerShape, seatOrder } from './race-data.js';
-
-export { markerShape };
+import { SERIES, seatOrder } from './race-data.js';
 
 /** How often a queued or running analysis is asked for again (the brief: about every 0.5–1 s). */
 export const POLL_MS = 700;
@@ -27,11 +25,6 @@ export function gradeNames(grades = GRADES) {
     .slice()
     .sort((a, b) => a.from - b.from)
     .map((g) => g.grade);
-}
-
-/** How severe a grade is: 0 none, then 1, 2, 3 … from the mildest. */
-export function severity(grade, grades = GRADES) {
-  return gradeNames(grades).indexOf(grade) + 1;
 }
 
 /**

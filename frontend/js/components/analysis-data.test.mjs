@@ -21,7 +21,6 @@ import {
   points,
   progressOf,
   sameAction,
-  severity,
   timelineAt,
   verdictAt,
 } from './analysis-data.js';
@@ -79,7 +78,6 @@ test('the grades are the generated ones, most severe first; the viewer lists the
   assert.deepEqual(table.map((g) => g.grade), ['blunder', 'mistake', 'slip']);
   assert.ok(table.every((g, i) => i === 0 || g.from < table[i - 1].from));
   assert.deepEqual(gradeNames(), ['slip', 'mistake', 'blunder']);
-  assert.deepEqual(['slip', 'mistake', 'blunder', null].map((g) => severity(g)), [1, 2, 3, 0]);
   assert.deepEqual(table.map((g) => g.from), GRADES.map((g) => g.from));
 });
 
