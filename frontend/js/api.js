@@ -86,6 +86,13 @@ export const api = {
   matchReplay: (id, code = null) => request('GET', `/api/matches/${encodeURIComponent(id)}/replay${codeQuery(code)}`),
   /** One deal of a finished match, the position after every action: `{players, dealer, deals, result, frames}`. */
   dealReplay: (id, number, code = null) => request('GET', `/api/matches/${encodeURIComponent(id)}/deals/${Number(number)}/replay${codeQuery(code)}`),
+  // The computer's analysis of a finished deal (issue 26): the replay's access, the same `code`.
+  /** Start it unless stored: `{status, done, total, analysis}` (202 while queued or running, 200 done). */
+  analyseDeal: (id, number, code = null) => request('POST', `/api/matches/${encodeURIComponent(id)}/deals/${Number(number)}/analysis${codeQuery(code)}`),
+  /** What there is of it: `{status: none|queued|running|done|failed, done, total, analysis}`. */
+  dealAnalysis: (id, number, code = null) => request('GET', `/api/matches/${encodeURIComponent(id)}/deals/${Number(number)}/analysis${codeQuery(code)}`),
+  /** Every deal's status and points given away per seat, and the match's: `{deals, given_away, analysed, finished_deals}`. */
+  matchAnalysis: (id, code = null) => request('GET', `/api/matches/${encodeURIComponent(id)}/analysis${codeQuery(code)}`),
   ledger: () => request('GET', '/api/ledger'),
   // Play again (issue 27): recent opponents, a private table with the last options for one of them
   // (`{room, invitee, online}`), and "Not now" for an invitation received (lobby-events.js).

@@ -6,7 +6,9 @@ sends them — the view is ``engine.view_for(match, seat)`` and the events ``eng
 serialized by pydantic as the socket does, and every message is checked against the server's own
 models (``backend.rooms.messages.server_message``). The replay answers are built by the server's own
 frame builder (``backend.rooms.replay.deal_frames``). Seeded and scripted, so the files only change
-when the engine does.
+when the engine does. The analyses of the replayed deals (components/analysis-data.js) are the
+server's rater's (``backend.analysis``, with the server's seeds ``rating_seed``) in the stored shape
+(``analysis_document``), each answer checked against the API's own model (``DealAnalysisState``).
 
 Written for two-hand 1001 (2 seats), McLeod (V2, 3 seats) and 1001 with bidding (V7, 4 seats): the
 node tests run the same checks over the three seat counts.
@@ -28,6 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from pydantic import TypeAdapter  # noqa: E402
 
+from backend.analysis import decisions, rate, summarize  # noqa: E402
+from backend.api.schemas import DealAnalysisState  # noqa: E402
 from backend.engine import (  # noqa: E402
     Bid,
     Discard,
@@ -45,6 +49,7 @@ from backend.engine import (  # noqa: E402
     view_for,
 )
 from backend.engine.cards import CARD_POINTS, KING, QUEEN, SUITS, cards_in  # noqa: E402
+from backend.rooms.analysis import analysis_document, rating_seed  # noqa: E402
 from backend.rooms.messages import EventOut, server_message  # noqa: E402
 from backend.rooms.replay import ReplayDeal, deal_frames  # noqa: E402
 
@@ -208,9 +213,8 @@ def kinds(m: dict[str, Any]) -> set[str]:
     return {e["kind"] for e in m["events"]}
 
 
-def replay_answer(rules: Rules, seed: int, policy: Policy, *, bots: tuple[int, ...] = ()) -> dict[str, Any]:
-    """The first deal of a new match as ``GET /api/matches/{id}/deals/0/replay`` answers it: the
-    frames from ``backend.rooms.replay.deal_frames``, the stored result from the history."""
+def first_deal(rules: Rules, seed: int, policy: Policy) -> tuple[MatchState, Any, list[tuple[int, Any]]]:
+    """The first deal of a new match played by ``policy``: the match after it, its start and its plays."""
     rng = random.Random(seed)
     match = new_game(rules, seed)
     start, plays = match.deal, []
@@ -220,6 +224,13 @@ def replay_answer(rules: Rules, seed: int, policy: Policy, *, bots: tuple[int, .
         action = policy(match, seat, rng)
         match, _ = apply(match, seat, action)
         plays.append((seat, action))
+    return match, start, plays
+
+
+def replay_answer(rules: Rules, seed: int, policy: Policy, *, bots: tuple[int, ...] = ()) -> dict[str, Any]:
+    """The first deal of a new match as ``GET /api/matches/{id}/deals/0/replay`` answers it: the
+    frames from ``backend.rooms.replay.deal_frames``, the stored result from the history."""
+    match, start, plays = first_deal(rules, seed, policy)
     record = match.history[0]
     res = record.result
     result = {
@@ -245,6 +256,25 @@ def replay_answer(rules: Rules, seed: int, policy: Policy, *, bots: tuple[int, .
         "result": result,
         "frames": deal_frames(ReplayDeal(0, start, tuple(plays))),
     }
+
+
+def analysis_answer(rules: Rules, seed: int, policy: Policy) -> dict[str, Any]:
+    """The same first deal's analysis as ``GET /api/matches/{id}/deals/0/analysis`` answers it once
+    done: every decision rated by the server's rater with the server's seed for it (``seed`` is the
+    match's), in the stored shape, checked against the API's model."""
+    _, start, plays = first_deal(rules, seed, policy)
+    ratings = [rate(d, rating_seed(seed, 0, d.step)) for d in decisions(start, plays)]
+    body = {
+        "match_id": "m_fixture",
+        "number": 0,
+        "status": "done",
+        "done": len(ratings),
+        "total": len(ratings),
+        "analysis": analysis_document(rules.n, summarize(rules.n, ratings)),
+        "message": None,
+    }
+    DealAnalysisState.model_validate(body)
+    return body
 
 
 def new_deal(m: dict[str, Any]) -> bool:
@@ -305,6 +335,10 @@ def main() -> None:
     write("replay-mcleod3", replay_answer(Rules("mcleod"), 7, declarer_policy(0), bots=(1, 2)))
     write("replay-bidding4", replay_answer(Rules("bidding", seats=4), 11, declarer_policy(0)))
     write("replay-thrown-in", replay_answer(Rules("mcleod"), 5, all_pass))
+    # Their analyses (components/analysis-data.js): the cards of two hands; calls, a discard and cards.
+    write("analysis-twohand2", analysis_answer(Rules(), 6, play_policy))
+    write("analysis-mcleod3", analysis_answer(Rules("mcleod"), 7, declarer_policy(0)))
+    write("analysis-bidding4", analysis_answer(Rules("bidding", seats=4), 11, declarer_policy(0)))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ import { h, setChildren } from '../dom.js';
 import { formatDate, t, tn } from '../i18n.js';
 import { SUIT_SYMBOL, suitBadge } from '../cards.js';
 import { raceChart } from '../components/race-chart.js';
+import { createMatchAnalysis } from '../components/analysis.js';
 import { downloadButton } from './replay.js';
 import { getPlayer } from '../session.js';
 import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, h2hHref, isZeroAmount, loading, money, nameForm, num, playerName, ratingText, settlementWords } from '../ui.js';
@@ -424,7 +425,10 @@ function ratingList(m, order, names) {
 
 export function mountMatch(root, matchId) {
   let destroyed = false;
+  let analysis = null; // the points given away per deal (components/analysis.js), once the match is over
   async function render() {
+    if (analysis) analysis.destroy();
+    analysis = null;
     root.replaceChildren();
     const me = getPlayer();
     if (!me) {
@@ -443,6 +447,7 @@ export function mountMatch(root, matchId) {
     if (destroyed) return;
     const m = normaliseMatch(raw, me.id);
     const res = resultLabel(m);
+    if (m.status === 'finished') analysis = createMatchAnalysis({ matchId: m.id, names: m.names.map((name, i) => (i === m.seat ? me.name : name)), order: [m.seat, ...m.others] });
     const seat = m.seat;
     const names = m.names.map((name, i) => (i === seat ? me.name : name));
     // Every finished match replays, two-hand 1001 and the games for three and four (V2–V7) alike.
@@ -507,12 +512,15 @@ export function mountMatch(root, matchId) {
           )
         : [h('h2', { text: t('history.deals') }), h('p', { class: 'muted', text: t('history.no_deals') })],
     );
+    // The computer's analysis (issue 26): every player's points given away per deal and in the match.
+    if (analysis) root.append(analysis.el);
   }
   render();
   return {
     relang: render,
     destroy() {
       destroyed = true;
+      if (analysis) analysis.destroy();
     },
   };
 }

@@ -7,8 +7,11 @@
 // becomes a spectator's state of the table (table/replayframe.js, pure) and ring.js draws it — the
 // seats around the felt with every hand face up, the stock, the auction (auction.js) with the talon
 // face up, the talon taken while the declarer lays two away, the trick with each card at its seat —
-// with what each step did in words beside it and, at the end, the deal's score.
+// with what each step did in words beside it and, at the end, the deal's score. A finished deal has
+// "Analyse" (components/analysis.js, issue 26): the marks along the timeline, the eval line, the
+// verdict on each step and the better card pointed at in its seat's hand.
 import { api } from '../api.js';
+import { createAnalysis, gradeWord } from '../components/analysis.js';
 import { h, setChildren } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { cardEl, cardName, sortHand, suitName } from '../cards.js';
@@ -19,6 +22,7 @@ import { hasAuction, signed, talonKeys, total } from '../table/model.js';
 import { cardShort, plainName, shortName } from '../table/names.js';
 import { bottomSeat as seatOfViewer, frameState, fromTalon, resultForSummary, scoreRows, stepFacts, talonShown } from '../table/replayframe.js';
 import { createRing } from '../table/ring.js';
+import { fit, fitText } from '../fit.js';
 import { phaseChip } from '../table/status.js';
 import { viewOf } from '../table/store.js';
 import { contractLine } from '../table/summary.js';
@@ -92,9 +96,10 @@ function eventLines(s, facts) {
  * The replay's felt, for every seat count: the table's own ring with every hand face up, the
  * auction panel with the talon face up, the taken talon while the declarer discards, and the words.
  */
-function createFelt(data, bottom) {
+function createFelt(data, bottom, betterAt = () => null) {
   let frame = data.frames[0];
   let marks = new Set();
+  let better = null; // the analysis's better action at this step: {seat, cards} to point at
 
   // The middle of the felt in the auction: the table's own auction panel, and the talon face up.
   const auction = createAuction({ onStep: none, onBid: none, onPass: none });
@@ -132,10 +137,15 @@ function createFelt(data, bottom) {
   /** A seat's hand face up, in the table's order; the talon's cards marked while discarding. */
   const hands = (seat) => {
     const cards = frame.hands[seat] || [];
+    const best = better && better.seat === seat ? new Set(better.cards) : new Set();
+    const card = (code) => {
+      if (best.has(code)) return cardEl(code, { className: 'better-card', attrs: { 'data-better': 'true', title: t('analysis.better_card'), 'aria-label': `${cardName(code)} — ${t('analysis.better_card')}` } });
+      return cardEl(code, { className: marks.has(code) ? 'from-talon' : '', attrs: marks.has(code) ? { title: t(talonKeys({ rules: { variant: data.variant } }).card) } : {} });
+    };
     return h(
       'div',
       { class: 'rs-hand', 'data-testid': `replay-hand-${seat}`, 'data-cards': cards.join(' '), style: `--count:${Math.max(1, cards.length)}` },
-      sortHand(cards).map((code) => cardEl(code, { className: marks.has(code) ? 'from-talon' : '', attrs: marks.has(code) ? { title: t(talonKeys({ rules: { variant: data.variant } }).card) } : {} })),
+      sortHand(cards).map(card),
     );
   };
   const ring = createRing({ auction: auctionPanel, discard: discardPanel, hands, pointsText: (n) => tn('replay.seat_points', n, { n: num(n) }), shortNames: true });
@@ -144,7 +154,8 @@ function createFelt(data, bottom) {
   const events = h('ul', { class: 'replay-events', 'data-testid': 'replay-events', 'aria-live': 'polite' });
   const result = h('div', { class: 'replay-result' });
   const points = h('p', { class: 'replay-points', 'data-testid': 'replay-points' });
-  const info = h('div', { class: 'replay-info' }, facts, events, result, points);
+  // a region of its own: on a small screen a long step scrolls in it (reached by the keyboard too)
+  const info = h('div', { class: 'replay-info', role: 'region', tabindex: '0', 'aria-label': t('replay.info') }, facts, events, result, points);
 
   function paintInfo(s, step) {
     const n = frame.hands.length;
@@ -192,9 +203,12 @@ function createFelt(data, bottom) {
     /** The felt's parts in the page's grid: every seat (the bottom one below the others), the middle, what happened. */
     nodes: [h('div', { class: 'replay-seats' }, ring.seats, ring.me), ring.centre, info],
     destroy: () => ring.destroy(),
+    /** The info box (the analysis's verdict goes in it). */
+    info,
     paint(step) {
       frame = data.frames[step];
       marks = fromTalon(frame);
+      better = betterAt(step);
       const s = frameState(data, step, { bottom });
       ring.render(s, { events: [] });
       paintInfo(s, step);
@@ -212,6 +226,11 @@ export function mount(root, matchId, dealNumber, code = null) {
   let els = null;
   let felt = null; // the table's felt (createFelt)
   let byMove = false; // a game with an auction: a step may be a call or the discard, not only a card
+  let analysis = null; // the computer's analysis (a finished deal only: components/analysis.js)
+  let analysed = false; // asked the server once what there is of it
+  let titleEl = null; // the bar's title, fitted to its box (fit.js)
+  const fitTitle = () => titleEl && fit(titleEl);
+  window.addEventListener('resize', fitTitle);
 
   document.body.classList.add('at-replay');
 
@@ -271,11 +290,13 @@ export function mount(root, matchId, dealNumber, code = null) {
   }
 
   function paint() {
-    felt.paint(step);
+    const s = felt.paint(step);
+    if (analysis) analysis.paint(step, s, (seat) => shortName(s, seat)); // as the felt names them
     // Without an auction a deal steps card by card; with one a step is also a call or the discard.
     const where = t(byMove ? 'replay.move' : 'replay.step', { n: num(step), total: num(lastStep()) });
+    const grade = analysis && analysis.gradeAt(step);
     els.slider.value = String(step);
-    els.slider.setAttribute('aria-valuetext', where);
+    els.slider.setAttribute('aria-valuetext', grade ? t('analysis.step_marked', { where, grade: gradeWord(grade) }) : where);
     els.step.dataset.step = String(step);
     els.step.textContent = where;
     els.first.disabled = els.prev.disabled = step === 0;
@@ -294,7 +315,20 @@ export function mount(root, matchId, dealNumber, code = null) {
   }
 
   function build() {
-    felt = createFelt(data, bottomSeat());
+    if (felt) felt.destroy();
+    // A finished deal can be analysed (a deal a resignation cut short has no result: nothing to rate).
+    if (!analysis && data.result)
+      analysis = createAnalysis({
+        matchId,
+        number: dealNumber,
+        code,
+        seats: data.seats || data.frames[0].hands.length,
+        steps: lastStep(),
+        me: bottomSeat(),
+        onChange: () => paint(),
+        onGo: (at) => (stopAutoplay(), go(at)),
+      });
+    felt = createFelt(data, bottomSeat(), (at) => (analysis ? analysis.better(at) : null));
     const s = felt.paint(0);
     byMove = hasAuction(viewOf(s));
     const first = control('«', 'replay.first', 'replay-first', () => (stopAutoplay(), go(0)));
@@ -339,6 +373,9 @@ export function mount(root, matchId, dealNumber, code = null) {
     els = { first, prev, next, last, play, slider, step: stepLabel };
     const who = data.players.map((p) => plainName(s, p.seat));
     const title = t('replay.title_n', { n: num(dealNumber + 1), names: who.join(', ') });
+    // the whole title where it fits, else with the computers' short names, else the deal alone (fit.js)
+    const shorter = t('replay.title_n', { n: num(dealNumber + 1), names: data.players.map((p) => shortName(s, p.seat)).join(', ') });
+    titleEl = fitText(h('h1', { class: 'replay-title' }), [title, shorter, t('history.deal_n', { n: num(dealNumber + 1) })], title);
     return h(
       'div',
       { class: 'replay-page', 'data-testid': 'replay-viewer', 'data-match': matchId, 'data-deal': dealNumber, 'data-seats': data.seats || who.length, 'data-variant': data.variant },
@@ -346,13 +383,32 @@ export function mount(root, matchId, dealNumber, code = null) {
         'header',
         { class: 'replay-bar' },
         backLink('replay-back'),
-        h('h1', { class: 'replay-title', text: title }),
+        titleEl,
         dealLink(dealNumber - 1, '‹', 'replay-deal-prev'),
         dealLink(dealNumber + 1, '›', 'replay-deal-next'),
         downloadButton(matchId, 'replay-download', 'btn', code),
       ),
       felt.nodes,
-      h('div', { class: 'replay-controls', role: 'group', 'aria-label': t('replay.controls') }, first, prev, play, next, last, slider, stepLabel, speedSelect),
+      analysis ? analysis.panel : null,
+      h(
+        'div',
+        { class: 'replay-controls', role: 'group', 'aria-label': t('replay.controls') },
+        first,
+        prev,
+        play,
+        next,
+        last,
+        // the timeline (the slider, and once analysed the eval line and the marks along it) and the step
+        h(
+          'div',
+          { class: 'replay-track' },
+          analysis ? analysis.prevMark : null,
+          h('div', { class: 'replay-timeline', 'data-testid': 'replay-timeline' }, analysis ? analysis.line : null, slider),
+          analysis ? analysis.nextMark : null,
+          stepLabel,
+        ),
+        speedSelect,
+      ),
     );
   }
 
@@ -375,9 +431,17 @@ export function mount(root, matchId, dealNumber, code = null) {
       }
       if (destroyed) return;
     }
-    setChildren(root, build());
+    const page = build();
+    // the verdict first in what happened: on a small screen the rest of the step's words scroll
+    if (analysis) felt.info.querySelector('.replay-events').before(analysis.verdict);
+    setChildren(root, page);
+    fitTitle();
     stopAutoplay();
     paint();
+    if (analysis && !analysed) {
+      analysed = true;
+      analysis.load(); // a stored analysis (or one under way) shows at once; nothing is started
+    }
   }
 
   render();
@@ -387,7 +451,9 @@ export function mount(root, matchId, dealNumber, code = null) {
       destroyed = true;
       stopAutoplay();
       if (felt) felt.destroy();
+      if (analysis) analysis.destroy();
       document.removeEventListener('keydown', onKey);
+      window.removeEventListener('resize', fitTitle);
       document.body.classList.remove('at-replay');
     },
   };
