@@ -14,8 +14,11 @@ import random
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from backend.bots import choose_for_view, levels_for
+from backend.bots import choose, choose_for_view, knowledge_from_view, levels_for
+from backend.bots.reasons import reason_for
 from backend.engine import Action, Event, MatchState, Pass, Rules, SeatView, legal_actions
+
+from .hints import HINT_LEVEL
 
 
 def computer_levels(rules: Rules) -> tuple[str, ...]:
@@ -41,18 +44,36 @@ def decide(level: str, view: SeatView, events: Sequence[Event], seed: int) -> Ac
     return choose_for_view(level, view, events, random.Random(seed))
 
 
+def hint(view: SeatView, events: Sequence[Event], seed: int) -> tuple[Action, str | None]:
+    """Runs in a worker process: the expert's action for the seat of ``view`` and why (a reason code
+    of ``bots.reasons``, or None), both from that seat's knowledge only (R7, V0.11)."""
+    knowledge = knowledge_from_view(view, events)
+    action = choose(HINT_LEVEL, knowledge, random.Random(seed))
+    reason = reason_for(knowledge, action)
+    return action, None if reason is None else reason.value
+
+
 class ProcessBotRunner:
     def __init__(self, workers: int = 1) -> None:
         self._workers = workers
         self._pool: ProcessPoolExecutor | None = None
 
-    async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
+    def _started(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # "spawn": a forked copy of a running server (threads, sockets) is not safe to use.
             self._pool = ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
         seed = random.SystemRandom().getrandbits(64)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, decide, level, view, tuple(events), seed)
+        return await loop.run_in_executor(self._started(), decide, level, view, tuple(events), seed)
+
+    async def hint(self, view: SeatView, events: Sequence[Event]) -> tuple[Action, str | None]:
+        """A hint (``hint``) in the same pool as the computer's moves."""
+        seed = random.SystemRandom().getrandbits(64)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._started(), hint, view, tuple(events), seed)
 
     def shutdown(self) -> None:
         if self._pool is not None:
