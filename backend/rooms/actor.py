@@ -22,7 +22,7 @@ from backend.engine import events_for, view_for
 from backend.ops import metrics
 
 from . import commands as cmd
-from .bots import fallback_action
+from .bots import HintsBusy, fallback_action
 from .codes import CloseCode, RoomCode
 from .decide import Limits, decide, follow_ups
 from .effects import (
@@ -332,8 +332,8 @@ class RoomActor:
             view = view_for(state.match, ask.seat)
             events = events_for(state.deal_events, ask.seat)
             action, reason = await asyncio.wait_for(self._bots.hint(view, events), HINT_DEADLINE_S)
-        except TimeoutError:
-            log.info("room %s: a hint for seat %d missed its deadline", self.id, ask.seat)
+        except (TimeoutError, HintsBusy) as error:
+            log.info("room %s: no hint for seat %d: %s", self.id, ask.seat, error or "its deadline passed")
         except Exception:
             log.exception("room %s: the hint for seat %d failed", self.id, ask.seat)
         ready = cmd.HintReady(ask.player_id, ask.msg_id, ask.version, ask.seat, action, reason)
