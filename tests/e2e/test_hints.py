@@ -92,3 +92,61 @@ def test_no_hint_button_where_the_creator_turned_hints_off(e2e_server: ServerPro
         expect(page.get_by_test_id("hint")).to_be_hidden()
     finally:
         seat.context.close()
+
+
+SIZES = ({"width": 390, "height": 844}, {"width": 844, "height": 390}, {"width": 1366, "height": 768})
+
+
+def new_table(page: Page, seats: int) -> None:
+    """One person against the computer (easy): two-hand 1001, V7 for three, V5 for four."""
+    if seats == 2:
+        choose_computer(page, "easy")
+    else:
+        page.get_by_test_id("create-variant").select_option("bidding" if seats == 3 else "thousand4")
+        if seats == 3:
+            page.get_by_test_id("create-seats").select_option("3")
+        page.get_by_test_id("create-computer-seats").select_option(str(seats - 1))
+        page.get_by_test_id("opt-bot-level").select_option("easy")
+        page.get_by_test_id("opt-target").select_option("301")
+    expect(page.get_by_test_id("opt-hints")).to_be_checked()  # on by default against the computer
+    page.get_by_test_id("create-table").click()
+
+
+def assert_fits(page: Page, size: dict[str, int]) -> None:
+    """The hint, its button and the hand all on the screen; the hint clear of the hand's cards."""
+    button = page.get_by_test_id("hint").bounding_box()
+    box = page.get_by_test_id("hint-box").bounding_box()
+    assert button is not None and box is not None
+    assert button["width"] >= 44 and button["height"] >= 44
+    for rect in (button, box):
+        assert rect["x"] >= 0 and rect["x"] + rect["width"] <= size["width"] + 0.5, (size, rect)
+        assert rect["y"] >= 0 and rect["y"] + rect["height"] <= size["height"] + 0.5, (size, rect)
+    tops = page.locator('[data-testid="hand"] button.card').evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().top)"
+    )
+    assert tops and box["y"] + box["height"] <= min(tops) + 1, (size, box, min(tops))
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_hint_fits_phones_upright_and_on_their_side_and_the_desktop(
+    e2e_server: ServerProcess, browser: Any, artifacts: Path, seats: int
+) -> None:
+    seat = open_seat(browser, e2e_server.url, f"Layout{seats}", SIZES[1])
+    page = seat.page
+    try:
+        page.goto("/")
+        choose_name(page, f"Lena {seats}")
+        new_table(page, seats)
+        page.wait_for_function(
+            "() => { const b = document.querySelector('[data-testid=hint]'); return b && !b.hidden; }"
+        )
+        page.get_by_test_id("hint").click()
+        expect(page.get_by_test_id("hint-action")).to_be_visible()
+        for size in SIZES:
+            page.set_viewport_size(size)
+            page.wait_for_timeout(100)  # the hand is laid out again on resize
+            assert_fits(page, size)
+            page.screenshot(path=str(artifacts / f"hint-{seats}-{size['width']}x{size['height']}.png"))
+        assert not seat.errors, seat.errors
+    finally:
+        seat.context.close()
