@@ -130,14 +130,18 @@ async def test_hints_asked_for_where_they_may_not_be_offered_are_refused_at_crea
     assert room["hints"]
 
 
-async def test_a_stale_hint_is_refused_and_the_state_follows(hint_server: ServerProcess) -> None:
+async def test_a_stale_hint_and_a_second_hint_in_flight_are_refused(hint_server: ServerProcess) -> None:
     [anna] = await table(hint_server, "twohand", 2, 301, people=1)
     if not my_turn(anna):
         await anna.wait_for(lambda m: m["type"] == "state" and bool(m["view"]["legal"]))
     assert anna.state is not None
     await _unchanged_by(anna, anna.state["version"] - 1, "stale_version")
-    answer = await ask_hint(anna)  # the current version: a hint
-    assert answer["type"] == "hint"
+    # One hint in flight per seat: a second one sent at once is refused hint_pending, the first answered.
+    first = await anna.send({"type": "hint"})
+    second = await ask_hint(anna)
+    assert second["type"] == "rejected" and second["code"] == "hint_pending", second
+    answer = await anna.wait_for(_answering(first), timeout=15)
+    assert answer["type"] == "hint" and answer["reply_to"] == first
 
 
 async def test_a_hint_out_of_turn_is_refused(tmp_path_factory: pytest.TempPathFactory) -> None:

@@ -14,6 +14,7 @@ from backend.engine import Pass, Play, Rules
 from backend.engine import view_for as seat_view
 from backend.engine.cards import card
 from backend.rooms import commands as cmd
+from backend.rooms.cluster.wire import decode_command, encode_command
 from backend.rooms.codes import RoomCode
 from backend.rooms.decide import Limits, decide
 from backend.rooms.effects import AskHint, Effect, Reject, SendHint, SendState
@@ -176,3 +177,17 @@ def test_the_state_tells_every_game_whether_hints_are_offered(seats: int) -> Non
     state = table((ANNA,), seats - 1, seats)
     assert state_message(state, ANNA).room.hints
     assert state_message(state, ANNA).room.options.hints
+
+
+def test_a_hint_is_forwarded_to_the_rooms_owner_as_it_was_sent() -> None:
+    hint = cmd.Hint(ANNA, 5, 12)
+    assert decode_command(encode_command(hint)) == hint
+
+
+def test_play_again_against_the_computer_keeps_the_hints() -> None:
+    state = table((ANNA,), 3, 4)
+    over, _ = step(state, cmd.Resign(ANNA, 1, state.version))  # R6.2, V0.10a: the match ends
+    assert over.match is not None and over.match.over
+    again, _ = step(over, cmd.Rematch(ANNA, 2, over.version, "offer", FreshMatch("m_2", 99), None))
+    assert again.match_id == "m_2" and again.live  # the computer accepts at once; the seats moved on
+    assert again.seats != state.seats and hints_offered(again) and room_out(again).hints
