@@ -50,7 +50,7 @@ def reason_for(knowledge: SeatKnowledge, action: Action) -> ReasonCode | None:
         case Bid():
             return ReasonCode.BID_WORTH if action.amount <= _estimate(k) else None
         case Pass():
-            return ReasonCode.PASS_WEAK if not k.bids or _estimate(k) < k.bids[0] else None
+            return ReasonCode.PASS_WEAK if k.bids and _estimate(k) < k.bids[0] else None  # no bid left: forced
         case Discard():
             banked = CARD_POINTS[action.card_a] + CARD_POINTS[action.card_b]
             return ReasonCode.BANKS_POINTS if banked >= BANKED_POINTS else None

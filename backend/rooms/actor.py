@@ -328,10 +328,10 @@ class RoomActor:
         state = self.state
         action, reason = None, None
         try:
-            assert state.match is not None and state.version == ask.version
-            view = view_for(state.match, ask.seat)
-            events = events_for(state.deal_events, ask.seat)
-            action, reason = await asyncio.wait_for(self._bots.hint(view, events), HINT_DEADLINE_S)
+            if state.match is not None and state.version == ask.version:  # else it moved on already: stale
+                view = view_for(state.match, ask.seat)
+                events = events_for(state.deal_events, ask.seat)
+                action, reason = await asyncio.wait_for(self._bots.hint(view, events), HINT_DEADLINE_S)
         except (TimeoutError, HintsBusy) as error:
             log.info("room %s: no hint for seat %d: %s", self.id, ask.seat, error or "its deadline passed")
         except Exception:

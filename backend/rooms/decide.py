@@ -659,11 +659,11 @@ def _hint_ready(state: RoomState, command: cmd.HintReady) -> Decision:
     player already has the newer state); the seat may ask again either way."""
     done = replace(state, hinting=state.hinting - {command.seat})
     player, msg_id = command.player_id, command.msg_id
-    if command.action is None:
-        refusal = Refusal(RoomCode.HINT_FAILED, "the hint was not ready in time; ask again")
-        return done, [Reject(player, msg_id, refusal)]
     if state.version != command.version or state.turn != command.seat or not hints_offered(state):
         refusal = Refusal(RoomCode.STALE_VERSION, "the table moved on before the hint was ready")
+        return done, [Reject(player, msg_id, refusal)]
+    if command.action is None:
+        refusal = Refusal(RoomCode.HINT_FAILED, "the hint was not ready in time; ask again")
         return done, [Reject(player, msg_id, refusal)]
     hint = SendHint(player, msg_id, command.version, command.seat, command.action, command.reason)
     return done, [hint]

@@ -106,6 +106,7 @@ def test_v0_6_bid_worth_and_pass_weak_from_the_hand_alone() -> None:
     assert reason_for(weak, Pass()) == ReasonCode.PASS_WEAK
     assert reason_for(weak, Bid(100)) is None
     assert reason_for(strong, Pass()) is None
+    assert reason_for(auction(("9C",), bids=()), Pass()) is None  # no bid left to make: the pass is forced
 
 
 def test_v0_7_banks_points_when_the_discards_are_worth_a_ten() -> None:
