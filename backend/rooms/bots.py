@@ -70,7 +70,7 @@ class ProcessBotRunner:
         self._hinting = 0
         self._pool: ProcessPoolExecutor | None = None
 
-    def _started(self) -> ProcessPoolExecutor:
+    def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # "spawn": a forked copy of a running server (threads, sockets) is not safe to use.
             context = multiprocessing.get_context("spawn")
@@ -80,7 +80,7 @@ class ProcessBotRunner:
     async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
         seed = random.SystemRandom().getrandbits(64)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._started(), decide, level, view, tuple(events), seed)
+        return await loop.run_in_executor(self._executor(), decide, level, view, tuple(events), seed)
 
     async def hint(self, view: SeatView, events: Sequence[Event]) -> tuple[Action, str | None]:
         """A hint (``hint``), or ``HintsBusy`` at once if ``hint_workers`` hints think already."""
@@ -90,7 +90,7 @@ class ProcessBotRunner:
         loop = asyncio.get_running_loop()
         self._hinting += 1
         try:
-            future = self._started().submit(hint, view, tuple(events), seed)
+            future = self._executor().submit(hint, view, tuple(events), seed)
         except BaseException:
             self._hinting -= 1
             raise

@@ -170,7 +170,7 @@ class ReactionMessage(Out):
 
 
 class PlayedOut(Out):
-    """A card played (R4), as the replay's frames name it (``replay._frame_action``)."""
+    """A card played (R4), as the replay's frames name it (``replay.frame_action``)."""
 
     seat: int
     kind: Literal["play"]

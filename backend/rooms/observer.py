@@ -39,7 +39,7 @@ from .messages import (
 )
 from .model import MatchStarted, RematchChanged, RoomEvent, RoomState, Stake
 from .options import TableOptions
-from .replay import _frame_action
+from .replay import frame_action
 
 
 def room_out(state: RoomState, for_player: str | None = None) -> RoomOut:
@@ -232,11 +232,11 @@ def reaction_message(reaction: SendReaction, reply_to: int | None) -> ReactionMe
 
 
 def hint_message(hint: SendHint) -> HintMessage:
-    """The hint as the replay's frames show an action (one shape for both, ``replay._frame_action``)."""
+    """The hint as the replay's frames show an action (one shape for both, ``replay.frame_action``)."""
     return HintMessage(
         version=hint.version,
         reply_to=hint.msg_id,
-        action=frame_action_model.validate_python(_frame_action(hint.seat, hint.action)),
+        action=frame_action_model.validate_python(frame_action(hint.seat, hint.action)),
         reason=hint.reason,
     )
 

@@ -109,7 +109,8 @@ def match_replay(
     }
 
 
-def _frame_action(seat: int, action: Action) -> dict[str, Any]:
+def frame_action(seat: int, action: Action) -> dict[str, Any]:
+    """An action as a frame shows it (and the analysis names the action taken and the best one)."""
     match action:
         case Play():
             return {"seat": seat, "kind": "play", "card": CARD_NAMES[action.card], "declare": action.declare}
@@ -131,7 +132,7 @@ def _frame(
     result = engine.deal_result(state) if state.over else None
     return {
         "step": step,
-        "action": None if action is None else _frame_action(*action),
+        "action": None if action is None else frame_action(*action),
         "phase": state.phase,
         "hands": [names(hand) for hand in state.hands],
         "stock_count": len(state.stock),
