@@ -112,6 +112,9 @@ class _NoBots:
     async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
         raise RuntimeError("the admin command does not play for the computer")
 
+    async def hint(self, view: SeatView, events: Sequence[Event]) -> tuple[Action, str | None]:
+        raise RuntimeError("the admin command gives no hints")
+
     def shutdown(self) -> None:
         pass
 

@@ -3,10 +3,11 @@
 ``python -m backend.api.codegen`` writes ``frontend/js/generated/protocol.js``: every refusal code
 (``REFUSAL_CODES``), the WebSocket close codes (``CloseCode``), the table options the lobby
 offers (from ``RoomCreate``'s JSON schema), the games of the family with what each offers
-(``GAMES``, from the engine's variants), the quick reactions (``REACTIONS``), the socket
-protocol's version (``PROTOCOL``), the expert computer's thinking time per card
-(``EXPERT_THINKING_S``), the lobby stream's event names (``LOBBY_EVENTS``, ``INVITATION_ENDS``) and
-the analysis's marks and version (``GRADES``, ``ANALYSIS_VERSION``, ``backend.analysis.model``).
+(``GAMES``, from the engine's variants), the quick reactions (``REACTIONS``), the hints' reason
+codes (``HINT_REASONS``), the socket protocol's version (``PROTOCOL``), the expert computer's
+thinking time per card (``EXPERT_THINKING_S``), the lobby stream's event names (``LOBBY_EVENTS``,
+``INVITATION_ENDS``) and the analysis's marks and version (``GRADES``, ``ANALYSIS_VERSION``,
+``backend.analysis.model``).
 ``--check`` exits 1 when the file is out of date.
 """
 
@@ -22,6 +23,7 @@ from typing import Any
 from backend.analysis.model import ANALYSIS_VERSION, GRADES
 from backend.api.codes import PROTOCOL, REFUSAL_CODES, CloseCode, InvitationEnd, LobbyEvent
 from backend.api.schemas import RoomCreate
+from backend.bots.reasons import REASON_CODES
 from backend.bots.twohand.expert import THINKING_S
 from backend.engine import VARIANTS, Rules
 from backend.engine.variants import SIMPLIFIED_TARGET
@@ -96,6 +98,11 @@ def render() -> str:
                 "REACTIONS",
                 [{"code": code, "emoji": emoji} for code, emoji in REACTIONS.items()],
                 "The quick reactions a player may send (`react`), in the order offered; labels: reaction.<code>.",
+            ),
+            _const(
+                "HINT_REASONS",
+                list(REASON_CODES),
+                "Why a hint suggests its action (backend.bots.reasons); words: hint.reason.<code>.",
             ),
             _const("PROTOCOL", PROTOCOL, "The socket protocol's version: sent as ?protocol= when a socket opens."),
             _const("EXPERT_THINKING_S", THINKING_S, "Seconds the expert computer thinks about a card at most."),

@@ -21,6 +21,7 @@ from backend.history.access import may_read, may_replay, replayable
 from backend.history.entries import deal_result, match_detail, match_entry, seated_players
 from backend.ratings import Skill, displayed
 from backend.rooms.codes import RoomCode
+from backend.rooms.hints import hints_problem
 from backend.rooms.messages import RoomOut
 from backend.rooms.model import RoomState
 from backend.rooms.observer import room_out
@@ -69,6 +70,7 @@ ROOM_STATUS: dict[str, int] = {
     RoomCode.NOT_SEATED: 403,
     RoomCode.NOT_CREATOR: 403,
     RoomCode.LEVEL_UNAVAILABLE: 422,
+    RoomCode.HINTS_UNAVAILABLE: 422,
     RoomCode.SERVER_ERROR: 503,
 }
 
@@ -249,7 +251,11 @@ async def create_room(
         computer_seats=computer_seats(rules.n, body.computers),
         rated=body.rated,
         reactions_for_spectators=body.reactions_for_spectators,
+        hints=body.hints is not False,
     )
+    problem = hints_problem(options, people=options.seats - body.computers) if body.hints else None
+    if problem is not None:
+        raise api_error(422, RoomCode.HINTS_UNAVAILABLE, problem)
     visibility = new_table_visibility(body.visibility, body.computers, options.seats)
     try:
         state, room_id = await rooms.create_room(

@@ -109,6 +109,11 @@ class RoomCreate(Strict):
     reactions_for_spectators: bool = Field(
         default=False, description="spectators see the players' quick reactions too (off: players only)"
     )
+    hints: bool | None = Field(
+        default=None,
+        description="hints at my turn (backend/rooms/hints.py): unset, on wherever they may be offered (one "
+        "person against the computer, no stake); false, off; true where they may not be offered: hints_unavailable",
+    )
 
     @model_validator(mode="after")
     def _computer_games_are_friendly(self) -> RoomCreate:
@@ -625,6 +630,13 @@ class MuteReactionsIntent(Intent):
     muted: StrictBool
 
 
+class HintIntent(Intent):
+    """The expert's choice at my turn, where the table offers hints (``room.hints``): answered by a
+    ``hint`` message, or ``rejected`` (``hints_off``, ``not_your_turn``, ``hint_pending``, ``stale_version``…)."""
+
+    type: Literal["hint"]
+
+
 ClientMessage = Annotated[
     Hello
     | PlayIntent
@@ -635,7 +647,8 @@ ClientMessage = Annotated[
     | RematchIntent
     | ChatIntent
     | ReactIntent
-    | MuteReactionsIntent,
+    | MuteReactionsIntent
+    | HintIntent,
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)

@@ -33,6 +33,7 @@ from .schemas import (
     ChatIntent,
     DiscardIntent,
     Hello,
+    HintIntent,
     MuteReactionsIntent,
     PassIntent,
     Ping,
@@ -387,3 +388,5 @@ async def _handle(rooms: Rooms, room_id: str, player_id: str, outbox: SocketOutb
             await rooms.react(room_id, player_id, message.id, message.version, message.reaction)
         case MuteReactionsIntent():
             await rooms.mute_reactions(room_id, player_id, message.id, message.version, message.muted)
+        case HintIntent():
+            await rooms.hint(room_id, player_id, message.id, message.version)

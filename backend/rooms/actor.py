@@ -22,11 +22,12 @@ from backend.engine import events_for, view_for
 from backend.ops import metrics
 
 from . import commands as cmd
-from .bots import fallback_action
+from .bots import HintsBusy, fallback_action
 from .codes import CloseCode, RoomCode
 from .decide import Limits, decide, follow_ups
 from .effects import (
     AskBot,
+    AskHint,
     CloseSockets,
     Effect,
     Persist,
@@ -35,16 +36,19 @@ from .effects import (
     Reject,
     SendChat,
     SendChatLog,
+    SendHint,
     SendPresence,
     SendReaction,
     SendState,
     WakeAt,
 )
+from .hints import HINT_DEADLINE_S
 from .model import RoomEvent, RoomState
 from .observer import (
     TableParts,
     chat_log_message,
     chat_message,
+    hint_message,
     presence_message,
     reaction_message,
     rejected_message,
@@ -89,6 +93,7 @@ class RoomActor:
         self._timer_deadline: datetime | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_version = -1
+        self._hints: set[asyncio.Task[None]] = set()  # hints being worked out (held here so they are not collected)
         self.stale = False  # another writer moved the room on: this copy must be reloaded
         self.retired = False  # handed over on a graceful restart: no more commands here
 
@@ -149,7 +154,7 @@ class RoomActor:
             self.stop()
 
     def stop(self) -> None:
-        for task in (self._timer, self._bot_task):
+        for task in (self._timer, self._bot_task, *self._hints):
             if task is not None:
                 task.cancel()
 
@@ -254,6 +259,12 @@ class RoomActor:
                 self._arm(effect.deadline)
             case AskBot():
                 self._ask_bot(effect)
+            case AskHint():
+                task = asyncio.create_task(self._hint(effect))
+                self._hints.add(task)
+                task.add_done_callback(self._hints.discard)
+            case SendHint():
+                self._send(effect.player_id, hint_message(effect))
 
     def _send_reaction(self, state: RoomState, reaction: SendReaction) -> None:
         """The sender hears its reaction back (the answer to its intent); the other people at the
@@ -306,6 +317,30 @@ class RoomActor:
         await self._clock.sleep_until(deadline)
         self._timer_deadline = None
         await self.handle(cmd.Tick())
+
+    # ------------------------------------------------------------ hints
+
+    async def _hint(self, ask: AskHint) -> None:
+        """The expert's choice for the asker's seat, from that seat's view and events only (R7), in
+        the bot pool and without the room's lock: the room and its computer seats go on meanwhile.
+        It comes back as ``HintReady`` (None if it failed or missed ``HINT_DEADLINE_S``), which
+        ``decide`` sends only if the table is still at the version it was asked at."""
+        state = self.state
+        action, reason = None, None
+        try:
+            if state.match is not None and state.version == ask.version:  # else it moved on already: stale
+                view = view_for(state.match, ask.seat)
+                events = events_for(state.deal_events, ask.seat)
+                action, reason = await asyncio.wait_for(self._bots.hint(view, events), HINT_DEADLINE_S)
+        except (TimeoutError, HintsBusy) as error:
+            log.info("room %s: no hint for seat %d: %s", self.id, ask.seat, error or "its deadline passed")
+        except Exception:
+            log.exception("room %s: the hint for seat %d failed", self.id, ask.seat)
+        ready = cmd.HintReady(ask.player_id, ask.msg_id, ask.version, ask.seat, action, reason)
+        try:
+            await self.handle(ready)
+        except Exception:
+            log.exception("room %s: the hint could not be answered", self.id)
 
     # ------------------------------------------------------------ the computer
 

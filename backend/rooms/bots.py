@@ -13,6 +13,7 @@ running (``ANALYSIS_CONCURRENT``, one by default).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import random
 from collections.abc import Sequence
@@ -20,8 +21,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 from backend.analysis import rate
 from backend.analysis.model import Decision, Rating
-from backend.bots import choose_for_view, levels_for
+from backend.bots import choose, choose_for_view, knowledge_from_view, levels_for
+from backend.bots.reasons import reason_for
 from backend.engine import Action, Event, MatchState, Pass, Rules, SeatView, legal_actions
+
+from .hints import HINT_LEVEL
 
 
 def computer_levels(rules: Rules) -> tuple[str, ...]:
@@ -47,21 +51,66 @@ def decide(level: str, view: SeatView, events: Sequence[Event], seed: int) -> Ac
     return choose_for_view(level, view, events, random.Random(seed))
 
 
+def hint(view: SeatView, events: Sequence[Event], seed: int) -> tuple[Action, str | None]:
+    """Runs in a worker process: the expert's action for the seat of ``view`` and why (a reason code
+    of ``bots.reasons``, or None), both from that seat's knowledge only (R7, V0.11)."""
+    knowledge = knowledge_from_view(view, events)
+    action = choose(HINT_LEVEL, knowledge, random.Random(seed))
+    reason = reason_for(knowledge, action)
+    return action, None if reason is None else reason.value
+
+
+class HintsBusy(RuntimeError):
+    """Every process the hints may use is thinking about one already: ask again in a moment."""
+
+
 class ProcessBotRunner:
-    def __init__(self, workers: int = 1) -> None:
+    """One pool for the computer's moves and the hints. It has ``hint_workers`` processes more than
+    ``workers``, and at most ``hint_workers`` hints think at once (counted until their process is
+    really done, even when the room stopped waiting at the deadline): so however many hints are
+    asked, ``workers`` processes stay free for the computer seats, which never wait for a hint."""
+
+    def __init__(self, workers: int = 1, hint_workers: int = 1) -> None:
         self._workers = workers
+        self._hint_workers = hint_workers
+        self._hinting = 0
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # "spawn": a forked copy of a running server (threads, sockets) is not safe to use.
-            self._pool = ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("spawn"))
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self._workers + self._hint_workers, mp_context=context)
         return self._pool
 
     async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
         seed = random.SystemRandom().getrandbits(64)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor(), decide, level, view, tuple(events), seed)
+
+    async def hint(self, view: SeatView, events: Sequence[Event]) -> tuple[Action, str | None]:
+        """A hint (``hint``), or ``HintsBusy`` at once if ``hint_workers`` hints think already."""
+        if self._hinting >= self._hint_workers:
+            raise HintsBusy("every hint worker is busy")
+        seed = random.SystemRandom().getrandbits(64)
+        loop = asyncio.get_running_loop()
+        self._hinting += 1
+        try:
+            future = self._executor().submit(hint, view, tuple(events), seed)
+        except BaseException:
+            self._hinting -= 1
+            raise
+        future.add_done_callback(lambda _: self._hint_done(loop))
+        return await asyncio.wrap_future(future)
+
+    def _hint_done(self, loop: asyncio.AbstractEventLoop) -> None:
+        """From the pool's thread, once the hint's process is done with it (or it never started)."""
+
+        def release() -> None:
+            self._hinting -= 1
+
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the server has stopped
+            loop.call_soon_threadsafe(release)
 
     async def rate(self, decision: Decision, seed: int) -> Rating:
         """One decision of a finished deal rated in a worker process (``backend.analysis.rate``): the

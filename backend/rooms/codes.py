@@ -24,6 +24,10 @@ class RoomCode(StrEnum):
     TOO_MANY_TABLES = "too_many_tables"  # the player has as many open tables as one may (MAX_OPEN_TABLES)
     UNKNOWN_REACTION = "unknown_reaction"  # a reaction code not in the fixed set (backend/rooms/reactions.py)
     TOO_MANY_REACTIONS = "too_many_reactions"  # the seat reacted REACTION_LIMIT times within REACTION_WINDOW_S
+    HINTS_OFF = "hints_off"  # the table offers no hints now (backend/rooms/hints.py), or its creator turned them off
+    HINTS_UNAVAILABLE = "hints_unavailable"  # a new table asked for hints where they may not be offered
+    HINT_PENDING = "hint_pending"  # this seat's previous hint is still being worked out: one at a time
+    HINT_FAILED = "hint_failed"  # the hint was not ready within HINT_DEADLINE_S: nothing changed, ask again
     UNAVAILABLE = "unavailable"  # for a moment no server can take the table (a takeover, a database blip): resend
 
 

@@ -136,6 +136,28 @@ class MuteReactions:
 
 
 @dataclass(frozen=True, slots=True)
+class Hint:
+    """A seated player asks for the expert's choice at its turn (docs/protocol.md, "Hints")."""
+
+    player_id: str
+    msg_id: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class HintReady:
+    """The room's own: the hint asked at ``version`` came back from the pool (``action`` None: it
+    failed or missed its deadline). Never forwarded: the owner that asked it hears it."""
+
+    player_id: str
+    msg_id: int
+    version: int
+    seat: int
+    action: Action | None
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passed: deadlines at or before ``now`` fire."""
 
@@ -165,6 +187,8 @@ Command = (
     | Chat
     | React
     | MuteReactions
+    | Hint
+    | HintReady
     | Tick
     | SetSpectators
 )

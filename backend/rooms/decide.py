@@ -37,6 +37,7 @@ from . import commands as cmd
 from .codes import CloseCode, RoomCode
 from .effects import (
     AskBot,
+    AskHint,
     CloseSockets,
     Effect,
     Persist,
@@ -45,11 +46,13 @@ from .effects import (
     Reject,
     SendChat,
     SendChatLog,
+    SendHint,
     SendPresence,
     SendReaction,
     SendState,
     WakeAt,
 )
+from .hints import hints_offered
 from .log import UNKNOWN_CARD, action_record, card_or_unknown
 from .model import (
     CHAT_LOG_LINES,
@@ -98,6 +101,10 @@ def decide(state: RoomState, command: cmd.Command, now: datetime, limits: Limits
             return _react(state, command, now, limits.reactions)
         case cmd.MuteReactions():
             return _mute_reactions(state, command)
+        case cmd.Hint():
+            return _hint(state, command)
+        case cmd.HintReady():
+            return _hint_ready(state, command)
         case cmd.Hello():
             return state, [SendState(command.player_id), SendChatLog(command.player_id)]
         case cmd.Connect():
@@ -619,6 +626,47 @@ def _mute_reactions(state: RoomState, command: cmd.MuteReactions) -> Decision:
     muted = state.reactions_muted | {player} if command.muted else state.reactions_muted - {player}
     changed = _remember(replace(state, reactions_muted=muted), (player, msg_id, command.version), ACCEPTED)
     return changed, [SendState(player, reply_to=msg_id)]
+
+
+# ---------------------------------------------------------------- hints
+
+
+def _hint(state: RoomState, command: cmd.Hint) -> Decision:
+    """A seated player asks for the expert's choice at its turn, where the table offers hints
+    (``hints.hints_offered``), one at a time per seat. Not a change of the table: the version stays,
+    and the hint is worked out outside the room's lock (``AskHint``): the game never waits for it."""
+    player, msg_id, version = command.player_id, command.msg_id, command.version
+    again = _answered_before(state, player, msg_id, version)
+    if again is not None:
+        return state, again
+    seat = state.seat_of(player)
+    refusal = _intent_refusal(state, seat, version)
+    if refusal is None and not hints_offered(state):
+        refusal = RoomCode.HINTS_OFF, "this table offers no hints"
+    refusal = refusal or _match_refusal(state)
+    if refusal is None and state.turn != seat:
+        refusal = IllegalCode.NOT_YOUR_TURN, "a hint is for the seat on turn"
+    if refusal is None and seat in state.hinting:
+        refusal = RoomCode.HINT_PENDING, "your hint is still being worked out"
+    if refusal is not None:
+        return _refuse(state, player, msg_id, *refusal, version)
+    assert seat is not None
+    return replace(state, hinting=state.hinting | {seat}), [AskHint(seat, player, msg_id, version)]
+
+
+def _hint_ready(state: RoomState, command: cmd.HintReady) -> Decision:
+    """The pool's hint came back: sent if the table is still where it was asked, else refused (the
+    player already has the newer state); the seat may ask again either way."""
+    done = replace(state, hinting=state.hinting - {command.seat})
+    player, msg_id = command.player_id, command.msg_id
+    if state.version != command.version or state.turn != command.seat or not hints_offered(state):
+        refusal = Refusal(RoomCode.STALE_VERSION, "the table moved on before the hint was ready")
+        return done, [Reject(player, msg_id, refusal)]
+    if command.action is None:
+        refusal = Refusal(RoomCode.HINT_FAILED, "the hint was not ready in time; ask again")
+        return done, [Reject(player, msg_id, refusal)]
+    hint = SendHint(player, msg_id, command.version, command.seat, command.action, command.reason)
+    return done, [hint]
 
 
 # ---------------------------------------------------------------- presence and absence (R6.2)

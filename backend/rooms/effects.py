@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from backend.db.writes import RoomWrite
+from backend.engine import Action
 
 from .codes import RoomCode
 from .model import RoomEvent
@@ -105,6 +106,29 @@ class AskBot:
     version: int
 
 
+@dataclass(frozen=True, slots=True)
+class AskHint:
+    """Work out the expert's choice for ``seat`` at ``version`` in the pool, outside the room's lock;
+    it comes back as ``commands.HintReady``."""
+
+    seat: int
+    player_id: str
+    msg_id: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class SendHint:
+    """The hint, to the player who asked for it only."""
+
+    player_id: str
+    msg_id: int
+    version: int
+    seat: int
+    action: Action
+    reason: str | None
+
+
 Effect = (
     Persist
     | Publish
@@ -117,6 +141,8 @@ Effect = (
     | CloseSockets
     | WakeAt
     | AskBot
+    | AskHint
+    | SendHint
 )
 
 STALE = RoomCode.STALE_VERSION

@@ -60,3 +60,7 @@ class Intents:
 
     async def mute_reactions(self, room_id: str, player_id: str, msg_id: int, version: int, muted: bool) -> None:
         await self._intent(room_id, cmd.MuteReactions(player_id, msg_id, version, muted))
+
+    async def hint(self, room_id: str, player_id: str, msg_id: int, version: int) -> None:
+        """A hint (docs/protocol.md, "Hints"): answered later by a ``hint`` message, or refused."""
+        await self._intent(room_id, cmd.Hint(player_id, msg_id, version))

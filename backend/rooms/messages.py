@@ -59,6 +59,7 @@ class OptionsOut(Out):
     computer_seats: list[int] = Field(default_factory=list, description="the seats the computer plays")
     rated: bool = Field(default=True, description="a finished match between people changes their ratings")
     reactions_for_spectators: bool = Field(default=False, description="spectators see the quick reactions too")
+    hints: bool = Field(default=True, description="the creator's wish for hints (room.hints: whether they are offered)")
 
 
 class SeatOut(Out):
@@ -87,6 +88,7 @@ class RoomOut(Out):
     version: int
     rematch: RematchOut | None
     created_at: datetime
+    hints: bool = Field(default=False, description="the table offers hints now (backend/rooms/hints.py)")
 
 
 class StakeOut(Out):
@@ -167,6 +169,47 @@ class ReactionMessage(Out):
     reply_to: int | None
 
 
+class PlayedOut(Out):
+    """A card played (R4), as the replay's frames name it (``replay.frame_action``)."""
+
+    seat: int
+    kind: Literal["play"]
+    card: str
+    declare: bool
+
+
+class BidOut(Out):
+    seat: int
+    kind: Literal["bid"]
+    amount: int
+
+
+class PassOut(Out):
+    seat: int
+    kind: Literal["pass"]
+
+
+class DiscardOut(Out):
+    seat: int
+    kind: Literal["discard"]
+    cards: list[str]
+
+
+FrameAction = Annotated[PlayedOut | BidOut | PassOut | DiscardOut, Field(discriminator="kind")]
+frame_action_model: TypeAdapter[FrameAction] = TypeAdapter(FrameAction)
+
+
+class HintMessage(Out):
+    """The expert's choice for the asker's seat at ``version`` (docs/protocol.md, "Hints"), worked out
+    from that seat's own view; ``reason`` a code of ``backend.bots.reasons`` or None. To the asker only."""
+
+    type: Literal["hint"] = "hint"
+    version: int
+    reply_to: int
+    action: FrameAction
+    reason: str | None
+
+
 class ChatLogLine(Out):
     seat: int
     name: str | None
@@ -217,6 +260,7 @@ ServerMessage = Annotated[
     | RejectedMessage
     | ChatMessage
     | ReactionMessage
+    | HintMessage
     | ChatLogMessage
     | PresenceMessage
     | WatchStateMessage

@@ -118,6 +118,8 @@ class RoomState:
     # muted the others' reactions, and per player the times of its recent reactions (the rate limit).
     reactions_muted: frozenset[str] = frozenset()
     reacted: tuple[tuple[str, tuple[datetime, ...]], ...] = ()
+    # The seats whose hint is being worked out (not stored: one at a time per seat, docs/protocol.md "Hints").
+    hinting: frozenset[int] = frozenset()
 
     # ------------------------------------------------------------ seats
 

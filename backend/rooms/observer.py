@@ -17,11 +17,13 @@ from backend.db.common import decimal_text
 from backend.engine import Event, events_for, view_for
 
 from .decide import resign_price
-from .effects import Refusal, SendChat, SendReaction
+from .effects import Refusal, SendChat, SendHint, SendReaction
+from .hints import hints_offered
 from .messages import (
     ChatLogLine,
     ChatLogMessage,
     ChatMessage,
+    HintMessage,
     OptionsOut,
     PresenceMessage,
     ReactionMessage,
@@ -33,9 +35,11 @@ from .messages import (
     StateMessage,
     WatchersMessage,
     WatchStateMessage,
+    frame_action_model,
 )
 from .model import MatchStarted, RematchChanged, RoomEvent, RoomState, Stake
 from .options import TableOptions
+from .replay import frame_action
 
 
 def room_out(state: RoomState, for_player: str | None = None) -> RoomOut:
@@ -75,6 +79,7 @@ def _room_out(state: RoomState, seated: bool) -> RoomOut:
         if rematch is None
         else RematchOut(offered_by=rematch.seat, deadline=rematch.deadline, accepted=sorted(rematch.accepted)),
         created_at=state.created_at,
+        hints=hints_offered(state),
     )
 
 
@@ -124,6 +129,7 @@ def options_out(options: TableOptions) -> OptionsOut:
         computer_seats=list(options.computer_seats),
         rated=options.rated,
         reactions_for_spectators=options.reactions_for_spectators,
+        hints=options.hints,
     )
 
 
@@ -223,6 +229,16 @@ def chat_message(state: RoomState, line: SendChat, reply_to: int | None) -> Chat
 
 def reaction_message(reaction: SendReaction, reply_to: int | None) -> ReactionMessage:
     return ReactionMessage(seat=reaction.seat, reaction=reaction.reaction, at=reaction.at, reply_to=reply_to)
+
+
+def hint_message(hint: SendHint) -> HintMessage:
+    """The hint as the replay's frames show an action (one shape for both, ``replay.frame_action``)."""
+    return HintMessage(
+        version=hint.version,
+        reply_to=hint.msg_id,
+        action=frame_action_model.validate_python(frame_action(hint.seat, hint.action)),
+        reason=hint.reason,
+    )
 
 
 def chat_log_message(state: RoomState) -> ChatLogMessage:

@@ -1,5 +1,5 @@
 """Table options: the engine's rules (any game of the family) plus the stake (R6), the computer
-seats, whether others may watch and whether the table is rated."""
+seats, whether others may watch, whether the table is rated and whether it offers hints."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ class TableOptions:
     computer_seats: tuple[int, ...] = ()  # the seats the computer plays (seat 1 against one person)
     rated: bool = True  # a finished match between people changes their ratings (backend.ratings)
     reactions_for_spectators: bool = False  # spectators see the players' quick reactions too
+    # The creator's wish for hints; they are offered only where ``table_rules.hints_problem`` allows.
+    hints: bool = True
 
     @property
     def seats(self) -> int:
@@ -42,6 +44,7 @@ class TableOptions:
             "rated": self.rated,
             **({"computer_seats": list(self.computer_seats)} if self.computer_seats else {}),
             **({"reactions_for_spectators": True} if self.reactions_for_spectators else {}),
+            **({} if self.hints else {"hints": False}),
         }
 
     @classmethod
@@ -60,6 +63,7 @@ class TableOptions:
             computer_seats=tuple(int(seat) for seat in computers),
             rated=bool(data.get("rated", True)),
             reactions_for_spectators=bool(data.get("reactions_for_spectators", False)),
+            hints=bool(data.get("hints", True)),
         )
 
 
@@ -83,4 +87,5 @@ _TABLE_ONLY = (
     "computer_seats",
     "reactions_for_spectators",
     "rated",
+    "hints",
 )

@@ -87,6 +87,9 @@ class BotRunner(Protocol):
     async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
         """The computer's action for the seat of ``view``: a card, a bid or a pass, or two discards."""
 
+    async def hint(self, view: SeatView, events: Sequence[Event]) -> tuple[Action, str | None]:
+        """The expert's action for the seat of ``view`` (a person's, on turn) and its reason code, if any."""
+
     def shutdown(self) -> None: ...
 
 

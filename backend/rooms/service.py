@@ -119,6 +119,7 @@ class Rooms:
         self.chat = self.intents.chat
         self.react = self.intents.react
         self.mute_reactions = self.intents.mute_reactions
+        self.hint = self.intents.hint
         # Spectators.
         self.watch = self.watching.watch
         self.unwatch = self.watching.unwatch

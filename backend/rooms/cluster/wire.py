@@ -25,6 +25,7 @@ _COMMANDS: dict[str, type[Any]] = {
         cmd.Chat,
         cmd.React,
         cmd.MuteReactions,
+        cmd.Hint,
         cmd.Tick,
         cmd.SetSpectators,
     )

@@ -34,6 +34,10 @@ export const REFUSAL_CODES = Object.freeze([
   "too_many_tables",
   "unknown_reaction",
   "too_many_reactions",
+  "hints_off",
+  "hints_unavailable",
+  "hint_pending",
+  "hint_failed",
   "unavailable",
   "bad_message",
   "rate_limited",
@@ -199,6 +203,10 @@ export const TABLE_OPTIONS = Object.freeze({
   "reactions_for_spectators": {
     "type": "boolean",
     "default": false
+  },
+  "hints": {
+    "default": null,
+    "type": "boolean"
   }
 });
 
@@ -419,6 +427,19 @@ export const REACTIONS = Object.freeze([
     "code": "facepalm",
     "emoji": "🙈"
   }
+]);
+
+// Why a hint suggests its action (backend.bots.reasons); words: hint.reason.<code>.
+export const HINT_REASONS = Object.freeze([
+  "declares_marriage",
+  "draws_trumps",
+  "safe_ten",
+  "keeps_marriage",
+  "cheap_win",
+  "throws_low",
+  "bid_worth",
+  "pass_weak",
+  "banks_points"
 ]);
 
 // The socket protocol's version: sent as ?protocol= when a socket opens.

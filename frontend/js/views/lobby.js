@@ -33,6 +33,7 @@ const FORM_DEFAULTS = {
   spectators: OPT.spectators ? Boolean(OPT.spectators.default) : true,
   rated: OPT.rated ? Boolean(OPT.rated.default) : true, // a match between people changes their ratings
   reactionsWatch: OPT.reactions_for_spectators ? Boolean(OPT.reactions_for_spectators.default) : false,
+  hints: true, // issue 26: on wherever the server offers them (RoomCreate.hints unset); unticked sends false
   grace: defaultOf('reconnect_grace_s'),
   stake: '0',
   // The lobby's own choices: a table for a friend is private and staked in EUR unless changed.
@@ -623,6 +624,9 @@ export function mount(root) {
     const visibility = select('opt-visibility', s.visibility, values('visibility').map((v) => [v, label(`opt.visibility.${v}`, v)]));
     const visibilityField = field('opt-visibility', t('opt.visibility'), visibility, t('opt.visibility.help'));
     const [rated, ratedField] = check('opt-rated', 'opt-rated', s.rated, t('opt.rated.long'));
+    // Hints at my turn (issue 26): the server offers them to one person against the computer; the form
+    // offers only to turn them off there (whether a table may have them is the server's to say).
+    const [hints, hintsField] = check('opt-hints', 'opt-hints', s.hints, t('opt.hints.long'));
 
     // Advanced options, folded away so that the form stays simple.
     const scoring = select('opt-scoring', s.scoring, values('declaration_scoring').map((v) => [v, label(`opt.scoring.${v}.long`, v)]));
@@ -671,6 +675,7 @@ export function mount(root) {
       stakeHelp,
       visibilityField,
       ratedField,
+      hintsField,
       advanced,
       submit,
       error,
@@ -730,6 +735,7 @@ export function mount(root) {
       computerSeatsHelp.textContent = bot ? t('lobby.computer_seats.solo') : tn('lobby.computer_seats.friends', n - 1 - k);
       visibilityField.hidden = bot;
       ratedField.hidden = k > 0; // a match with a computer seat is never rated
+      hintsField.hidden = !bot;
       stake.disabled = k > 0;
       currency.disabled = k > 0;
       stake.value = k > 0 ? '0' : humanStake;
@@ -747,6 +753,7 @@ export function mount(root) {
         openScores: openScores.checked,
         spectators: spectators.checked,
         rated: rated.checked,
+        hints: hints.checked,
         reactionsWatch: reactionsWatch.checked,
         grace: grace.value,
         stake: humanStake,
@@ -795,6 +802,7 @@ export function mount(root) {
       if (id && gameInfo(id).simplified) body.scoring = gameScoring.value;
       if (jungfrau.checked) body.jungfrau = true;
       if (k === 0 && !rated.checked) body.rated = false;
+      if (vsComputer() && !hints.checked) body.hints = false;
       if (reactionsWatch.checked && spectators.checked) body.reactions_for_spectators = true;
       if (k > 0) {
         body.bot_level = level.value;

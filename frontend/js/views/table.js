@@ -20,6 +20,7 @@ import { createDiscard } from '../table/discard.js';
 import { BANNER_MS, createRing } from '../table/ring.js';
 import { createSheet } from '../table/sheet.js';
 import { createBubbles, createChatMute, createReactionPicker } from '../table/reactions.js';
+import { createHint, hintCards, hintOffered } from '../table/hint.js';
 import { auctionTurn, bidAmount, canDeclare, canSubmitDiscard, connectionPill, dealOf, discardTurn, initialState, isBlocking, matchOver, mySeat, myTurn, reduce, roomOf, viewOf } from '../table/store.js';
 import { createSummary, SUMMARY_MS } from '../table/summary.js';
 import { createStatus } from '../table/status.js';
@@ -121,6 +122,8 @@ export function mount(root, roomId) {
     onMute: (muted) => sendIntent({ type: 'mute_reactions', muted }, { blocking: false }),
   });
   const chatMute = createChatMute(roomId);
+  // Hints (issue 26): not blocking, like chat; answered by a `hint` message (or a refusal).
+  const hint = createHint({ onAsk: askHint });
   const sheet = createSheet({ dispatch, sendChat: (text) => sendIntent({ type: 'chat', text }, { blocking: false }), feedback, extra: watch.box, onTapToRaise: () => hand.lower() });
 
   const el = {};
@@ -131,13 +134,14 @@ export function mount(root, roomId) {
   el.toggle = h('button', { type: 'button', class: 'bar-btn sheet-toggle', 'data-testid': 'sheet-toggle', 'aria-controls': 'table-sheet', onclick: toggleSheet });
   el.dealChip = h('span', { class: 'bar-chip', 'data-testid': 'deal-chip' });
   el.connPill = h('span', { class: 'conn-pill', 'data-testid': 'connection-pill', role: 'status', hidden: true });
-  el.bar = h('div', { class: 'table-bar' }, el.lobby, el.dealChip, el.connPill, watch.chip, h('span', { class: 'bar-space' }), picker.button, picker.mute, chatMute.el, el.resign, el.toggle);
+  el.bar = h('div', { class: 'table-bar' }, el.lobby, el.dealChip, el.connPill, watch.chip, h('span', { class: 'bar-space' }), hint.button, picker.button, picker.mute, chatMute.el, el.resign, el.toggle);
   el.feltMessage = h('div', { class: 'felt-message' });
   el.felt = h(
     'section',
     { class: 'felt', 'data-testid': 'felt', 'aria-labelledby': 'table-h1' },
     ring.el,
     status.el,
+    hint.box,
     ring.me,
     hand.el,
     el.feltMessage,
@@ -158,6 +162,15 @@ export function mount(root, roomId) {
   const socket = new RoomSocket(roomId, {
     onMessage(m) {
       if (!m || typeof m !== 'object') return;
+      if (m.type === 'hint') {
+        if (hint.got(m)) renderHint();
+        return;
+      }
+      if (m.type === 'rejected' && hint.refused(m)) {
+        if (m.code !== 'stale_version') onRejected(m); // stale: I have moved on already
+        renderHint();
+        return;
+      }
       if (m.type === 'rejected') onRejected(m);
       if (m.type === 'reaction') {
         onReaction(m);
@@ -262,6 +275,30 @@ export function mount(root, roomId) {
       later(() => dispatch({ type: 'local/pending_timeout', id }), PENDING_TIMEOUT_MS);
     }
     return true;
+  }
+
+  /** Ask for a hint at my turn; the answer comes as a `hint` message for this version. */
+  function askHint() {
+    if (!hintOffered(state) || isBlocking(state)) return;
+    const id = nextMessageId(roomId);
+    if (!socket.send({ type: 'hint', id, version: state.version })) {
+      toast(t('table.not_connected'), 'rejected-message');
+      return;
+    }
+    hint.asking(id, state.version);
+    renderHint();
+  }
+
+  /** The hint under the turn line, and its card (or two discards) marked in my hand. */
+  function renderHint() {
+    hint.render(state);
+    const cards = new Set(hintCards(hint.shownFor(state)));
+    for (const b of el.page.querySelectorAll('.hand .card')) {
+      const on = cards.has(b.dataset.card);
+      b.classList.toggle('hinted', on);
+      if (on) b.setAttribute('aria-describedby', 'hint-box');
+      else if (b.getAttribute('aria-describedby') === 'hint-box') b.removeAttribute('aria-describedby');
+    }
   }
 
   function onPlay(code, move) {
@@ -385,6 +422,7 @@ export function mount(root, roomId) {
     status.render(state);
     hand.render(state, { events, origin: ring.dealOrigin });
     renderPill(); // after the hand: the card sent may have been drawn anew
+    renderHint(); // after the hand too: it marks the hinted card
     summary.render(state);
     if (matchPanel.render(state) && focusInTable()) matchPanel.focus();
     document.title = myTurn(state) ? `● ${t('table.your_turn')} — ${t('app.title')}` : t('app.title');
@@ -431,6 +469,7 @@ export function mount(root, roomId) {
     const canResign = room && room.status === 'playing' && !matchOver(state) && v;
     picker.render({ available: Boolean(v && room.status !== 'closed' && !nobodyToChat(state)), muted: Boolean(state.msg && state.msg.reactions_muted) });
     chatMute.render({ available: Boolean(v && room.status !== 'closed' && !nobodyToChat(state)) });
+    hint.render(state);
     el.resign.hidden = !canResign;
     setChildren(el.resign, h('span', { 'aria-hidden': 'true', class: 'flag', text: '⚑' }), h('span', { class: 'bar-label', text: t('resign.button') }));
     el.resign.title = t('resign.button');
