@@ -33,6 +33,7 @@ from backend.history.models import ReplayResult as ReplayResult
 from backend.history.models import SeatedMatchPlayer as SeatedMatchPlayer
 from backend.history.models import SettlementOut as SettlementOut
 from backend.rooms.bots import level_problem
+from backend.rooms.messages import FrameAction  # one model of an action as a frame shows it: replays, analyses, hints
 
 MAX_CHAT = 200
 MAX_VERSION = 2**53  # what a JavaScript client can count exactly
@@ -292,18 +293,6 @@ class MatchReplay(BaseModel):
     match_id: str
     players: list[SeatedMatchPlayer]
     deals: list[ReplayDeal]
-
-
-class FrameAction(BaseModel):
-    """The action a frame shows: ``card`` and ``declare`` for a play, ``amount`` for a bid, ``cards``
-    for a discard (absent otherwise)."""
-
-    seat: int
-    kind: Literal["play", "bid", "pass", "discard"]
-    card: str | None = None
-    declare: bool | None = None
-    amount: int | None = None
-    cards: list[str] | None = None
 
 
 class FrameCard(BaseModel):
