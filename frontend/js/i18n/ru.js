@@ -319,10 +319,10 @@ export default {
   'reject.player_not_found': 'Такого игрока нет.',
   'reject.not_in_group': 'Личные встречи видят только сами игроки.',
   'reject.match_in_progress': 'Эта партия ещё идёт. Запись можно посмотреть после её окончания.',
-  'reject.deal_not_found': 'В этой партии нет такой раздачи.',
-  'reject.deal_unfinished': 'Эта раздача не была доиграна, её нельзя разобрать.',
+  'reject.deal_not_found': 'В этой партии нет такой сдачи.',
+  'reject.deal_unfinished': 'Эта сдача не была доиграна, её нельзя разобрать.',
   'reject.analysis_limit': 'Вы запросили много разборов: дождитесь готовности своего или попробуйте позже.',
-  'reject.analysis_queue_full': 'Компьютер сейчас разбирает другие раздачи. Попробуйте чуть позже.',
+  'reject.analysis_queue_full': 'Компьютер сейчас разбирает другие сдачи. Попробуйте чуть позже.',
   // The replay viewer (views/replay.js)
   'replay.back': 'Назад к партии',
   'replay.download': 'Скачать JSON',
