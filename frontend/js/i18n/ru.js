@@ -402,6 +402,9 @@ export default {
   'analysis.analyse_deal': 'Анализ сдачи {n}',
   'analysis.deal_running': 'идёт анализ…',
   'analysis.match_total': 'За партию:',
+  'analysis.row_title': 'Упущенные очки по сдачам',
+  'analysis.row_deal': 'сдача {deal}: {n}',
+  'analysis.row_gaps': { one: 'Сдача {deals} не разобрана.', few: 'Сдачи {deals} не разобраны.', many: 'Сдачи {deals} не разобраны.', other: 'Сдачи {deals} не разобраны.' },
   'reject.database_unavailable': 'Сервер сейчас не может сохранять игры. Попробуйте чуть позже.',
   'reject.unknown': 'Сервер отклонил это действие.',
   // Another device: sign-in links (views/device.js)
