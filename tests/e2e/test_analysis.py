@@ -266,6 +266,13 @@ def test_the_match_page_shows_the_points_given_away_per_deal_and_analyses_anothe
                 "data-points", points
             )
         expect(page.get_by_test_id(f"analysis-deal-{other}")).to_have_attribute("data-status", "none")
+        # under the race chart: a bar per seat for the analysed deal, a gap (no bar) for the other
+        given = page.get_by_test_id("given-away-row")
+        expect(given).to_have_attribute("data-analysed", str(deal.deal))
+        expect(given.get_by_test_id(f"given-away-bar-{deal.deal}-1")).to_have_attribute(
+            "data-points", str(shown(first["analysis"]["given_away"][1]))
+        )
+        expect(given.locator(f'[data-deal="{other}"]')).to_have_count(0)
 
         # Analyse the other deal from here: it runs, then both count in the match's figures.
         page.get_by_test_id(f"match-analyse-{other}").click()
@@ -275,6 +282,10 @@ def test_the_match_page_shows_the_points_given_away_per_deal_and_analyses_anothe
         summary = api_json(page, f"/api/matches/{deal.match_id}/analysis")
         assert (summary["analysed"], summary["finished_deals"]) == (2, deal.deals), summary
         expect(page.get_by_test_id("match-analysed")).to_have_attribute("data-analysed", "2")
+        expect(given).to_have_attribute("data-analysed", ",".join(map(str, sorted({deal.deal, other}))))
+        expect(given).to_have_attribute(
+            "data-gaps", ",".join(str(k) for k in range(deal.deals) if k not in (deal.deal, other))
+        )
         for seat in range(2):
             expect(page.get_by_test_id(f"match-given-away-{seat}")).to_have_attribute(
                 "data-points", str(shown(summary["given_away"][seat]))

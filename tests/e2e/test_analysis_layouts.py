@@ -3,7 +3,8 @@ at 390×844, 844×390 and 1366×768, a deal of two, three and four seats analyse
 first marked move — the verdict, the eval line along the timeline, every seat's points given away —
 fits the screen as the table does (no page scroll, nothing sticking out sideways, no text cut off,
 no seat's name cut, the given ids in view), and so do a deal not analysed yet (Analyse) and the
-match page with its points given away. The checks are test_layout_matrix.py's own (imported, not
+match page with its points given away — under its race chart a bar per seat for each analysed deal,
+on the race's deal axis, and a gap for each deal not analysed. The checks are test_layout_matrix.py's own (imported, not
 copied); screenshots go to tests/e2e/artifacts/layout-<lang>-analysis-….png.
 
 The matches are seeded through the sockets and analysed through the API once for the module
@@ -12,12 +13,13 @@ The matches are seeded through the sockets and analysed through the API once for
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.support.services import ServerProcess, serving
 
@@ -59,6 +61,32 @@ def deals(server: ServerProcess) -> Iterator[dict[int, tuple[Seeded, dict[str, A
         loop.close()
 
 
+def given_away_row_is_checked(page: Page, seeded: Seeded, body: dict[str, Any]) -> None:
+    """The row under the race chart: on the race's deal axis, the analysed deal a bar per seat with
+    the server's figure (whole, rounded down), every other deal of the match a gap (no bar at all)."""
+    row = page.get_by_test_id("given-away-row")
+    expect(row).to_be_visible()
+    expect(row).to_have_attribute("data-deals", str(seeded.deals))
+    expect(row).to_have_attribute("data-analysed", str(seeded.deal))
+    others = [k for k in range(seeded.deals) if k != seeded.deal]
+    expect(row).to_have_attribute("data-gaps", ",".join(map(str, others)))
+    for seat in range(seeded.seats):
+        bar = row.get_by_test_id(f"given-away-bar-{seeded.deal}-{seat}")
+        expect(bar).to_have_attribute("data-points", str(math.floor(body["analysis"]["given_away"][seat])))
+        for k in others:
+            expect(row.get_by_test_id(f"given-away-bar-{k}-{seat}")).to_have_count(0)
+    # each bar under its deal's point of the race chart (the same deal axis, drawn at the same width)
+    race_x = page.get_by_test_id("race-chart").locator(f'.race-series .race-point[data-deal="{seeded.deal + 1}"]')
+    centre = race_x.first.bounding_box()
+    bar_box = row.get_by_test_id(f"given-away-bar-{seeded.deal}-0").bounding_box()
+    assert centre is not None and bar_box is not None
+    assert abs((centre["x"] + centre["width"] / 2) - (bar_box["x"] + bar_box["width"] / 2)) < 1.5, (centre, bar_box)
+
+
+def show_given_away_row(page: Page) -> None:
+    page.get_by_test_id("given-away-row").scroll_into_view_if_needed()
+
+
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_the_analysed_replay_fits_every_viewport(
     lang: str, server: ServerProcess, deals: dict[int, tuple[Seeded, dict[str, Any]]], browser: Any, artifacts: Path
@@ -86,10 +114,14 @@ def test_the_analysed_replay_fits_every_viewport(
                 page.goto(f"/#/replay/{seeded.match_id}/{other}")
                 expect(page.get_by_test_id("analysis")).to_have_attribute("data-status", "none")
                 matrix.page_fits("analysis-none", table=True, in_view=("analyse",), seats=True, viewports=MATRIX)
-                # the match page: per deal and per player the points given away
+                # the match page: per deal and per player the points given away, and under the race
+                # chart a bar per seat for the analysed deal, gaps (no bar) for the others
                 page.goto(f"/#/history/{seeded.match_id}")
                 expect(page.get_by_test_id(f"analysis-deal-{seeded.deal}")).to_have_attribute("data-status", "done")
-                matrix.page_fits("analysis-match", viewports=MATRIX)
+                given_away_row_is_checked(page, seeded, body)
+                matrix.page_fits(
+                    "analysis-match", in_view=("given-away-row",), prepare=show_given_away_row, viewports=MATRIX
+                )
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()

@@ -5,9 +5,10 @@
 // DOM and no text (tested under node: analysis-data.test.mjs). Nothing here rates an action: the
 // grade of every rating is the server's, and the thresholds are the generated GRADES (the server's
 // backend/analysis/model.py), never written here; the eval line's place per seat is the race
-// chart's (race-data.js), so one seat has one colour in every chart.
+// chart's (race-data.js), so one seat has one colour in every chart, and the match page's row of
+// points given away per deal is drawn on the race chart's own deal axis (raceLayout).
 import { GRADES } from '../generated/protocol.js';
-import { SERIES, seatOrder } from './race-data.js';
+import { SERIES, raceLayout, seatOrder } from './race-data.js';
 
 /** How often a queued or running analysis is asked for again (the brief: about every 0.5–1 s). */
 export const POLL_MS = 700;
@@ -211,5 +212,59 @@ export function matchSummary(body, n) {
     analysed: Number(body && body.analysed) || deals.filter((d) => d.status === 'done').length,
     finished: Number(body && body.finished_deals) || deals.length,
     pending: deals.some((d) => PENDING.has(d.status)),
+  };
+}
+
+// The match page's row under the race chart: per seat a row of bars, one per analysed deal, in the
+// race chart's units (same width and deal axis, so each bar stands under its deal's point).
+export const GIVEN_ROW_H = 28; // a seat's row: its bars (up to GIVEN_BAR_MAX) and their figures above
+export const GIVEN_BAR_MAX = 14;
+const GIVEN_BAR_MIN = 1.5; // an analysed deal with nothing given away still shows (a gap is no bar)
+const GIVEN_TOP = 4;
+const GIVEN_LABEL_SLOT = 18; // the figures above the bars only where a deal has this much room
+
+/**
+ * Where the bars go: the race chart's layout for the same `history` / `target` / `me` gives the deal
+ * axis (x of deal i), the width and the seats' order, class and marker; `summary` is matchSummary's.
+ * Per seat (the viewer first) a row with its baseline and a cell per deal of the race: `points`
+ * (whole) and its bar for an analysed deal, `points: null` and no bar for one not analysed (a gap, not
+ * a zero). One scale for every seat (the most any seat gave away in a deal), so rows compare.
+ */
+export function givenAwayLayout({ summary, history, target, n, me = 0 }) {
+  const race = raceLayout({ history, target, n, me });
+  const { x, pad, width, deals } = race;
+  const byNumber = new Map(list(summary && summary.deals).map((d) => [d.number, d]));
+  const analysedAt = (i) => {
+    const d = byNumber.get(i);
+    return d && d.status === 'done' && Array.isArray(d.givenAway) ? d.givenAway : null;
+  };
+  const numbers = Array.from({ length: deals }, (_, i) => i);
+  const analysed = numbers.filter((i) => analysedAt(i));
+  const max = Math.max(1, ...analysed.flatMap((i) => analysedAt(i).map((v) => points(v))));
+  const slot = deals ? (width - pad.left - pad.right) / deals : 0;
+  const barW = Math.max(2, Math.min(16, slot * 0.6));
+  const rows = race.series.map((s, k) => {
+    const base = GIVEN_TOP + (k + 1) * GIVEN_ROW_H - 4;
+    const cells = numbers.map((i) => {
+      const given = analysedAt(i);
+      const cx = x(i + 1);
+      if (!given) return { number: i, deal: i + 1, x: cx, status: (byNumber.get(i) || {}).status || 'none', points: null, bar: null };
+      const value = points(given[s.seat]);
+      const height = Math.max(GIVEN_BAR_MIN, (value / max) * GIVEN_BAR_MAX);
+      return { number: i, deal: i + 1, x: cx, status: 'done', points: value, bar: { x: cx - barW / 2, y: base - height, width: barW, height } };
+    });
+    return { seat: s.seat, k, cls: s.cls, marker: s.marker, base, key: { x: pad.left - 14, y: base - GIVEN_BAR_MAX / 2 }, cells };
+  });
+  return {
+    width,
+    height: GIVEN_TOP + rows.length * GIVEN_ROW_H + 2,
+    pad,
+    deals,
+    max,
+    barW,
+    labels: slot >= GIVEN_LABEL_SLOT,
+    rows,
+    analysed,
+    gaps: numbers.filter((i) => !analysedAt(i)),
   };
 }

@@ -7,6 +7,8 @@ import { GRADES } from '../generated/protocol.js';
 import {
   EVAL_H,
   EVAL_PAD,
+  GIVEN_BAR_MAX,
+  GIVEN_ROW_H,
   POLL_MS,
   betterCards,
   dealTotals,
@@ -14,6 +16,7 @@ import {
   evalSeries,
   gradeNames,
   gradeTable,
+  givenAwayLayout,
   isPending,
   marksOf,
   matchSummary,
@@ -24,6 +27,7 @@ import {
   timelineAt,
   verdictAt,
 } from './analysis-data.js';
+import { raceLayout } from './race-data.js';
 
 const play = (seat, card, declare = null) => ({ seat, kind: 'play', card, declare });
 const rating = (step, seat, taken, best, taken_scores, best_scores, given_away, extra = {}) => {
@@ -184,6 +188,60 @@ test('the match page: per deal and per seat, summed over the analysed deals', ()
   assert.deepEqual(m.givenAway, [3, 0, 14, 40]);
   assert.deepEqual([m.analysed, m.finished, m.pending], [1, 3, true]);
   assert.equal(matchSummary({ deals: [], given_away: [0, 0], analysed: 0, finished_deals: 0 }, 2).pending, false);
+});
+
+test('the match page’s row under the race chart: a bar per analysed deal on the race’s deal axis, gaps for the others', () => {
+  // four deals of three players; deal 0 and 2 analysed (2: nobody gave anything away), 1 running, 3 never asked
+  const history = [{ totals: [120, 80, 60] }, { totals: [250, 160, 90] }, { totals: [300, 310, 200] }, { totals: [420, 330, 260] }];
+  const body = {
+    seats: 3,
+    deals: [
+      { number: 0, status: 'done', given_away: [3.7, 28, 12] },
+      { number: 1, status: 'running', given_away: null },
+      { number: 2, status: 'done', given_away: [0, 0, 0] },
+      { number: 3, status: 'none', given_away: null },
+    ],
+    given_away: [3.7, 28, 12],
+    analysed: 2,
+    finished_deals: 4,
+  };
+  const summary = matchSummary(body, 3);
+  const lay = givenAwayLayout({ summary, history, target: 1001, n: 3, me: 1 });
+  const race = raceLayout({ history, target: 1001, n: 3, me: 1 });
+  // the race chart's width and deal axis, its seats in its order with its classes and markers
+  assert.equal(lay.width, race.width);
+  assert.deepEqual(lay.rows.map((r) => [r.seat, r.cls, r.marker]), race.series.map((s) => [s.seat, s.cls, s.marker]));
+  for (const row of lay.rows) assert.deepEqual(row.cells.map((c) => c.x), race.series[0].points.map((p) => p.x));
+  assert.deepEqual([lay.deals, lay.analysed, lay.gaps, lay.max], [4, [0, 2], [1, 3], 28]);
+  // a gap is no bar and no figure; an analysed zero is a figure 0 with a bar that still shows
+  const bySeat = Object.fromEntries(lay.rows.map((r) => [r.seat, r]));
+  assert.deepEqual(bySeat[0].cells.map((c) => c.points), [3, null, 0, null]);
+  assert.deepEqual(bySeat[1].cells.map((c) => [c.status, c.points]), [['done', 28], ['running', null], ['done', 0], ['none', null]]);
+  assert.equal(bySeat[1].cells[1].bar, null);
+  assert.ok(bySeat[2].cells[2].bar.height > 0 && bySeat[2].cells[2].bar.height < 2);
+  // one scale for every seat: the most given away in a deal is a full bar, standing on its row's baseline
+  const full = bySeat[1].cells[0].bar;
+  assert.equal(full.height, GIVEN_BAR_MAX);
+  assert.equal(full.y + full.height, bySeat[1].base);
+  assert.ok(Math.abs(bySeat[2].cells[0].bar.height - (12 / 28) * GIVEN_BAR_MAX) < 1e-9);
+  // centred under the deal's point, the rows one under the other inside the chart
+  assert.equal(full.x + full.width / 2, bySeat[1].cells[0].x);
+  assert.deepEqual(lay.rows.map((r) => r.base), [0, 1, 2].map((k) => 4 + (k + 1) * GIVEN_ROW_H - 4));
+  assert.ok(lay.rows.every((r) => r.base < lay.height));
+  assert.equal(lay.labels, true); // four deals leave room for the figures
+});
+
+test('the row under the race chart: nothing analysed is all gaps; a long match drops the figures, not the bars', () => {
+  const history = Array.from({ length: 30 }, (_, i) => ({ totals: [i * 30, i * 20] }));
+  const none = givenAwayLayout({ summary: matchSummary({ deals: history.map((_, i) => ({ number: i, status: 'none' })) }, 2), history, target: 1001, n: 2 });
+  assert.deepEqual([none.analysed.length, none.gaps.length, none.max], [0, 30, 1]);
+  assert.ok(none.rows.every((r) => r.cells.every((c) => c.bar === null && c.points === null)));
+  const deals = history.map((_, i) => ({ number: i, status: 'done', given_away: [i, 2 * i] }));
+  const all = givenAwayLayout({ summary: matchSummary({ deals }, 2), history, target: 1001, n: 2 });
+  assert.equal(all.labels, false);
+  assert.ok(all.barW >= 2 && all.rows.every((r) => r.cells.every((c) => c.bar && c.bar.x >= all.pad.left - all.barW && c.bar.x + c.bar.width <= all.width)));
+  // no analysis at all yet (the answer still on its way)
+  assert.deepEqual(givenAwayLayout({ summary: matchSummary(null, 2), history, target: 1001, n: 2 }).analysed, []);
 });
 
 // The server's own rater over the replay fixtures' deals (tools/table_fixtures.py): two-hand 1001, McLeod

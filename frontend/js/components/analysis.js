@@ -12,7 +12,8 @@ import { t, tn } from '../i18n.js';
 import { cardName } from '../cards.js';
 import { apiErrorText, num, replayHref } from '../ui.js';
 import { cardShort, seatTag } from '../table/names.js';
-import { POLL_MS, betterCards, dealTotals, evalLayout, gradeTable, isPending, marksOf, matchSummary, nextMark, progressOf, timelineAt, verdictAt } from './analysis-data.js';
+import { POLL_MS, betterCards, dealTotals, evalLayout, givenAwayLayout, gradeTable, isPending, marksOf, matchSummary, nextMark, progressOf, timelineAt, verdictAt } from './analysis-data.js';
+import { markerShape } from './race-data.js';
 
 /** A grade in words (Slip / Mistake / Blunder, in the page's language). */
 export function gradeWord(grade) {
@@ -338,18 +339,77 @@ export function createAnalysis({ matchId, number, code = null, seats, steps, me 
 }
 
 /**
+ * The row under the match page's race chart: each player's points given away per analysed deal, a
+ * bar row per seat in the race chart's colour and marker, each bar under its deal's point of the race
+ * (the same width and deal axis: givenAwayLayout). A deal not analysed is a gap, not a zero bar. For
+ * screen readers the chart is one image, named by its caption and described deal by deal.
+ * `summary` is matchSummary's; `history`, `target`, `me` the race chart's; `names` in seat order.
+ */
+export function givenAwayRow({ summary, history, target, names, me = 0 }) {
+  const lay = givenAwayLayout({ summary, history, target, n: names.length, me });
+  const id = `given-${Math.random().toString(36).slice(2, 8)}`;
+  const nameOf = (seat) => names[seat] ?? '?';
+  const caption = h('p', { class: 'given-row-caption', id: `${id}-t`, text: t('analysis.row_title') });
+  const desc = svg('desc', { id: `${id}-d` });
+  const gaps = lay.gaps.length ? [tn('analysis.row_gaps', lay.gaps.length, { deals: lay.gaps.map((i) => num(i + 1)).join(', ') })] : [];
+  desc.textContent = [
+    ...lay.rows.map((r) => `${nameOf(r.seat)}: ${r.cells.filter((c) => c.bar).map((c) => t('analysis.row_deal', { deal: num(c.deal), n: num(c.points) })).join(', ')}.`),
+    ...gaps,
+  ].join(' ');
+  const chart = svg('svg', {
+    class: 'race-chart given-row',
+    viewBox: `0 0 ${lay.width} ${lay.height}`,
+    role: 'img',
+    'aria-labelledby': `${caption.id} ${desc.id}`,
+    'data-testid': 'given-away-row',
+    'data-deals': lay.deals,
+    'data-analysed': lay.analysed.join(','),
+    'data-gaps': lay.gaps.join(','),
+  });
+  chart.append(desc);
+  for (const r of lay.rows) {
+    const group = svg('g', { class: `race-series ${r.cls}`, 'data-seat': r.seat, 'data-testid': `given-away-seat-${r.seat}` });
+    const { tag, attrs } = markerShape(r.marker, r.key.x, r.key.y);
+    const key = svg(tag, { ...attrs, class: 'race-point', 'aria-hidden': 'true' });
+    const who = svg('title');
+    who.textContent = nameOf(r.seat);
+    key.append(who);
+    group.append(svg('line', { class: 'race-gridline', x1: lay.pad.left, x2: lay.width - lay.pad.right, y1: r.base, y2: r.base }), key);
+    for (const c of r.cells) {
+      if (!c.bar) continue; // not analysed: a gap
+      const bar = svg('rect', { class: 'given-bar', x: c.bar.x.toFixed(1), y: c.bar.y.toFixed(1), width: c.bar.width.toFixed(1), height: c.bar.height.toFixed(1), 'data-testid': `given-away-bar-${c.number}-${r.seat}`, 'data-deal': c.number, 'data-points': c.points });
+      const tip = svg('title');
+      tip.textContent = t('race.point', { deal: num(c.deal), name: nameOf(r.seat), total: num(c.points) });
+      bar.append(tip);
+      group.append(bar);
+      if (lay.labels) {
+        const figure = svg('text', { class: 'race-label', x: c.x.toFixed(1), y: (c.bar.y - 2).toFixed(1), 'text-anchor': 'middle', 'aria-hidden': 'true' });
+        figure.textContent = num(c.points);
+        group.append(figure);
+      }
+    }
+    chart.append(group);
+  }
+  return h('div', { class: 'given-row-box' }, caption, chart);
+}
+
+/**
  * The match page's part (views/history.js): per player the points given away in each analysed deal
  * and in the match (GET /api/matches/{id}/analysis), "Analyse" for each deal not analysed yet (POST,
  * then the match's figures asked again about every POLL_MS while one runs), a link to each analysed
- * deal's replay. `names` in seat order; `order` the seats as the page lists them (the viewer first).
+ * deal's replay, and `chart`: the row of points given away per deal for under the race chart (`race`:
+ * the race chart's {history, target, me}). `names` in seat order; `order` the seats as the page lists
+ * them (the viewer first).
  */
-export function createMatchAnalysis({ matchId, names, order }) {
+export function createMatchAnalysis({ matchId, names, order, race = null }) {
   const n = names.length;
   let body = null;
   let error = null;
   let timer = null;
   let destroyed = false;
   const el = h('section', { class: 'card-panel analysis-block', 'data-testid': 'match-analysis', 'aria-labelledby': 'analysis-h', hidden: true });
+  // under the race chart (the page places it): the points given away per deal, once one is analysed
+  const chart = h('div', { class: 'given-row-slot', 'data-testid': 'given-away-slot', hidden: true });
 
   function stopPolling() {
     if (timer !== null) clearTimeout(timer);
@@ -395,6 +455,8 @@ export function createMatchAnalysis({ matchId, names, order }) {
   function render() {
     const m = matchSummary(body, n);
     el.hidden = false;
+    chart.hidden = !(race && race.history.length && m.analysed);
+    setChildren(chart, chart.hidden ? null : givenAwayRow({ summary: m, ...race, names }));
     setChildren(
       el,
       h('h2', { id: 'analysis-h', text: t('analysis.given_away') }),
@@ -432,6 +494,7 @@ export function createMatchAnalysis({ matchId, names, order }) {
   refresh();
   return {
     el,
+    chart,
     destroy() {
       destroyed = true;
       stopPolling();

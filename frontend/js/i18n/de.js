@@ -402,6 +402,9 @@ export default {
   'analysis.analyse_deal': 'Spiel {n} analysieren',
   'analysis.deal_running': 'wird analysiert…',
   'analysis.match_total': 'In der Partie:',
+  'analysis.row_title': 'Verschenkte Punkte je Spiel',
+  'analysis.row_deal': 'Spiel {deal}: {n}',
+  'analysis.row_gaps': { one: 'Spiel {deals} nicht analysiert.', other: 'Spiele {deals} nicht analysiert.' },
   'reject.database_unavailable': 'Der Server kann gerade keine Spiele speichern. Bitte versuche es gleich noch einmal.',
   'reject.unknown': 'Der Server hat das abgelehnt.',
   // Another device: sign-in links (views/device.js)

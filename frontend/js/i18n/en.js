@@ -402,6 +402,9 @@ export default {
   'analysis.analyse_deal': 'Analyse deal {n}',
   'analysis.deal_running': 'analysing…',
   'analysis.match_total': 'In the match:',
+  'analysis.row_title': 'Points given away per deal',
+  'analysis.row_deal': 'deal {deal}: {n}',
+  'analysis.row_gaps': { one: 'Deal {deals} not analysed.', other: 'Deals {deals} not analysed.' },
   'reject.database_unavailable': 'The server cannot store games right now. Please try again in a moment.',
   'reject.unknown': 'The server refused that.',
   // Another device: sign-in links (views/device.js)

@@ -319,10 +319,10 @@ export default {
   'reject.player_not_found': 'Такого игрока нет.',
   'reject.not_in_group': 'Личные встречи видят только сами игроки.',
   'reject.match_in_progress': 'Эта партия ещё идёт. Запись можно посмотреть после её окончания.',
-  'reject.deal_not_found': 'В этой партии нет такой раздачи.',
-  'reject.deal_unfinished': 'Эта раздача не была доиграна, её нельзя разобрать.',
+  'reject.deal_not_found': 'В этой партии нет такой сдачи.',
+  'reject.deal_unfinished': 'Эта сдача не была доиграна, её нельзя разобрать.',
   'reject.analysis_limit': 'Вы запросили много разборов: дождитесь готовности своего или попробуйте позже.',
-  'reject.analysis_queue_full': 'Компьютер сейчас разбирает другие раздачи. Попробуйте чуть позже.',
+  'reject.analysis_queue_full': 'Компьютер сейчас разбирает другие сдачи. Попробуйте чуть позже.',
   // The replay viewer (views/replay.js)
   'replay.back': 'Назад к партии',
   'replay.download': 'Скачать JSON',
@@ -402,6 +402,9 @@ export default {
   'analysis.analyse_deal': 'Анализ сдачи {n}',
   'analysis.deal_running': 'идёт анализ…',
   'analysis.match_total': 'За партию:',
+  'analysis.row_title': 'Упущенные очки по сдачам',
+  'analysis.row_deal': 'сдача {deal}: {n}',
+  'analysis.row_gaps': { one: 'Сдача {deals} не разобрана.', few: 'Сдачи {deals} не разобраны.', many: 'Сдачи {deals} не разобраны.', other: 'Сдачи {deals} не разобраны.' },
   'reject.database_unavailable': 'Сервер сейчас не может сохранять игры. Попробуйте чуть позже.',
   'reject.unknown': 'Сервер отклонил это действие.',
   // Another device: sign-in links (views/device.js)

@@ -447,7 +447,13 @@ export function mountMatch(root, matchId) {
     if (destroyed) return;
     const m = normaliseMatch(raw, me.id);
     const res = resultLabel(m);
-    if (m.status === 'finished') analysis = createMatchAnalysis({ matchId: m.id, names: m.names.map((name, i) => (i === m.seat ? me.name : name)), order: [m.seat, ...m.others] });
+    if (m.status === 'finished')
+      analysis = createMatchAnalysis({
+        matchId: m.id,
+        names: m.names.map((name, i) => (i === m.seat ? me.name : name)),
+        order: [m.seat, ...m.others],
+        race: { history: m.deals, target: m.target, me: m.seat },
+      });
     const seat = m.seat;
     const names = m.names.map((name, i) => (i === seat ? me.name : name));
     // Every finished match replays, two-hand 1001 and the games for three and four (V2–V7) alike.
@@ -507,7 +513,8 @@ export function mountMatch(root, matchId) {
             'div',
             { class: 'detail-grid' },
             // The race to the target: a line per player (two, three or four), the viewer's first.
-            h('section', { class: 'race-block', 'aria-labelledby': 'race-h' }, h('h2', { id: 'race-h', text: t('race.heading') }), raceChart({ history: m.deals, target: m.target, names, me: seat })),
+            // Under it, once a deal is analysed, every player's points given away per deal (issue 26).
+            h('section', { class: 'race-block', 'aria-labelledby': 'race-h' }, h('h2', { id: 'race-h', text: t('race.heading') }), raceChart({ history: m.deals, target: m.target, names, me: seat }), analysis ? analysis.chart : null),
             h('section', { class: 'sheet-block', 'aria-labelledby': 'deals-h' }, h('h2', { id: 'deals-h', text: t('history.deals') }), scoreSheet(m.deals, seat, names, replayable ? m.id : null)),
           )
         : [h('h2', { text: t('history.deals') }), h('p', { class: 'muted', text: t('history.no_deals') })],
