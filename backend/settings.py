@@ -85,7 +85,7 @@ class Settings(BaseSettings):
         default=8, ge=1, description="Deal analyses queued or running in one process; one more: 503 analysis_queue_full"
     )
     analysis_concurrent: int = Field(
-        default=1, ge=1, description="Deal analyses one process rates at once in the bot pool; the others wait"
+        default=1, ge=1, description="Deal analyses one process rates at once, each in a pool process of its own"
     )
     analysis_stale_s: float = Field(
         default=600.0, gt=0, description="A queued or running analysis unchanged this long is started again"

@@ -54,7 +54,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         if settings.rest_limits:  # counted in Redis when processes share the rooms, else here
             counters = MemoryCounters() if cluster is None else RedisCounters(cluster.redis)
             app.state.limiter = Limiter(counters, limits_from(settings.rate_limits))
-        bots = ProcessBotRunner(settings.bot_workers)  # one pool: the computer's moves and the analyses
+        # One pool: the computer's moves, and processes of their own for the hints and the analyses.
+        bots = ProcessBotRunner(settings.bot_workers, analysis_workers=settings.analysis_concurrent)
         the_clock = clock or SystemClock()
         app.state.rooms = Rooms(
             store,

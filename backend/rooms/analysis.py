@@ -13,9 +13,10 @@ A job plans the deal's decisions (``backend.analysis.decisions``), rates them on
 the injected ``Rater`` (in production ``ProcessBotRunner.rate``: the bot pool, never the event loop),
 writes ``done``/``total`` into the row after each one, so that any process can show the progress,
 and stores the summary (``summarize``) as the JSON the API serves, or why it failed. At most
-``concurrent`` jobs of a process rate at once (a computer's move waits behind at most that many
-ratings); the others wait queued. Each rating's seed is derived from the match's seed, the deal's
-number and the step: the same deal is rated the same every time.
+``concurrent`` jobs of a process rate at once (the pool keeps as many processes for them, so a
+computer's move never waits behind a rating: ``ProcessBotRunner``); the others wait queued. Each
+rating's seed is derived from the match's seed, the deal's number and the step: the same deal is
+rated the same every time.
 """
 
 from __future__ import annotations

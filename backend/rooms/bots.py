@@ -65,14 +65,17 @@ class HintsBusy(RuntimeError):
 
 
 class ProcessBotRunner:
-    """One pool for the computer's moves and the hints. It has ``hint_workers`` processes more than
-    ``workers``, and at most ``hint_workers`` hints think at once (counted until their process is
-    really done, even when the room stopped waiting at the deadline): so however many hints are
-    asked, ``workers`` processes stay free for the computer seats, which never wait for a hint."""
+    """One pool for the computer's moves, the hints and the analyses. It has ``hint_workers`` and
+    ``analysis_workers`` processes more than ``workers``; at most ``hint_workers`` hints think at once
+    (counted until their process is really done, even when the room stopped waiting at the deadline),
+    and the analyses rate at most ``analysis_workers`` decisions at once (``ANALYSIS_CONCURRENT``, held
+    by ``rooms.analysis.Analyses``): so however many hints and analyses are asked, ``workers``
+    processes stay free for the computer seats, which never wait for either."""
 
-    def __init__(self, workers: int = 1, hint_workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, hint_workers: int = 1, analysis_workers: int = 1) -> None:
         self._workers = workers
         self._hint_workers = hint_workers
+        self._analysis_workers = analysis_workers
         self._hinting = 0
         self._pool: ProcessPoolExecutor | None = None
 
@@ -80,7 +83,9 @@ class ProcessBotRunner:
         if self._pool is None:
             # "spawn": a forked copy of a running server (threads, sockets) is not safe to use.
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self._workers + self._hint_workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self._workers + self._hint_workers + self._analysis_workers, mp_context=context
+            )
         return self._pool
 
     async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
