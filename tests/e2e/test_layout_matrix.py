@@ -31,6 +31,7 @@ from tests.support.services import ServerProcess
 
 from .conftest import ARTIFACTS, VIEWPORTS
 from .helpers import (
+    TIMEOUT_MS,
     Seat,
     choose_name,
     close_summary,
@@ -295,6 +296,12 @@ def play_card(page: Page, rng: random.Random, *, prefer: str | None = None, decl
         return None  # re-rendered under the click: try again
     if asks:  # a K or Q that may declare: the question comes first
         page.get_by_test_id("declare-yes" if declare else "declare-no").click()
+    # The play shown (the tap does not wait for the page): the next look at the hand is after it.
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-testid=table-page]').dataset.version) > v",
+        arg=now["version"],
+        timeout=TIMEOUT_MS,
+    )
     return card
 
 
