@@ -37,13 +37,14 @@ export function fitAll(...roots) {
 // Every element tries its candidates in step with the others: all of them write a candidate, then
 // all of them are measured. Reading a size after a write makes the browser lay the page out again,
 // so one element at a time cost a layout per element and candidate (a phone's main thread busy for
-// a long moment at each card of a table of four); in step it is one layout per candidate.
+// a long moment at each card of a table of four); in step it is one layout per candidate. Nothing is
+// written that is already so: a name that still fits whole costs a read of a page laid out already.
 function fitEach(els) {
   let trying = [];
   for (const el of els) {
     const known = CANDIDATES.get(el);
     if (!known || !known.list.length || !el.isConnected) continue;
-    el.dataset.fit = '';
+    if (el.dataset.fit === 'tag') el.dataset.fit = ''; // shown again to be measured
     trying.push({ el, known, i: 0 });
   }
   while (trying.length) {
@@ -53,18 +54,23 @@ function fitEach(els) {
     trying = [];
     for (const { t, shown, fits } of sized) {
       const { el, known: { list, title } } = t;
-      if (!shown) continue; // not laid out (hidden): nothing to decide
-      if (fits) { // layout rounds: a pixel is not a cut
-        el.dataset.fit = String(t.i);
-        if (t.i > 0 || title) el.title = title || list[0];
-        else el.removeAttribute('title');
+      if (!shown) { // not laid out (hidden): nothing to decide
+        set(el, '');
+      } else if (fits) { // layout rounds: a pixel is not a cut
+        set(el, String(t.i), t.i > 0 || title ? title || list[0] : null);
       } else if (t.i + 1 < list.length) {
         trying.push({ ...t, i: t.i + 1 });
       } else {
         el.textContent = list[0];
-        el.title = title || list[0];
-        el.dataset.fit = 'tag';
+        set(el, 'tag', title || list[0]);
       }
     }
   }
+}
+
+/** The outcome on the element (`data-fit`, and its title unless `title` is undefined), where it differs. */
+function set(el, outcome, title = undefined) {
+  if (el.dataset.fit !== outcome) el.dataset.fit = outcome;
+  if (title === null) el.removeAttribute('title');
+  else if (title !== undefined && el.title !== title) el.title = title;
 }
