@@ -24,26 +24,53 @@ export function fitText(el, candidates, title = null) {
 
 /** Pick, for one element, the first candidate that fits (its box must be laid out). */
 export function fit(el) {
-  const known = CANDIDATES.get(el);
-  if (!known || !known.list.length || !el.isConnected) return;
-  const { list, title } = known;
-  el.dataset.fit = '';
-  for (let i = 0; i < list.length; i++) {
-    if (el.textContent !== list[i]) el.textContent = list[i];
-    if (!el.clientWidth && !el.getClientRects().length) return; // not laid out (hidden): nothing to decide
-    if (el.scrollWidth <= el.clientWidth + 1) { // layout rounds: a pixel is not a cut
-      el.dataset.fit = String(i);
-      if (i > 0 || title) el.title = title || list[0];
-      else el.removeAttribute('title');
-      return;
-    }
-  }
-  el.textContent = list[0];
-  el.title = title || list[0];
-  el.dataset.fit = 'tag';
+  if (el) fitEach([el]);
 }
 
-export function fitAll(root) {
-  if (!root) return;
-  for (const el of root.querySelectorAll('.fit-name')) fit(el);
+/** Fit every name under the roots given (the seats and my box at once: one measure for all). */
+export function fitAll(...roots) {
+  const els = [];
+  for (const root of roots) if (root) els.push(...root.querySelectorAll('.fit-name'));
+  fitEach(els);
+}
+
+// Every element tries its candidates in step with the others: all of them write a candidate, then
+// all of them are measured. Reading a size after a write makes the browser lay the page out again,
+// so one element at a time cost a layout per element and candidate (a phone's main thread busy for
+// a long moment at each card of a table of four); in step it is one layout per candidate. Nothing is
+// written that is already so: a name that still fits whole costs a read of a page laid out already.
+function fitEach(els) {
+  let trying = [];
+  for (const el of els) {
+    const known = CANDIDATES.get(el);
+    if (!known || !known.list.length || !el.isConnected) continue;
+    if (el.dataset.fit === 'tag') el.dataset.fit = ''; // shown again to be measured
+    trying.push({ el, known, i: 0 });
+  }
+  while (trying.length) {
+    for (const t of trying) if (t.el.textContent !== t.known.list[t.i]) t.el.textContent = t.known.list[t.i];
+    // reads only: the page is laid out once for all of them
+    const sized = trying.map((t) => ({ t, shown: Boolean(t.el.clientWidth || t.el.getClientRects().length), fits: t.el.scrollWidth <= t.el.clientWidth + 1 }));
+    trying = [];
+    for (const { t, shown, fits } of sized) {
+      const { el, known: { list, title } } = t;
+      if (!shown) { // not laid out (hidden): nothing to decide
+        set(el, '');
+      } else if (fits) { // layout rounds: a pixel is not a cut
+        set(el, String(t.i), t.i > 0 || title ? title || list[0] : null);
+      } else if (t.i + 1 < list.length) {
+        trying.push({ ...t, i: t.i + 1 });
+      } else {
+        el.textContent = list[0];
+        set(el, 'tag', title || list[0]);
+      }
+    }
+  }
+}
+
+/** The outcome on the element (`data-fit`, and its title unless `title` is undefined), where it differs. */
+function set(el, outcome, title = undefined) {
+  if (el.dataset.fit !== outcome) el.dataset.fit = outcome;
+  if (title === null) el.removeAttribute('title');
+  else if (title !== undefined && el.title !== title) el.title = title;
 }

@@ -246,13 +246,16 @@ def tap_card(page: Page, card: str, before: int, positions: Sequence[Any] = (Non
     another one) at the first of ``positions`` that takes it (None: its middle); whether it was played
     or its marriage question opened. ``before``: the table's version before the click.
 
-    Playwright reports a click that landed as failed when the page is slow to answer after it (a
-    loaded machine): if the card left the hand or the question opened, it was played, and tapping
-    again would play the next card."""
+    The click does not wait for the page after it (``no_wait_after``): Playwright would wait for the
+    page's main thread to say no navigation was scheduled, and on a loaded machine that thread is busy
+    drawing the card just played, so a click that landed timed out and cost a retry (2.5 s a card).
+    The caller waits for the play itself. A click that fails before it lands (the hand moving under
+    it) is checked all the same: if the card left the hand or the question opened, it was played,
+    and tapping again would play the next card."""
     button = page.locator(f'[data-testid="hand"] button[data-card="{card}"]')
     for position in positions:
         try:
-            button.click(timeout=1500, position=position)
+            button.click(timeout=1500, position=position, no_wait_after=True)
             return True
         except Exception:
             if _tap_landed(page, card, before):

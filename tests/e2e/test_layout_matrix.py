@@ -27,10 +27,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from backend.engine.cards import RANKS
 from tests.support.services import ServerProcess
 
 from .conftest import ARTIFACTS, VIEWPORTS
 from .helpers import (
+    TIMEOUT_MS,
     Seat,
     choose_name,
     close_summary,
@@ -295,6 +297,12 @@ def play_card(page: Page, rng: random.Random, *, prefer: str | None = None, decl
         return None  # re-rendered under the click: try again
     if asks:  # a K or Q that may declare: the question comes first
         page.get_by_test_id("declare-yes" if declare else "declare-no").click()
+    # The play shown (the tap does not wait for the page): the next look at the hand is after it.
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-testid=table-page]').dataset.version) > v",
+        arg=now["version"],
+        timeout=TIMEOUT_MS,
+    )
     return card
 
 
@@ -429,9 +437,19 @@ def latest_view_seat(seat: Seat) -> int:
     return int((view or {}).get("seat", 0))
 
 
+def lowest_legal(seat: Seat) -> str | None:
+    """My lowest legal card (R1's order of ranks): a card that seldom takes the trick, so that another
+    seat leads the next one and I may be the last to play to it."""
+    states = seat.states()
+    legal = [play["card"] for play in ((states[-1].get("view") or {}).get("legal") or [])] if states else []
+    return max(legal, key=lambda card: RANKS.index(card[0])) if legal else None
+
+
 def wait_for_my_turn_before_a_trick_of(seat: Seat, rng: random.Random, cards: int) -> None:
     """Play until it is my turn with ``cards`` cards of the others on the felt (or, after a few
-    tricks without that, at least one): the page then stands still while it is measured."""
+    tricks without that, at least one): the page then stands still while it is measured. My lowest
+    card each time, so the lead moves on (a deal of four where I kept the lead played a whole deal
+    more through the page before it was measured)."""
     deadline = time.monotonic() + 60
     plays = 0
     while True:
@@ -442,7 +460,7 @@ def wait_for_my_turn_before_a_trick_of(seat: Seat, rng: random.Random, cards: in
         if my_turn(seat) and trick_size(seat) >= (cards if plays < 6 else 1):
             expect(seat.page.locator('[data-testid="current-trick"] [data-card]')).to_have_count(trick_size(seat))
             return
-        if my_turn(seat) and play_card(seat.page, rng):
+        if my_turn(seat) and play_card(seat.page, rng, prefer=lowest_legal(seat)):
             plays += 1
         else:
             seat.page.wait_for_timeout(50)

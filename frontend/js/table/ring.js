@@ -127,13 +127,9 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
   let fitFrame = 0;
   function fitNames() {
     // the seats and my box, wherever the page put them (the replay viewer lays them out itself)
-    fitAll(seatsLayer);
-    fitAll(me);
+    fitAll(seatsLayer, me);
     cancelAnimationFrame(fitFrame);
-    fitFrame = requestAnimationFrame(() => {
-      fitAll(seatsLayer);
-      fitAll(me);
-    });
+    fitFrame = requestAnimationFrame(() => fitAll(seatsLayer, me));
   }
   window.addEventListener('resize', fitNames);
 
