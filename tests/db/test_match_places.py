@@ -15,12 +15,10 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from alembic import command
 
 from backend.db.engine import make_engine
-from backend.db.migrate import upgrade
+from backend.db.migrate import downgrade, upgrade
 from backend.db.store import Store
-from tests.db.test_seat_tables import _alembic
 from tests.support.services import postgres_database
 
 BEFORE = "9c4b1e7f2a05"  # 0005: seat tables, no place
@@ -108,7 +106,7 @@ def test_0006_gives_every_seat_of_every_finished_match_a_place_and_a_result(stor
         assert (ledger["p_dan"]["played"], ledger["p_dan"]["won"]) == (1, 0)
     finally:
         store.dispose()
-    command.downgrade(_alembic(stored_before), BEFORE)
+    downgrade(stored_before, BEFORE)
     engine = make_engine(stored_before)
     with engine.connect() as connection:
         winners = {

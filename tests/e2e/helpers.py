@@ -71,8 +71,11 @@ NETWORK_CUT_NOTES = ("WebSocket connection to", "net::ERR_INTERNET_DISCONNECTED"
 
 
 def _console_error(seat: Seat, msg: Any) -> None:
-    if msg.type == "error" and not any(note in msg.text for note in NETWORK_CUT_NOTES):
-        seat.errors.append(msg.text)
+    if msg.type != "error" or any(note in msg.text for note in NETWORK_CUT_NOTES):
+        return
+    # "Failed to load resource: net::…" names no URL in its text; the location says which request it was
+    url = (msg.location or {}).get("url", "")
+    seat.errors.append(f"{msg.text} ({url})" if url and url not in msg.text else msg.text)
 
 
 def choose_name(page: Page, name: str) -> None:
