@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import atexit
+import hashlib
 import os
 import secrets
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -47,9 +51,13 @@ def port_open(host: str, port: int) -> bool:
         return False
 
 
+def _postgres_url(name: str) -> str:
+    return POSTGRES_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+
+
 @contextmanager
-def postgres_database() -> Iterator[str]:
-    """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
+def postgres_database(template: str | None = None) -> Iterator[str]:
+    """A fresh PostgreSQL database for one test (empty, or a copy of ``template``), dropped afterwards."""
     from sqlalchemy import create_engine, text
 
     if not port_open("127.0.0.1", 5432):
@@ -58,26 +66,85 @@ def postgres_database() -> Iterator[str]:
     admin = create_engine(POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as connection:
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-        yield POSTGRES_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+            copy = f' TEMPLATE "{template}" STRATEGY FILE_COPY' if template else ""
+            connection.execute(text(f'CREATE DATABASE "{name}"{copy}'))
+        yield _postgres_url(name)
     finally:
         with admin.connect() as connection:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
 
 
+def migrations_digest() -> str:
+    """The migrations' content: a migrated template is reused for as long as it is unchanged."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "migrations").rglob("*.py")):
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+_sqlite_template: Path | None = None
+
+
+def _migrated_sqlite_template() -> Path:
+    """One migrated SQLite file per test process; each test's database starts as a copy of it
+    (the migrations' own tests, tests/db/, still run every step on fresh databases)."""
+    global _sqlite_template
+    if _sqlite_template is None:
+        from backend.db.migrate import upgrade
+
+        folder = Path(tempfile.mkdtemp(prefix="t1001-template-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        path = folder / "migrated.db"
+        upgrade(f"sqlite:///{path}")
+        with sqlite3.connect(path) as connection:  # everything in the one file, nothing left in a WAL
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        _sqlite_template = path
+    return _sqlite_template
+
+
+def _migrated_postgres_template() -> str:
+    """A migrated PostgreSQL database named after the migrations' digest, built once (under an
+    advisory lock, so that parallel test processes build it once between them) and copied by
+    CREATE DATABASE … TEMPLATE for each test: a copy is a fraction of running every migration."""
+    from sqlalchemy import create_engine, text
+
+    from backend.db.migrate import upgrade
+
+    name = f"t1001_template_{migrations_digest()}"
+    admin = create_engine(POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text("SELECT pg_advisory_lock(1001)"))
+            try:
+                found = connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}).first()
+                if found is None:
+                    stale = "SELECT datname FROM pg_database WHERE datname LIKE 't1001\\_template\\_%'"
+                    for (old,) in connection.execute(text(stale)).all():  # of migrations since changed
+                        connection.execute(text(f'DROP DATABASE IF EXISTS "{old}" WITH (FORCE)'))
+                    building = f"{name}_building"
+                    connection.execute(text(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)'))
+                    connection.execute(text(f'CREATE DATABASE "{building}"'))
+                    upgrade(_postgres_url(building))
+                    connection.execute(text(f'ALTER DATABASE "{building}" RENAME TO "{name}"'))
+            finally:
+                connection.execute(text("SELECT pg_advisory_unlock(1001)"))
+    finally:
+        admin.dispose()
+    return name
+
+
 @contextmanager
 def database(kind: str, tmp_path: Path) -> Iterator[str]:
     """A migrated, empty database of ``kind`` (``sqlite`` or ``postgres``)."""
-    from backend.db.migrate import upgrade
-
     if kind == "sqlite":
-        url = f"sqlite:///{tmp_path / 'test.db'}"
-        upgrade(url)
-        yield url
+        path = tmp_path / "test.db"
+        shutil.copyfile(_migrated_sqlite_template(), path)
+        yield f"sqlite:///{path}"
         return
-    with postgres_database() as url:
-        upgrade(url)
+    if not port_open("127.0.0.1", 5432):
+        missing_service("PostgreSQL is not reachable on 127.0.0.1:5432")
+    with postgres_database(template=_migrated_postgres_template()) as url:
         yield url
 
 
