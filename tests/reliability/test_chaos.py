@@ -249,7 +249,7 @@ async def run_chaos(server: ServerProcess, db: Database, *, tables: int, kills: 
 
 @pytest.mark.parametrize(
     ("kind", "tables", "kills"),
-    [("sqlite", 4, 16), pytest.param("postgres", 2, 6, marks=pytest.mark.postgres)],
+    [("sqlite", 4, 8), pytest.param("postgres", 2, 4, marks=pytest.mark.postgres)],
 )
 async def test_sigkill_and_crash_after_commit(kind: str, tables: int, kills: int, tmp_path: Path) -> None:
     with database(kind, tmp_path) as url:

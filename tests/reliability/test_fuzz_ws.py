@@ -317,7 +317,7 @@ def junk_frame(draw: st.DrawFn, version: int, next_id: int) -> str | bytes:
 # ------------------------------------------------------------------ the tests
 
 
-@settings(FUZZ, max_examples=500)
+@settings(FUZZ, max_examples=250)
 @given(data=st.data())
 def test_junk_frames_are_refused_and_change_nothing(harness: Harness, data: st.DataObject) -> None:
     seat = data.draw(st.integers(0, 1), label="seat")
@@ -451,7 +451,7 @@ def game(harness: Harness) -> GameFuzz:
     return GameFuzz(harness)
 
 
-@settings(FUZZ, max_examples=400)
+@settings(FUZZ, max_examples=250)
 @given(data=st.data())
 def test_game_intents_get_the_documented_answer(game: GameFuzz, data: st.DataObject) -> None:
     for _ in range(data.draw(st.integers(1, 4), label="intents")):
