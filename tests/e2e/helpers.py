@@ -449,13 +449,13 @@ class ScriptedTable:
 
 
 def screenshots_at(page: Page, artifacts: Path, prefix: str, viewports: Sequence[dict[str, int]]) -> None:
-    """The page at each of ``viewports`` (``<prefix>-<w>x<h>.png``), then back at its own size."""
+    """The page at each of ``viewports`` (``<prefix>-<w>x<h>.jpg``), then back at its own size."""
     size: Any = page.viewport_size
     for viewport in viewports:
         page.set_viewport_size(viewport)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         page.screenshot(
-            path=artifacts / f"{prefix}-{viewport['width']}x{viewport['height']}.png", animations="disabled"
+            path=artifacts / f"{prefix}-{viewport['width']}x{viewport['height']}.jpg", animations="disabled"
         )
     if size:
         page.set_viewport_size(size)

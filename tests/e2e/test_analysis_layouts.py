@@ -5,7 +5,7 @@ fits the screen as the table does (no page scroll, nothing sticking out sideways
 no seat's name cut, the given ids in view), and so do a deal not analysed yet (Analyse) and the
 match page with its points given away — under its race chart a bar per seat for each analysed deal,
 on the race's deal axis, and a gap for each deal not analysed. The checks are test_layout_matrix.py's own (imported, not
-copied); screenshots go to tests/e2e/artifacts/layout-<lang>-analysis-….png.
+copied); screenshots go to tests/e2e/artifacts/layout-<lang>-analysis-….jpg (JPEG: half the time of a PNG).
 
 The matches are seeded through the sockets and analysed through the API once for the module
 (tests/e2e/analysis_seed.py); each language's test only opens pages.

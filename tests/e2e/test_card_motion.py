@@ -298,7 +298,7 @@ def test_court_cards_are_pictures_with_a_readable_index_and_the_four_colour_deck
             assert card["inside"], card  # the whole index on the card
             assert card["visible"], card  # not covered by a neighbour
         assert any(card["court"] for card in report)
-        hand.screenshot(path=artifacts / "card-faces-390x844.png")
+        hand.screenshot(path=artifacts / "card-faces-390x844.jpg")
 
         def colour(suit: str) -> str:
             value: str = page.evaluate(
@@ -315,7 +315,7 @@ def test_court_cards_are_pictures_with_a_readable_index_and_the_four_colour_deck
         assert colour("C") == "rgb(23, 128, 61)" and colour("D") == "rgb(26, 95, 196)"
         assert colour("H") == "rgb(192, 38, 45)"
         page.get_by_test_id("sheet-close").click()
-        hand.screenshot(path=artifacts / "card-faces-four-colour-390x844.png")
+        hand.screenshot(path=artifacts / "card-faces-four-colour-390x844.jpg")
         page.reload()  # kept on this device
         expect(hand.locator("button.card").first).to_be_visible()
         assert colour("C") == "rgb(23, 128, 61)"

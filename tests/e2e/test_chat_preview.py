@@ -90,7 +90,7 @@ def test_a_chat_line_shows_by_the_senders_seat_and_muted_only_as_the_dot(
         expect(anna.page.get_by_test_id("chat-unread")).to_be_visible()
         # the sender sees no preview of his own line
         expect(ben.page.get_by_test_id("chat-preview")).to_have_count(0)
-        anna.page.screenshot(path=str(artifacts / f"chat-preview-{size}.png"))
+        anna.page.screenshot(path=str(artifacts / f"chat-preview-{size}.jpg"))
         expect(preview).to_have_count(0, timeout=8000)  # it fades
 
         # Anna mutes the chat on the bar: the choice lasts a reload; a line then shows only as the dot.

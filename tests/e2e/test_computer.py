@@ -70,7 +70,7 @@ def test_a_whole_match_against_the_computer(e2e_server: ServerProcess, browser: 
         expect(page.get_by_test_id("opt-visibility")).to_be_hidden()
         expect(page.get_by_test_id("stake-help")).to_have_text("No stake against the computer.")
         expect(page.get_by_test_id("create-table")).to_have_text("Play against the computer")
-        page.screenshot(path=artifacts / "lobby-computer-desktop.png", animations="disabled")
+        page.screenshot(path=artifacts / "lobby-computer-desktop.jpg", animations="disabled")
         # Back to a friend: the stake typed before comes back.
         page.get_by_test_id("opt-opponent-human").check()
         expect(page.get_by_test_id("opt-stake")).to_have_value("0.05")
@@ -106,7 +106,7 @@ def test_a_whole_match_against_the_computer(e2e_server: ServerProcess, browser: 
                 str(totals[me])
             )
             assert page.evaluate("document.scrollingElement.scrollTop") == 0, "the table page scrolled"
-            page.screenshot(path=artifacts / "deal-summary-desktop.png", animations="disabled")
+            page.screenshot(path=artifacts / "deal-summary-desktop.jpg", animations="disabled")
             # The next hand waits behind the summary; closing it deals the cards.
             expect(summary).to_be_visible()
             expect(page.locator(HAND)).to_have_count(0)
@@ -124,7 +124,7 @@ def test_a_whole_match_against_the_computer(e2e_server: ServerProcess, browser: 
         if not won:
             expect(page.get_by_test_id("match-result")).to_have_text("Computer (easy) won the match")
         match_id = seat.states()[-1]["room"]["match_id"]
-        page.screenshot(path=artifacts / "match-over-computer-desktop.png", animations="disabled")
+        page.screenshot(path=artifacts / "match-over-computer-desktop.jpg", animations="disabled")
 
         # Rematch: the computer accepts at once; seats swap and nothing is left waiting.
         expect(page.get_by_test_id("rematch-offer")).to_have_text("Play again")
@@ -141,7 +141,7 @@ def test_a_whole_match_against_the_computer(e2e_server: ServerProcess, browser: 
         assert latest["view"]["seat"] == 1 - view["seat"], "the seats are swapped in a rematch"
         assert latest["room"]["players"][1 - latest["view"]["seat"]]["bot_level"] == "easy"
         expect(page.get_by_test_id("seat-0-name")).to_have_text("Computer (easy)")
-        page.screenshot(path=artifacts / "rematch-computer-desktop.png", animations="disabled")
+        page.screenshot(path=artifacts / "rematch-computer-desktop.jpg", animations="disabled")
         # The second match is resigned at once (a loss, R6.2).
         before = version(page)
         page.get_by_test_id("resign").click()
@@ -160,7 +160,7 @@ def test_a_whole_match_against_the_computer(e2e_server: ServerProcess, browser: 
         expect(ledger).to_have_count(1)
         expect(ledger).to_have_text("Computer (easy)")
         expect(page.get_by_test_id("ledger")).to_contain_text("2 played")
-        page.screenshot(path=artifacts / "history-computer-desktop.png", full_page=True, animations="disabled")
+        page.screenshot(path=artifacts / "history-computer-desktop.jpg", full_page=True, animations="disabled")
         page.get_by_test_id("lang-select").select_option("de")
         expect(row.get_by_test_id("match-row-opponent")).to_have_text("Computer (leicht)")
         page.get_by_test_id("lang-select").select_option("ru")
@@ -186,7 +186,7 @@ def test_the_32_card_game_on_a_phone(e2e_server: ServerProcess, browser: Any, ar
         choose_name(page, "Vera")
         choose_computer(page, "medium", target=1001)
         set_advanced(page, scoring="by_order", deck_size=32, open_scores=True, grace_s=300)
-        page.screenshot(path=artifacts / "lobby-advanced-phone.png", full_page=True, animations="disabled")
+        page.screenshot(path=artifacts / "lobby-advanced-phone.jpg", full_page=True, animations="disabled")
         page.get_by_test_id("create-table").click()
 
         # V1: 6 cards to each player, 20 in the stock (32 − 12).
@@ -240,7 +240,7 @@ def test_the_32_card_game_on_a_phone(e2e_server: ServerProcess, browser: Any, ar
         assert sum(deal_over["card_points"]) == 120, "7s and 8s score nothing: the pack still holds 120"
         expect(summary).to_be_visible()
         # The summary fits the phone and holds the next hand back until it is closed.
-        page.screenshot(path=artifacts / "deal-summary-phone.png", animations="disabled")
+        page.screenshot(path=artifacts / "deal-summary-phone.jpg", animations="disabled")
         box = summary.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
         assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
@@ -251,7 +251,7 @@ def test_the_32_card_game_on_a_phone(e2e_server: ServerProcess, browser: Any, ar
         expect(page.locator(HAND)).to_have_count(6)
         page.locator(LEGAL).first.wait_for()
         assert play_one(page, rng, scoring="by_order")
-        page.screenshot(path=artifacts / "table-32-phone.png", animations="disabled")
+        page.screenshot(path=artifacts / "table-32-phone.jpg", animations="disabled")
         assert assert_frames_match_server_models(seat) > 0
         assert not seat.errors, seat.errors
         assert not e2e_server.errors(), e2e_server.errors()

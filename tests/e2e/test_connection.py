@@ -98,7 +98,7 @@ def test_a_stalled_socket_shows_sending_and_the_pill_then_recovers(
         expect(pill).to_have_attribute("data-state", "slow", timeout=5000)
         expect(pill).to_have_text(slow_text)
         size = f"{viewport['width']}x{viewport['height']}"
-        page.screenshot(path=artifacts / f"connection-slow-{lang}-{size}.png")
+        page.screenshot(path=artifacts / f"connection-slow-{lang}-{size}.jpg")
         # the words are whole and the bar does not overflow
         whole = "e => e.scrollWidth <= e.clientWidth + 1"
         assert pill.evaluate(whole)
@@ -129,7 +129,7 @@ def test_a_socket_that_stays_stalled_is_given_up_and_reopened(
         stall.on = True
         # nothing comes back to the keep-alive: slow, then a new socket (DEAD_MS, 8 s)
         expect(pill).to_have_attribute("data-state", "slow", timeout=8000)
-        page.screenshot(path=artifacts / "connection-slow-844x390.png")
+        page.screenshot(path=artifacts / "connection-slow-844x390.jpg")
         expect(pill).to_have_attribute("data-state", "reconnecting", timeout=8000)
         stall.release()  # the new socket gets through
         expect(page.get_by_test_id("table-page")).to_have_attribute("data-connection", "open", timeout=10_000)

@@ -73,7 +73,7 @@ def test_resign_flag_turn_line_bar_buttons_and_the_focused_card(
             for box in boxes(page, ".table-bar button, .table-bar a"):
                 if box["w"] < TARGET - 0.5 or box["h"] < TARGET - 0.5:
                     problems.append(f"{size}: the bar's {box['id']} is {box['w']:.0f}×{box['h']:.0f}")
-            page.screenshot(path=artifacts / f"contrast-table-{size}.png", animations="disabled")
+            page.screenshot(path=artifacts / f"contrast-table-{size}.jpg", animations="disabled")
 
         # The keyboard: an arrow key moves focus along the hand; the focused card has its ring.
         page.set_viewport_size(VIEWPORTS["390x844"])
@@ -84,7 +84,7 @@ def test_resign_flag_turn_line_bar_buttons_and_the_focused_card(
         assert other["style"] == "none", other
         assert (focused["color"], focused["shadow"]) != (other["color"], other["shadow"]), (focused, other)
         assert focused["transform"] != "none" and focused["z"] != "auto", focused  # raised and on top
-        page.screenshot(path=artifacts / "contrast-keyboard-focus-390x844.png", animations="disabled")
+        page.screenshot(path=artifacts / "contrast-keyboard-focus-390x844.jpg", animations="disabled")
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()
@@ -111,7 +111,7 @@ def test_the_replays_next_deal_button_is_44_by_44(e2e_server: ServerProcess, bro
             for box in boxes(page, '[data-testid="replay-deal-next"], [data-testid="replay-deal-prev"]'):
                 if box["w"] < TARGET - 0.5 or box["h"] < TARGET - 0.5:
                     problems.append(f"{size}: {box['id']} is {box['w']:.0f}×{box['h']:.0f}")
-            page.screenshot(path=artifacts / f"contrast-replay-{size}.png", animations="disabled")
+            page.screenshot(path=artifacts / f"contrast-replay-{size}.jpg", animations="disabled")
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()

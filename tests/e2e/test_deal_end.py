@@ -116,9 +116,9 @@ def test_two_seats_the_chip_and_the_summary_agree_at_the_end_of_a_deal(
         expect(page.get_by_test_id("hand").locator("button.card").first).to_be_visible()
         _play_to_the_summary(page, random.Random(3))
         assert _check_the_end_of_the_deal(page, 2) == 1
-        page.screenshot(path=artifacts / "deal-end-2-390x844.png")
+        page.screenshot(path=artifacts / "deal-end-2-390x844.jpg")
         page.set_viewport_size(LANDSCAPE)
-        page.screenshot(path=artifacts / "deal-end-2-844x390.png")
+        page.screenshot(path=artifacts / "deal-end-2-844x390.jpg")
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()
@@ -140,9 +140,9 @@ def test_three_seats_the_chips_and_the_summary_agree_at_the_end_of_a_deal(
         expect(page.get_by_test_id("ring")).to_be_visible()
         _play_to_the_summary(page, random.Random(5))
         _check_the_end_of_the_deal(page, 3)
-        page.screenshot(path=artifacts / "deal-end-3-390x844.png")
+        page.screenshot(path=artifacts / "deal-end-3-390x844.jpg")
         page.set_viewport_size(LANDSCAPE)
-        page.screenshot(path=artifacts / "deal-end-3-844x390.png")
+        page.screenshot(path=artifacts / "deal-end-3-844x390.jpg")
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()

@@ -69,7 +69,7 @@ def test_a_sign_in_link_moves_a_player_to_another_browser_once(
         assert qr.get_attribute("src").startswith("data:image/svg+xml")  # type: ignore[union-attr]
         assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
         expect(page.get_by_test_id("device-expiry")).not_to_be_empty()
-        page.screenshot(path=str(artifacts / "device-link-desktop.png"))
+        page.screenshot(path=str(artifacts / "device-link-desktop.jpg"))
 
         # The header's player chip leads here too.
         page.goto("/#/rules")
@@ -85,11 +85,11 @@ def test_a_sign_in_link_moves_a_player_to_another_browser_once(
         stored = phone.page.evaluate("() => JSON.parse(localStorage.getItem('1001.player'))")
         assert stored["id"] == anna["id"] and stored["name"] == "Anna" and stored["token"] != anna["token"]
         expect(phone.page.get_by_test_id("player-chip")).to_have_text("Anna")
-        phone.page.screenshot(path=str(artifacts / "device-link-phone-history.png"))
+        phone.page.screenshot(path=str(artifacts / "device-link-phone-history.jpg"))
         phone.page.goto("/#/device")  # the phone can make a link of its own, and the page fits it
         expect(phone.page.get_by_test_id("device-qr")).to_be_visible()
         assert phone.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
-        phone.page.screenshot(path=str(artifacts / "device-link-phone.png"), full_page=True)
+        phone.page.screenshot(path=str(artifacts / "device-link-phone.jpg"), full_page=True)
 
         # The same link a second time: refused, in words.
         stranger.page.goto(link)
@@ -98,7 +98,7 @@ def test_a_sign_in_link_moves_a_player_to_another_browser_once(
         expect(error).to_have_attribute("data-code", "device_link_used")
         expect(error).to_contain_text("already been used")
         assert stranger.page.evaluate("() => localStorage.getItem('1001.player')") is None
-        stranger.page.screenshot(path=str(artifacts / "device-link-used.png"))
+        stranger.page.screenshot(path=str(artifacts / "device-link-used.jpg"))
 
         # An expired link (the server's clock is tested in tests/api/test_device_links.py; here the
         # browser is handed the server's answer, so nobody waits ten minutes): refused in words.

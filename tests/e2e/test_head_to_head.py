@@ -140,7 +140,7 @@ def test_the_page_of_a_pair_on_a_phone_in_three_languages(
             expect(page.get_by_test_id("h2h-computers-mcleod")).to_be_visible()
             expect(page.get_by_test_id("h2h-money").locator("li")).to_have_count(1)
             expect(page.get_by_test_id("h2h-matches").locator("li")).to_have_count(PAIR_MATCHES + 1)
-            page.screenshot(path=artifacts / f"h2h-390x844-{lang}.png", full_page=True, animations="disabled")
+            page.screenshot(path=artifacts / f"h2h-390x844-{lang}.jpg", full_page=True, animations="disabled")
             assert cut(page) == [], (lang, cut(page))
         # Russian plural forms: 8 партий, and a streak of 1 declined.
         assert "1 поражение подряд" in page.get_by_test_id("h2h-people-bidding3").inner_text()
@@ -174,7 +174,7 @@ def test_links_lead_to_it_and_it_reads_on_every_screen(
         expect(page.get_by_test_id("h2h-chart")).to_have_attribute("data-matches", "1")
         expect(page.get_by_test_id("h2h-computers-empty")).to_be_visible()
         assert cut(page) == [], cut(page)
-        page.screenshot(path=artifacts / "h2h-three-360.png", full_page=True, animations="disabled")
+        page.screenshot(path=artifacts / "h2h-three-360.jpg", full_page=True, animations="disabled")
         for label, size in (("360x640", VIEWPORTS["360x640"]), ("844x390", VIEWPORTS["844x390"]), ("desktop", DESKTOP)):
             page.set_viewport_size(size)
             page.goto("/#/history")  # away and back: the page is drawn afresh
@@ -184,7 +184,7 @@ def test_links_lead_to_it_and_it_reads_on_every_screen(
             expect(page.get_by_test_id("h2h-chart")).to_be_visible()
             page.get_by_test_id("h2h-computer-show").click()
             expect(page.get_by_test_id("h2h-computer-matches").locator("li")).to_have_count(1)
-            page.screenshot(path=artifacts / f"h2h-{label}.png", full_page=True, animations="disabled")
+            page.screenshot(path=artifacts / f"h2h-{label}.jpg", full_page=True, animations="disabled")
             assert cut(page) == [], (label, cut(page))
         # Someone else's pair: refused, said so.
         sign_in(page, cleo, "en")
@@ -246,7 +246,7 @@ def test_the_chart_shows_every_match_past_the_list_s_page(
         page.get_by_test_id("h2h-more").click()
         expect(matches).to_have_count(100)
         expect(chart).to_have_attribute("data-matches", str(MANY))  # the chart had them all already
-        chart.screenshot(path=artifacts / "h2h-chart-1000-360.png", animations="disabled")
+        chart.screenshot(path=artifacts / "h2h-chart-1000-360.jpg", animations="disabled")
         assert cut(page) == [], cut(page)
         assert not seat.errors, seat.errors
     finally:

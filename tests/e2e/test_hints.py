@@ -61,7 +61,7 @@ def test_a_hint_on_a_phone_marks_the_card_says_why_and_the_card_is_played(
                 assert reason.get_attribute("data-reason") in REASON_CODES
                 expect(reason).not_to_be_empty()
                 reasons += 1
-                page.screenshot(path=str(artifacts / "hint-phone.png"))
+                page.screenshot(path=str(artifacts / "hint-phone.jpg"))
                 hint_box = page.get_by_test_id("hint-box").bounding_box()
                 assert hint_box is not None
                 assert 0 <= hint_box["x"] <= hint_box["x"] + hint_box["width"] <= PHONE["width"]
@@ -149,7 +149,7 @@ def test_the_hint_fits_phones_upright_and_on_their_side_and_the_desktop(
             page.set_viewport_size(size)
             page.wait_for_timeout(100)  # the hand is laid out again on resize
             assert_fits(page, size)
-            page.screenshot(path=str(artifacts / f"hint-{seats}-{size['width']}x{size['height']}.png"))
+            page.screenshot(path=str(artifacts / f"hint-{seats}-{size['width']}x{size['height']}.jpg"))
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()

@@ -198,7 +198,7 @@ def test_a_whole_match_with_the_keyboard_alone(seeded_server: ServerProcess, bro
                 body_after.append(f"after my card #{played} {card}")
             assert card in hand_before
         expect(page.get_by_test_id("match-result")).to_be_visible()
-        page.screenshot(path=artifacts / "keyboard-match-over.png")
+        page.screenshot(path=artifacts / "keyboard-match-over.jpg")
         assert played >= 12  # at least a whole deal of my own cards
         assert not body_after, "focus fell to <body>: " + "; ".join(body_after)
         assert not seat.errors, seat.errors

@@ -60,7 +60,7 @@ def test_the_marriage_banner_leaves_the_trick_in_view(
         expect(page.locator(".ring-trick .trick-card").first).to_be_visible()
         page.wait_for_function("() => getComputedStyle(document.querySelector('.marriage-banner')).opacity === '1'")
         settle(page)
-        page.screenshot(path=artifacts / f"landscape-banner-{size}.png")
+        page.screenshot(path=artifacts / f"landscape-banner-{size}.jpg")
         banners = _box(page, ".marriage-banner")
         cards = _box(page, '[data-testid="current-trick"] .trick-card, .ghost-layer .trick-card')
         assert banners and cards, (banners, cards)
@@ -98,7 +98,7 @@ def test_the_end_of_a_match_keeps_the_table_frame_and_the_whole_race_chart(
         race = panel.get_by_test_id("race-chart")
         expect(race).to_be_visible()
         settle(page)
-        page.screenshot(path=artifacts / f"landscape-match-over-{size}.png")
+        page.screenshot(path=artifacts / f"landscape-match-over-{size}.jpg")
         # the table keeps the screen: no site header above it, no page scroll
         expect(page.locator(".site-header")).to_be_hidden()
         assert page.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight + 1")
@@ -113,7 +113,7 @@ def test_the_end_of_a_match_keeps_the_table_frame_and_the_whole_race_chart(
         assert chart["h"] <= box["h"], (chart, box)
         assert box["y"] - 1 <= chart["y"] and chart["y"] + chart["h"] <= box["y"] + box["h"] + 1, (chart, box)
         assert box["x"] - 1 <= chart["x"] and chart["x"] + chart["w"] <= box["x"] + box["w"] + 1, (chart, box)
-        page.screenshot(path=artifacts / f"landscape-match-over-chart-{size}.png")
+        page.screenshot(path=artifacts / f"landscape-match-over-chart-{size}.jpg")
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()

@@ -7,7 +7,8 @@ match detail, the device page) overflows sideways or cuts a text off in any lang
 One match against the computer per language, on a server whose deals are fixed (MATCH_SEED: the
 creator leads the first deal holding K♥ Q♥), and the same page resized through the four viewports
 at each stage. Every problem found is collected and reported at the end of the language's test, so
-one run lists them all; screenshots go to tests/e2e/artifacts/layout-<lang>-<stage>-<viewport>.png.
+one run lists them all; screenshots go to tests/e2e/artifacts/layout-<lang>-<stage>-<viewport>.jpg
+(JPEG: half the time of a PNG).
 
 Tables of three and four (issue 22), with computer seats, on one page per language, and a spectator
 of the table of four: a trick waiting for my card, the deal summary and the drawer's score sheet,
@@ -272,7 +273,7 @@ class Matrix:
                 self.problems.append(f"{where}: sticks out sideways: {item}")
             for item in m["clipped"]:
                 self.problems.append(f"{where}: text cut off: {item}")
-            self.page.screenshot(path=self.artifacts / f"layout-{self.lang}-{stage}-{label}.png", animations="disabled")
+            self.page.screenshot(path=self.artifacts / f"layout-{self.lang}-{stage}-{label}.jpg", animations="disabled")
         self.page.set_viewport_size(VIEWPORTS["390x844"])
 
 
@@ -311,7 +312,7 @@ def play_until(seat: Seat, rng: random.Random, done: Any, what: str, limit: int 
     plays = 0
     while not done():
         if time.monotonic() > deadline:
-            seat.page.screenshot(path=ARTIFACTS / f"layout-stuck-{seat.name}.png")
+            seat.page.screenshot(path=ARTIFACTS / f"layout-stuck-{seat.name}.jpg")
             states = seat.states()
             legal = (states[-1].get("view") or {}).get("legal") if states else None
             cards = seat.page.eval_on_selector_all(

@@ -68,7 +68,7 @@ def test_every_choice_of_the_new_table_form_fits(
         expect(page.get_by_test_id("opt-visibility")).to_be_visible()
         cut = page.evaluate(CUT_OPTIONS_JS)
         assert cut == [], cut
-        page.screenshot(path=str(artifacts / f"lobby-form-{lang}-{width}.png"), full_page=True)
+        page.screenshot(path=str(artifacts / f"lobby-form-{lang}-{width}.jpg"), full_page=True)
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()

@@ -134,9 +134,9 @@ def test_two_friends_play_a_private_match_with_a_stake(
     try:
         anna.page.goto("/")
         choose_name(anna.page, "Anna")
-        anna.page.screenshot(path=artifacts / "lobby-desktop.png", full_page=True, animations="disabled")
+        anna.page.screenshot(path=artifacts / "lobby-desktop.jpg", full_page=True, animations="disabled")
         link = create_table(anna.page, target=301, stake="0.01", currency="EUR", visibility="private")
-        anna.page.screenshot(path=artifacts / "waiting-desktop.png", animations="disabled")
+        anna.page.screenshot(path=artifacts / "waiting-desktop.jpg", animations="disabled")
 
         # Ben opens the invite link without a player yet: a name first, then the table's options.
         ben.page.goto(link)
@@ -156,8 +156,8 @@ def test_two_friends_play_a_private_match_with_a_stake(
         for _ in range(3):
             for seat in (anna, ben):
                 play_one(seat.page, rng)
-        anna.page.screenshot(path=artifacts / "table-desktop.png", animations="disabled")
-        ben.page.screenshot(path=artifacts / "table-phone.png", full_page=True, animations="disabled")
+        anna.page.screenshot(path=artifacts / "table-desktop.jpg", animations="disabled")
+        ben.page.screenshot(path=artifacts / "table-phone.jpg", full_page=True, animations="disabled")
         no_horizontal_scroll(ben)
 
         plays = play_until_over(anna, ben, rng)
@@ -166,8 +166,8 @@ def test_two_friends_play_a_private_match_with_a_stake(
         # Both see the result; the stake matches the server's record of the match (R6).
         expect(anna.page.get_by_test_id("match-result")).to_be_visible()
         expect(ben.page.get_by_test_id("match-result")).to_be_visible()
-        anna.page.screenshot(path=artifacts / "match-over-desktop.png", animations="disabled")
-        ben.page.screenshot(path=artifacts / "match-over-phone.png", animations="disabled")
+        anna.page.screenshot(path=artifacts / "match-over-desktop.jpg", animations="disabled")
+        ben.page.screenshot(path=artifacts / "match-over-phone.jpg", animations="disabled")
         match_id = anna.states()[-1]["room"]["match_id"]
         detail = api_get(e2e_server, anna, f"/api/matches/{match_id}")
         assert detail["status"] == "finished" and detail["end_reason"] == "target"
@@ -207,8 +207,8 @@ def test_two_friends_play_a_private_match_with_a_stake(
             expect(balance).to_have_count(1)
             sign = Decimal(1) if seat is winner else Decimal(-1)
             assert Decimal(balance.get_attribute("data-amount") or "x") == sign * expected
-        anna.page.screenshot(path=artifacts / "history-desktop.png", full_page=True, animations="disabled")
-        ben.page.screenshot(path=artifacts / "history-phone.png", full_page=True, animations="disabled")
+        anna.page.screenshot(path=artifacts / "history-desktop.jpg", full_page=True, animations="disabled")
+        ben.page.screenshot(path=artifacts / "history-phone.jpg", full_page=True, animations="disabled")
         no_horizontal_scroll(ben)
 
         # One match's score sheet: every deal, ending on the final totals.
@@ -216,7 +216,7 @@ def test_two_friends_play_a_private_match_with_a_stake(
         rows = anna.page.locator('[data-testid^="deal-row-"]')
         expect(rows).to_have_count(len(detail["deals"]))
         expect(anna.page.get_by_test_id("detail-totals")).to_contain_text(str(totals[detail["my_seat"]]))
-        anna.page.screenshot(path=artifacts / "match-detail-desktop.png", full_page=True, animations="disabled")
+        anna.page.screenshot(path=artifacts / "match-detail-desktop.jpg", full_page=True, animations="disabled")
         assert assert_frames_match_server_models(anna, ben) > 50
         assert not anna.errors and not ben.errors, anna.errors + ben.errors
     finally:
@@ -255,7 +255,7 @@ def test_reload_and_cut_connection_mid_deal(e2e_server: ServerProcess, browser: 
         ben.context.set_offline(True)
         ben.page.evaluate("() => window.__1001.dropSocket()")
         expect(ben.page.get_by_test_id("reconnecting-overlay")).to_be_visible()
-        ben.page.screenshot(path=artifacts / "reconnecting-phone.png", animations="disabled")
+        ben.page.screenshot(path=artifacts / "reconnecting-phone.jpg", animations="disabled")
         expect(anna.page.get_by_test_id("seat-1-presence")).to_have_attribute("data-connected", "false")
         ben.page.wait_for_timeout(1500)  # offline a while: the client retries with its backoff
         ben.context.set_offline(False)

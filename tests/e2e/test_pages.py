@@ -60,7 +60,7 @@ def test_language_switch_is_remembered_and_rules_show_the_rulings(
         talon = '[data-aspect="talon"] dt'
         expect(page.get_by_test_id("rules-game-bidding").locator(talon)).to_have_text("Skat")
         expect(page.get_by_test_id("rules-game-mcleod").locator(talon)).to_have_text("Talon")
-        page.screenshot(path=artifacts / "rules-phone.png", animations="disabled")
+        page.screenshot(path=artifacts / "rules-phone.jpg", animations="disabled")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
         page.get_by_test_id("lang-select").select_option("de")
@@ -68,7 +68,7 @@ def test_language_switch_is_remembered_and_rules_show_the_rulings(
         expect(page.get_by_test_id("rules-r4")).to_contain_text("Farbe bekennen")
         expect(page.get_by_test_id("rules-v1")).to_contain_text("Acht und eine Sieben")
         expect(page.get_by_test_id("rules-computer")).to_contain_text("Schwer")
-        page.get_by_test_id("rules-game-bidding").screenshot(path=artifacts / "rules-bidding-de.png")
+        page.get_by_test_id("rules-game-bidding").screenshot(path=artifacts / "rules-bidding-de.jpg")
         page.reload()
         expect(page.get_by_test_id("nav-rules")).to_have_text("Regeln")
         assert page.evaluate("document.documentElement.lang") == "de"
@@ -80,8 +80,8 @@ def test_language_switch_is_remembered_and_rules_show_the_rulings(
         expect(page.get_by_test_id("rules-computer")).to_contain_text("Сложный")
         expect(page.get_by_test_id("rules-game-bidding").locator(talon)).to_have_text("Скат")
         expect(page.get_by_test_id("rules-game-mcleod").locator(talon)).to_have_text("Прикуп")
-        page.get_by_test_id("rules-game-bidding").screenshot(path=artifacts / "rules-bidding-ru.png")
-        page.screenshot(path=artifacts / "rules-phone-ru.png", animations="disabled")
+        page.get_by_test_id("rules-game-bidding").screenshot(path=artifacts / "rules-bidding-ru.jpg")
+        page.screenshot(path=artifacts / "rules-phone-ru.jpg", animations="disabled")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.get_by_test_id("lang-select").select_option("en")
         assert not seat.errors, seat.errors
@@ -106,7 +106,7 @@ def test_public_table_is_listed_and_joined_from_the_lobby(
         expect(row).to_be_visible(timeout=10_000)  # the list refreshes every few seconds
         expect(row).to_contain_text("Hosting Hanna")
         expect(row).to_contain_text("by order")
-        guest.page.screenshot(path=artifacts / "lobby-phone.png", full_page=True, animations="disabled")
+        guest.page.screenshot(path=artifacts / "lobby-phone.jpg", full_page=True, animations="disabled")
         assert guest.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         guest.page.get_by_test_id(f"join-{room}").click()
         for seat in (host, guest):

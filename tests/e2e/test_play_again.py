@@ -74,7 +74,7 @@ def test_two_friends_play_again_from_the_lobby(browser: Any, e2e_server: ServerP
             )
             expect(mine).to_have_text(won)
             assert seat.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
-        anna.page.screenshot(path=artifacts / "play-again-head-to-head-390.png", animations="disabled")
+        anna.page.screenshot(path=artifacts / "play-again-head-to-head-390.jpg", animations="disabled")
 
         # Back to the lobby; Ben's lobby listens to its event stream before Anna invites him.
         ben.page.goto("/#/")  # from the head-to-head page
@@ -87,7 +87,7 @@ def test_two_friends_play_again_from_the_lobby(browser: Any, e2e_server: ServerP
         settle(ben.page)
         assert ben.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
         row.scroll_into_view_if_needed()
-        anna.page.screenshot(path=artifacts / "play-again-opponents-390.png", animations="disabled")
+        anna.page.screenshot(path=artifacts / "play-again-opponents-390.jpg", animations="disabled")
         anna.page.get_by_test_id(f"play-again-{ben_id}").click()
 
         # Anna is at her new private table, its invite link there to share; Ben sees the invitation at once.
@@ -101,7 +101,7 @@ def test_two_friends_play_again_from_the_lobby(browser: Any, e2e_server: ServerP
         expect(card).to_contain_text("Anna invites you to play again")
         assert_target_size(ben.page, "invitation-join")
         assert_target_size(ben.page, "invitation-later")
-        ben.page.screenshot(path=artifacts / "play-again-invitation-360.png", animations="disabled")
+        ben.page.screenshot(path=artifacts / "play-again-invitation-360.jpg", animations="disabled")
 
         ben.page.get_by_test_id("invitation-join").click()
         for seat in (anna, ben):

@@ -149,7 +149,7 @@ def test_first_visit_shows_the_game_and_plays_the_computer_with_one_tap(
         assert picture.locator(".card[data-card]").count() >= 5
         assert picture.locator("img").count() == 0
         expect(page.get_by_test_id("save-name")).to_have_text("Play a friend")
-        page.screenshot(path=artifacts / "lobby-first-visit-phone.png", full_page=True, animations="disabled")
+        page.screenshot(path=artifacts / "lobby-first-visit-phone.jpg", full_page=True, animations="disabled")
         assert page_width(page) <= PHONE["width"]
 
         # One tap (with the name typed so far): a computer table opens, the match already playing.
@@ -326,7 +326,7 @@ def test_history_ledger_and_score_sheet_on_a_small_phone(
         body = page.locator("body").inner_text()
         assert "chips" not in body.lower() and "EUR" not in body, body
         # 360 px: nothing scrolls sideways or is cut, dates on one line.
-        page.screenshot(path=artifacts / "history-360-de.png", full_page=True, animations="disabled")
+        page.screenshot(path=artifacts / "history-360-de.jpg", full_page=True, animations="disabled")
         assert page_width(page) <= SMALL_PHONE["width"]
         assert not overflowing(page, ".match-card, .match-card > *, .ledger-row, .card-panel")
         lines = page.evaluate(
@@ -354,7 +354,7 @@ def test_history_ledger_and_score_sheet_on_a_small_phone(
             assert totals == [d["totals"][seat_index] for d in detail["deals"]]
         expect(chart.locator("title").first).to_have_text("Das Rennen bis 1001")
         expect(chart.locator("desc")).to_have_text(re.compile(rf"^Nach {deals} Spielen: Anna \d+, Ben \d+\.$"))
-        page.screenshot(path=artifacts / "match-detail-360-de.png", full_page=True, animations="disabled")
+        page.screenshot(path=artifacts / "match-detail-360-de.jpg", full_page=True, animations="disabled")
         assert page_width(page) <= SMALL_PHONE["width"]
         assert not overflowing(page, ".sheet-table, .card-panel, .detail-grid > section")
         sheet = page.get_by_test_id("deal-sheet").bounding_box()
@@ -364,10 +364,10 @@ def test_history_ledger_and_score_sheet_on_a_small_phone(
         # Russian: the same pages, and the deal count in the chart's description declined.
         page.get_by_test_id("lang-select").select_option("ru")
         expect(page.get_by_test_id("race-chart").locator("desc")).to_have_text(re.compile(rf"^После {deals} сдач: "))
-        page.screenshot(path=artifacts / "match-detail-360-ru.png", full_page=True, animations="disabled")
+        page.screenshot(path=artifacts / "match-detail-360-ru.jpg", full_page=True, animations="disabled")
         assert page_width(page) <= SMALL_PHONE["width"]
         page.set_viewport_size(DESKTOP)
-        page.screenshot(path=artifacts / "match-detail-desktop-ru.png", full_page=True, animations="disabled")
+        page.screenshot(path=artifacts / "match-detail-desktop-ru.jpg", full_page=True, animations="disabled")
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()
@@ -407,7 +407,7 @@ def test_rules_page_is_a_guide_with_an_example_and_the_exact_rules_folded(
         assert exact.evaluate("el => el.tagName") == "DETAILS"
         assert exact.get_attribute("open") is None
         expect(page.get_by_test_id("rules-r4")).to_be_hidden()
-        page.screenshot(path=artifacts / "rules-guide-phone.png", full_page=True, animations="disabled")
+        page.screenshot(path=artifacts / "rules-guide-phone.jpg", full_page=True, animations="disabled")
         assert page_width(page) <= PHONE["width"]
         page.get_by_test_id("rules-exact-toggle").click()
         expect(page.get_by_test_id("rules-r4")).to_be_visible()
@@ -418,7 +418,7 @@ def test_rules_page_is_a_guide_with_an_example_and_the_exact_rules_folded(
         expect(page.get_by_test_id("rules-example")).to_contain_text("Pik löst Herz als Trumpf ab")
         page.get_by_test_id("lang-select").select_option("ru")
         expect(page.get_by_test_id("rules-example")).to_contain_text("козырями вместо червей становятся пики")
-        page.screenshot(path=artifacts / "rules-guide-phone-ru.png", full_page=True, animations="disabled")
+        page.screenshot(path=artifacts / "rules-guide-phone-ru.jpg", full_page=True, animations="disabled")
         assert page_width(page) <= PHONE["width"]
         page.get_by_test_id("lang-select").select_option("en")
         assert not seat.errors, seat.errors

@@ -49,7 +49,7 @@ def test_the_rating_change_shows_at_the_end_and_on_the_match_page(
         assert int(anna.page.get_by_test_id("match-rating").get_attribute("data-change") or "0") > 0
         assert int(ben.page.get_by_test_id("match-rating").get_attribute("data-change") or "0") < 0
         fits(ben)
-        ben.page.screenshot(path=artifacts / "rating-match-over-360.png", animations="disabled")
+        ben.page.screenshot(path=artifacts / "rating-match-over-360.jpg", animations="disabled")
 
         # The match page: each player's change, the winner's first.
         match_id = ben.states()[-1]["room"]["match_id"]
@@ -61,7 +61,7 @@ def test_the_rating_change_shows_at_the_end_and_on_the_match_page(
         expect(ben.page.get_by_test_id("detail-rating-1")).to_contain_text("Ben: Rating")
         assert int(ben.page.get_by_test_id("detail-rating-1").get_attribute("data-change") or "0") < 0
         fits(ben)
-        ben.page.screenshot(path=artifacts / "rating-match-page-360.png", full_page=True, animations="disabled")
+        ben.page.screenshot(path=artifacts / "rating-match-page-360.jpg", full_page=True, animations="disabled")
 
         # The history page: my rating per game kind, with the rated matches counted.
         ben.page.get_by_test_id("back-to-history").click()
@@ -70,7 +70,7 @@ def test_the_rating_change_shows_at_the_end_and_on_the_match_page(
         expect(mine).to_contain_text("1 rated match")
         assert int(mine.get_attribute("data-rating") or "0") < 1000
         fits(ben)
-        ben.page.screenshot(path=artifacts / "rating-history-360.png", full_page=True, animations="disabled")
+        ben.page.screenshot(path=artifacts / "rating-history-360.jpg", full_page=True, animations="disabled")
 
         # An unrated table (the box unticked) changes nothing and shows no rating line.
         anna.page.goto("/#/")

@@ -98,15 +98,15 @@ def test_a_reaction_shows_by_the_senders_seat_and_the_mute_toggle_stops_them(
         sizes = anna.page.eval_on_selector_all('[data-testid="reaction-grid"] button', GRID_JS)
         assert len(sizes) >= 8 and all(w >= 44 and h >= 44 and inside and below for w, h, inside, below in sizes), sizes
         expect(anna.page.get_by_test_id("reaction-well_played")).to_have_text("Well played")
-        anna.page.screenshot(path=str(artifacts / f"reactions-grid-{size}.png"))
+        anna.page.screenshot(path=str(artifacts / f"reactions-grid-{size}.jpg"))
         anna.page.keyboard.press("Escape")
         expect(anna.page.get_by_test_id("reaction-grid")).to_be_hidden()
 
         _react(anna.page, "well_played")
         _bubble_by_seat(ben.page, 0, "well_played")  # Anna created the table: seat 0, at Ben's top
         _bubble_by_seat(anna.page, 0, "well_played")  # her own, over her seat at the bottom
-        anna.page.screenshot(path=str(artifacts / f"reactions-sender-{size}.png"))
-        ben.page.screenshot(path=str(artifacts / f"reactions-{size}.png"))
+        anna.page.screenshot(path=str(artifacts / f"reactions-sender-{size}.jpg"))
+        ben.page.screenshot(path=str(artifacts / f"reactions-{size}.jpg"))
         expect(ben.page.locator('[data-testid="reaction-bubble"]')).to_have_count(0, timeout=6000)  # it fades
 
         # Ben mutes: the server sends him none; the toggle says so, after a reload too
@@ -163,7 +163,7 @@ def test_at_three_and_four_seats_the_bubble_is_by_the_senders_seat(
         _react(ben.page, "laugh")
         _bubble_by_seat(page, ben_seat, "laugh")
         _bubble_by_seat(ben.page, ben_seat, "laugh")
-        page.screenshot(path=str(artifacts / f"reactions-{seats}-seats-{size}.png"))
+        page.screenshot(path=str(artifacts / f"reactions-{seats}-seats-{size}.jpg"))
         _react(page, "hurry_up")
         _bubble_by_seat(ben.page, 0, "hurry_up")
         assert not anna.errors and not ben.errors, anna.errors + ben.errors

@@ -78,7 +78,7 @@ def test_a_finished_deal_replays_card_by_card_as_stored(
         expect(page.get_by_test_id("replay-prev")).to_be_disabled()
         size = _fits(page)
         assert size["h"] <= size["vh"] and size["w"] <= size["vw"], size
-        page.screenshot(path=artifacts / "replay-phone.png", animations="disabled")
+        page.screenshot(path=artifacts / "replay-phone.jpg", animations="disabled")
 
         # Forward with the button: the card played leaves its hand.
         first = actions[0]
@@ -134,12 +134,12 @@ def test_a_finished_deal_replays_card_by_card_as_stored(
         page.get_by_test_id("replay-next").click()
         size = _fits(page)
         assert size["h"] <= size["vh"] and size["w"] <= size["vw"], size
-        page.screenshot(path=artifacts / "replay-phone-landscape.png", animations="disabled")
+        page.screenshot(path=artifacts / "replay-phone-landscape.jpg", animations="disabled")
         for name, viewport in (("small", SMALL_PHONE), ("desktop", DESKTOP_WIDE)):
             page.set_viewport_size(viewport)
             size = _fits(page)
             assert size["h"] <= size["vh"] and size["w"] <= size["vw"], (name, size)
-            page.screenshot(path=artifacts / f"replay-{name}.png", animations="disabled")
+            page.screenshot(path=artifacts / f"replay-{name}.jpg", animations="disabled")
         # The deal a resignation cut short replays too, from its own link on the match page.
         detail = api_json(page, f"/api/matches/{match_id}")
         if detail["end_reason"] != "target":
@@ -161,7 +161,7 @@ def test_a_finished_deal_replays_card_by_card_as_stored(
         expect(page.get_by_test_id("replay-step")).to_contain_text(" из ")
         size = _fits(page)
         assert size["h"] <= size["vh"] and size["w"] <= size["vw"], size
-        page.screenshot(path=artifacts / "replay-phone-ru.png", animations="disabled")
+        page.screenshot(path=artifacts / "replay-phone-ru.jpg", animations="disabled")
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()
@@ -213,7 +213,7 @@ def test_a_visitor_without_an_account_replays_a_public_match_by_its_link(
         expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "2")
         size = _fits(page)
         assert size["h"] <= size["vh"] and size["w"] <= size["vw"], size
-        page.screenshot(path=artifacts / "replay-visitor-phone.png", animations="disabled")
+        page.screenshot(path=artifacts / "replay-visitor-phone.jpg", animations="disabled")
         _download_opens(page, match_id)
 
         # The next deal (the unfinished one) from the bar, and back.
@@ -226,7 +226,7 @@ def test_a_visitor_without_an_account_replays_a_public_match_by_its_link(
         page.set_viewport_size(LANDSCAPE)
         size = _fits(page)
         assert size["h"] <= size["vh"] and size["w"] <= size["vw"], size
-        page.screenshot(path=artifacts / "replay-visitor-landscape.png", animations="disabled")
+        page.screenshot(path=artifacts / "replay-visitor-landscape.jpg", animations="disabled")
         page.get_by_test_id("replay-deal-prev").click()
         expect(page.get_by_test_id("replay-viewer")).to_have_attribute("data-deal", "0")
         _no_account(page, posted)
@@ -253,7 +253,7 @@ def test_a_private_match_replays_only_with_its_watch_code(
         refused = page.get_by_test_id("replay-error")
         expect(refused).to_contain_text("watch link")
         expect(page.get_by_test_id("replay-viewer")).to_have_count(0)
-        page.screenshot(path=artifacts / "replay-private-refused-phone.png", animations="disabled")
+        page.screenshot(path=artifacts / "replay-private-refused-phone.jpg", animations="disabled")
         page.goto(f"/#/replay/{match_id}/0/{'0' * len(code)}")
         expect(refused).to_be_visible()
 

@@ -127,7 +127,7 @@ def test_tokens_stay_out_of_urls_pages_and_server_logs(
             seat.page.get_by_test_id(f"match-link-{match_id}").click()
             expect(seat.page.get_by_test_id("match-detail")).to_be_visible()
         snapshot()
-        anna.page.screenshot(path=artifacts / "tokens-history-desktop.png", animations="disabled")
+        anna.page.screenshot(path=artifacts / "tokens-history-desktop.jpg", animations="disabled")
 
         for seat in (anna, ben):
             seen = traffic[seat.name]

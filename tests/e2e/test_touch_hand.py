@@ -131,7 +131,7 @@ def test_after_a_reload_a_tap_on_each_cards_visible_strip_plays_that_card(
         rows = page.get_by_test_id("hand").get_attribute("data-rows")
         if size != "844x390":
             assert rows == "2", "the upright phone no longer holds the hand in two rows"
-        page.screenshot(path=artifacts / f"touch-hand-{size}.png", animations="disabled")
+        page.screenshot(path=artifacts / f"touch-hand-{size}.jpg", animations="disabled")
         for index, card in enumerate(cards):
             fresh_table(page)
             focus_raises_nothing(page)
@@ -195,7 +195,7 @@ def test_tap_to_raise_a_first_tap_raises_another_moves_it_the_second_plays(
         tap_strip(page, b)
         expect(page.get_by_test_id(f"card-{b['card']}")).to_have_attribute("data-raised", "true")
         expect(page.locator(f"{HAND} [data-raised]")).to_have_count(1)
-        page.screenshot(path=artifacts / f"touch-tap-to-raise-{size}.png", animations="disabled")
+        page.screenshot(path=artifacts / f"touch-tap-to-raise-{size}.jpg", animations="disabled")
         page.wait_for_timeout(300)
         assert not catcher.caught, f"a first tap played: {catcher.caught}"
         again = next(s for s in strips(page) if s["card"] == b["card"])
@@ -265,7 +265,7 @@ def test_the_declarer_picks_the_card_tapped_and_a_picked_card_covers_no_strip(
             expect(page.get_by_test_id(f"card-{card}")).to_have_attribute("aria-pressed", "true")
             expect(page.locator(f'{HAND} [aria-pressed="true"]')).to_have_count(1)
             if strip is before[0]:
-                page.screenshot(path=artifacts / f"touch-discard-pick-{size}.png", animations="disabled")
+                page.screenshot(path=artifacts / f"touch-discard-pick-{size}.jpg", animations="disabled")
             # The picked card covers nobody's strip: each strip's middle, as it was, hits its own card.
             hits = page.evaluate(
                 """(points) => points.map(([x, y]) => {

@@ -83,7 +83,7 @@ def screenshots(page: Page, artifacts: Path, tag: str) -> None:
     for viewport in (PHONE, LANDSCAPE):
         page.set_viewport_size(viewport)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        name = f"variants-{tag}-{viewport['width']}x{viewport['height']}.png"
+        name = f"variants-{tag}-{viewport['width']}x{viewport['height']}.jpg"
         page.screenshot(path=artifacts / name, animations="disabled")
     page.set_viewport_size(size)
 
@@ -200,7 +200,7 @@ def test_three_friends_play_a_deal_of_1000_for_three_on_phones_and_all_three_acc
         while not all(visible(seat.page, "deal-summary") for seat in seats):
             if time.monotonic() > deadline:
                 for seat in seats:
-                    seat.page.screenshot(path=artifacts / f"variants-stuck-{seat.name}.png")
+                    seat.page.screenshot(path=artifacts / f"variants-stuck-{seat.name}.jpg")
                 raise AssertionError(f"the deal did not end after {plays} plays")
             moved = False
             for seat in seats:

@@ -97,8 +97,8 @@ def test_a_third_browser_watches_a_live_table(e2e_server: ServerProcess, browser
                 if play_one(seat.page, rng):
                     checked += check_spectator_sees_no_hand(carl, anna, ben)
         assert checked >= 4
-        carl.page.screenshot(path=artifacts / "watch-phone.png", animations="disabled")
-        anna.page.screenshot(path=artifacts / "watched-table-desktop.png", animations="disabled")
+        carl.page.screenshot(path=artifacts / "watch-phone.jpg", animations="disabled")
+        anna.page.screenshot(path=artifacts / "watched-table-desktop.jpg", animations="disabled")
         # the cards on the felt are public: the spectator sees the trick or the last trick
         assert carl.page.locator('[data-testid="spectator-table"] [data-card]').count() > 0
         # nothing on the spectator's page can act
@@ -145,10 +145,10 @@ def test_a_spectator_without_an_account_opens_the_replay_when_the_match_ends(
                 href = f"#/replay/{table.match_id}/0" + (f"/{code}" if code else "")
                 expect(link).to_have_attribute("href", href)
                 if visibility == "public":
-                    page.screenshot(path=artifacts / "watch-over-phone.png", animations="disabled")
+                    page.screenshot(path=artifacts / "watch-over-phone.jpg", animations="disabled")
                     page.set_viewport_size(LANDSCAPE)
                     expect(link).to_be_in_viewport()
-                    page.screenshot(path=artifacts / "watch-over-landscape.png", animations="disabled")
+                    page.screenshot(path=artifacts / "watch-over-landscape.jpg", animations="disabled")
                     page.set_viewport_size(PHONE)
             finally:
                 table.close()
