@@ -227,6 +227,8 @@ def play_one(page: Page, rng: random.Random, *, scoring: str = "by_suit", keep_s
     # Failing that (the hand moving under the tap), its middle.
     if not tap_card(page, card, before, ({"x": 14, "y": 14}, None)):
         return None  # the hand re-rendered under the click; the caller simply tries again
+    if card in declarable:
+        wait_for_question_or_play(page, before)
     if dialog.count():
         # R3: "Declare ♥ (60)" names the suit and its points (by_order: 40, 60, 80, 100 in turn).
         expected = (
@@ -242,6 +244,18 @@ def play_one(page: Page, rng: random.Random, *, scoring: str = "by_suit", keep_s
         timeout=TIMEOUT_MS,
     )
     return card
+
+
+def wait_for_question_or_play(page: Page, before: int) -> None:
+    """After a tap on a card that may declare: its marriage question shown, or (where none is asked)
+    the play. The tap does not wait for the page, so the question may be drawn only after the tap
+    returns, and a question never answered holds the play back."""
+    page.wait_for_function(
+        "v => document.querySelector('[data-testid=declare-dialog]')"
+        " || Number(document.querySelector('[data-testid=table-page]').dataset.version) > v",
+        arg=before,
+        timeout=TIMEOUT_MS,
+    )
 
 
 def tap_card(page: Page, card: str, before: int, positions: Sequence[Any] = (None,)) -> bool:

@@ -14,7 +14,15 @@ from backend.bots.reasons import REASON_CODES
 from tests.support.services import ServerProcess
 
 from .conftest import PHONE
-from .helpers import choose_computer, choose_name, hand_snapshot, open_seat, start_computer_match, tap_card
+from .helpers import (
+    choose_computer,
+    choose_name,
+    hand_snapshot,
+    open_seat,
+    start_computer_match,
+    tap_card,
+    wait_for_question_or_play,
+)
 
 pytestmark = pytest.mark.browser
 LEGAL = '[data-testid=hand] button[data-legal="true"]:not([disabled])'
@@ -65,8 +73,11 @@ def test_a_hint_on_a_phone_marks_the_card_says_why_and_the_card_is_played(
                 hint_box = page.get_by_test_id("hint-box").bounding_box()
                 assert hint_box is not None
                 assert 0 <= hint_box["x"] <= hint_box["x"] + hint_box["width"] <= PHONE["width"]
-            before = hand_snapshot(page)["version"]
+            now = hand_snapshot(page)
+            before = now["version"]
             assert tap_card(page, card, before, ({"x": 14, "y": 14}, None))
+            if card in now["declarable"]:
+                wait_for_question_or_play(page, before)
             if page.get_by_test_id("declare-dialog").count():
                 page.get_by_test_id("declare-yes").click()
             page.wait_for_function(
