@@ -704,6 +704,11 @@ def step_args(args: argparse.Namespace, **changes: Any) -> argparse.Namespace:
     return argparse.Namespace(**{**vars(args), "spectators": 0, "profile": None, **changes})
 
 
+def step_warmup(args: argparse.Namespace) -> float:
+    """A saturation or memory step plays 2 s before it measures, or less if ``--warmup`` says so."""
+    return min(2.0, float(args.warmup))
+
+
 def find_saturation(
     ws_url: str,
     rooms: list[dict[str, Any]],
@@ -720,7 +725,12 @@ def find_saturation(
     previous = 0.0
     for think in SATURATION_THINKS:
         result = run_clients(
-            ws_url, rooms, mode, step_args(args, think=think, warmup=2.0, seconds=args.step_seconds), pid, metrics_urls
+            ws_url,
+            rooms,
+            mode,
+            step_args(args, think=think, warmup=step_warmup(args), seconds=args.step_seconds),
+            pid,
+            metrics_urls,
         )
         keep = ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_pct", "errors")
         steps.append({key: result[key] for key in keep} | {"think": think})
@@ -747,7 +757,7 @@ def memory_steps(
     out: list[dict[str, Any]] = []
     for count in counts:
         result = run_clients(
-            ws_url, rooms_for(count), mode, step_args(args, warmup=2.0, seconds=args.step_seconds), pid
+            ws_url, rooms_for(count), mode, step_args(args, warmup=step_warmup(args), seconds=args.step_seconds), pid
         )
         peak = result["server_rss_peak_kb"]
         out.append(

@@ -31,8 +31,8 @@ def test_load_bench_smoke(tmp_path: Path) -> None:
 def test_load_bench_memory_steps_smoke(tmp_path: Path) -> None:
     """``--memory``: RSS per room at each count on one server, and the echo app's, in one run."""
     out = tmp_path / "memory.json"
-    command = [sys.executable, "bench/load.py", "--memory", "2,4", "--step-seconds", "0.5", "--think", "0.2"]
-    command += ["--client-procs", "1", "--target", "301", "--json", str(out)]
+    command = [sys.executable, "bench/load.py", "--memory", "2,4", "--step-seconds", "0.5", "--warmup", "0.3"]
+    command += ["--think", "0.2", "--client-procs", "1", "--target", "301", "--json", str(out)]
     finished = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert finished.returncode == 0, finished.stdout + finished.stderr
     report = json.loads(out.read_text())

@@ -25,7 +25,7 @@ from .helpers import SyncSeat, auth, register
 
 pytestmark = pytest.mark.slow
 
-EXAMPLES = 40
+EXAMPLES = 25
 REAL_IDS = ("room_id", "code", "match_id", "player_id")
 
 
