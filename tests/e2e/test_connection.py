@@ -4,7 +4,9 @@ slow once the app's own ping (``{"type": "ping"}`` → ``pong``) goes unanswered
 once the page gives the socket up; when frames flow again the pill goes and the table goes on.
 
 The stall is made with Playwright's WebSocket routing: the page's frames still reach the server, the
-server's are held back (and delivered when the stall ends), as a proxy or a dead radio link would."""
+server's are held back (and delivered when the stall ends), as a proxy or a dead radio link would.
+The page's clock is Playwright's (``page.clock``): the test moves it on past SENDING_MS, SLOW_MS and
+DEAD_MS instead of waiting them out."""
 
 from __future__ import annotations
 
@@ -82,6 +84,7 @@ def test_a_stalled_socket_shows_sending_and_the_pill_then_recovers(
     stall = Stall()
     try:
         page = seat.page
+        page.clock.install()  # the page's timers: moved on by the test instead of waited out
         _start(page, stall)
         pill = page.get_by_test_id("connection-pill")
         expect(pill).to_be_hidden()
@@ -90,12 +93,14 @@ def test_a_stalled_socket_shows_sending_and_the_pill_then_recovers(
         stall.on = True
         card.click(position={"x": 14, "y": 14})
         # within a moment (SENDING_MS, 400 ms) the card says so, and so does the pill
+        page.clock.run_for(450)
         sending = page.locator(f'[data-testid="hand"] [data-card="{code}"] [data-testid="sending"]')
         expect(sending).to_be_visible(timeout=1500)
         expect(sending).to_have_text(sending_text)
         expect(pill).to_have_attribute("data-state", "sending", timeout=1500)
         # the ping sent with the move goes unanswered: "connection slow" (SLOW_MS, 3 s)
-        expect(pill).to_have_attribute("data-state", "slow", timeout=5000)
+        page.clock.run_for(3000)
+        expect(pill).to_have_attribute("data-state", "slow", timeout=3000)
         expect(pill).to_have_text(slow_text)
         size = f"{viewport['width']}x{viewport['height']}"
         page.screenshot(path=artifacts / f"connection-slow-{lang}-{size}.jpg")
@@ -122,15 +127,19 @@ def test_a_socket_that_stays_stalled_is_given_up_and_reopened(
     stall = Stall()
     try:
         page = seat.page
+        page.clock.install()  # the page's timers: moved on by the test instead of waited out
         _start(page, stall)
         pill = page.get_by_test_id("connection-pill")
         expect(page.get_by_test_id("table-page")).to_have_attribute("data-connection", "open")
         before = stall.sockets
         stall.on = True
-        # nothing comes back to the keep-alive: slow, then a new socket (DEAD_MS, 8 s)
-        expect(pill).to_have_attribute("data-state", "slow", timeout=8000)
+        # nothing comes back to the keep-alive: slow (a ping unanswered for SLOW_MS, 3 s, after
+        # PING_MS, 3 s), then a new socket (DEAD_MS, 8 s)
+        page.clock.run_for(6500)
+        expect(pill).to_have_attribute("data-state", "slow", timeout=3000)
         page.screenshot(path=artifacts / "connection-slow-844x390.jpg")
-        expect(pill).to_have_attribute("data-state", "reconnecting", timeout=8000)
+        page.clock.run_for(8500)
+        expect(pill).to_have_attribute("data-state", "reconnecting", timeout=3000)
         stall.release()  # the new socket gets through
         expect(page.get_by_test_id("table-page")).to_have_attribute("data-connection", "open", timeout=10_000)
         expect(pill).to_be_hidden()
