@@ -66,6 +66,7 @@ def test_a_chat_line_shows_by_the_senders_seat_and_muted_only_as_the_dot(
     anna = open_seat(browser, e2e_server.url, "Anna", viewport)
     ben = open_seat(browser, e2e_server.url, "Ben", viewport)
     try:
+        anna.page.clock.install()  # her page's timers: moved on past the preview's 4 s, not waited out
         anna.page.goto("/")
         choose_name(anna.page, "Anna")
         link = create_table(anna.page)
@@ -91,7 +92,8 @@ def test_a_chat_line_shows_by_the_senders_seat_and_muted_only_as_the_dot(
         # the sender sees no preview of his own line
         expect(ben.page.get_by_test_id("chat-preview")).to_have_count(0)
         anna.page.screenshot(path=str(artifacts / f"chat-preview-{size}.jpg"))
-        expect(preview).to_have_count(0, timeout=8000)  # it fades
+        anna.page.clock.run_for(4500)  # CHAT_PREVIEW_MS, 4 s
+        expect(preview).to_have_count(0, timeout=3000)  # it fades
 
         # Anna mutes the chat on the bar: the choice lasts a reload; a line then shows only as the dot.
         mute.click()

@@ -58,6 +58,7 @@ BAR_FITS_JS = """
 def _friends(e2e_server: ServerProcess, browser: Any, viewport: dict[str, int], **create: Any) -> tuple[Seat, Seat]:
     anna = open_seat(browser, e2e_server.url, "Anna", viewport)
     ben = open_seat(browser, e2e_server.url, "Ben", viewport)
+    ben.page.clock.install()  # his page's timers: moved on past a bubble's 2.5 s, not waited out
     anna.page.goto("/")
     choose_name(anna.page, "Anna")
     link = create_table(anna.page, **create)
@@ -107,7 +108,8 @@ def test_a_reaction_shows_by_the_senders_seat_and_the_mute_toggle_stops_them(
         _bubble_by_seat(anna.page, 0, "well_played")  # her own, over her seat at the bottom
         anna.page.screenshot(path=str(artifacts / f"reactions-sender-{size}.jpg"))
         ben.page.screenshot(path=str(artifacts / f"reactions-{size}.jpg"))
-        expect(ben.page.locator('[data-testid="reaction-bubble"]')).to_have_count(0, timeout=6000)  # it fades
+        ben.page.clock.run_for(3000)  # REACTION_MS, 2.5 s
+        expect(ben.page.locator('[data-testid="reaction-bubble"]')).to_have_count(0, timeout=3000)  # it fades
 
         # Ben mutes: the server sends him none; the toggle says so, after a reload too
         mute = ben.page.get_by_test_id("reactions-mute")
