@@ -407,6 +407,17 @@ def invite_code_of_new_room(base_url: str, host_name: str) -> str:
     return code
 
 
+def resign(page: Page) -> None:
+    """Resign through the bar's button (the drawer's, where the bar has no room for it) and its
+    confirmation: the match is over."""
+    button = page.get_by_test_id("resign")
+    if not button.is_visible() and page.get_by_test_id("sheet-toggle").count():
+        page.get_by_test_id("sheet-toggle").click()
+    button.click()
+    page.get_by_test_id("resign-yes").click()
+    expect(page.get_by_test_id("match-over")).to_be_visible()
+
+
 def settle(page: Page) -> None:
     """Two animation frames: the layout after a resize or a render has been computed and painted."""
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")

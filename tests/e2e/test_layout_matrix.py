@@ -41,6 +41,7 @@ from .helpers import (
     invite_code_of_new_room,
     latest_deal,
     open_seat,
+    resign,
     settle,
     start_computer_match,
     tap_card,
@@ -324,15 +325,6 @@ def play_until(seat: Seat, rng: random.Random, done: Any, what: str, limit: int 
             assert plays < limit, f"{plays} cards played and still not {what}"
         else:
             seat.page.wait_for_timeout(50)
-
-
-def resign(page: Page) -> None:
-    button = page.get_by_test_id("resign")
-    if not button.is_visible() and page.get_by_test_id("sheet-toggle").count():
-        page.get_by_test_id("sheet-toggle").click()
-    button.click()
-    page.get_by_test_id("resign-yes").click()
-    expect(page.get_by_test_id("match-over")).to_be_visible()
 
 
 @pytest.mark.parametrize("lang", list(LOCALES))

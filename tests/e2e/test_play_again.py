@@ -16,19 +16,10 @@ from playwright.sync_api import Page, expect
 from tests.support.services import ServerProcess, database
 
 from .conftest import PHONE
-from .helpers import choose_name, create_table, join_by_invite, open_seat, room_id, settle
+from .helpers import choose_name, create_table, join_by_invite, open_seat, resign, room_id, settle
 
 pytestmark = pytest.mark.browser
 NARROW = {"width": 360, "height": 640}
-
-
-def resign(page: Page) -> None:
-    button = page.get_by_test_id("resign")
-    if not button.is_visible() and page.get_by_test_id("sheet-toggle").count():
-        page.get_by_test_id("sheet-toggle").click()
-    button.click()
-    page.get_by_test_id("resign-yes").click()
-    expect(page.get_by_test_id("match-over")).to_be_visible()
 
 
 def player_id(page: Page) -> str:

@@ -1,7 +1,8 @@
 """The players' long-lived tokens never leave the Authorization header: the socket opens with a
 one-time ticket (``POST /api/socket-ticket``, then ``/ws/rooms/{id}?ticket=…``), so no token is in
-any URL the browser uses, in any page, or in the server's own output — checked after a whole match
-between two browsers on a server that logs every request (uvicorn at ``--log-level info``)."""
+any URL the browser uses, in any page, or in the server's own output — checked after a match for a
+stake between two browsers (cards played, a socket dropped, a page reloaded, a resignation, the
+history pages) on a server that logs every request (uvicorn at ``--log-level info``)."""
 
 from __future__ import annotations
 
@@ -28,9 +29,9 @@ from .helpers import (
     match_over,
     open_seat,
     play_one,
+    resign,
     to_history,
 )
-from .test_match import play_until_over
 
 pytestmark = pytest.mark.browser
 
@@ -117,7 +118,12 @@ def test_tokens_stay_out_of_urls_pages_and_server_logs(
         anna.page.reload()
         expect(anna.page.get_by_test_id("hand").locator("button.card").first).to_be_visible()
 
-        play_until_over(anna, ben, rng)
+        # A few cards more on the new sockets, then Anna resigns: the match is over, for a stake.
+        for _ in range(3):
+            for seat in (anna, ben):
+                play_one(seat.page, rng)
+        resign(anna.page)
+        expect(ben.page.get_by_test_id("match-over")).to_be_visible()
         assert match_over(anna.page) and match_over(ben.page)
         snapshot()
         match_id = anna.states()[-1]["room"]["match_id"]
