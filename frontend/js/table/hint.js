@@ -41,7 +41,7 @@ export function hintCards(hint) {
 }
 
 export function createHint({ onAsk }) {
-  const label = h('span', { class: 'bar-label' });
+  const label = h('span', { class: 'bar-label visually-hidden until-wide' });
   const button = h('button', { type: 'button', class: 'bar-btn hint-btn', 'data-testid': 'hint', hidden: true, onclick: () => onAsk() }, h('span', { class: 'hint-icon', 'aria-hidden': 'true', text: '?' }), label);
   const box = h('div', { class: 'hint-box', 'data-testid': 'hint-box', role: 'status', 'aria-live': 'polite', id: 'hint-box' });
   let asked = null; // {id, version} while the server works it out

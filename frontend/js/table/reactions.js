@@ -100,11 +100,11 @@ export function createReactionPicker({ onReact, onMute }) {
       wrap.hidden = !available;
       mute.hidden = !available;
       if (!available) setOpen(false);
-      button.replaceChildren(h('span', { class: 'reaction-icon', 'aria-hidden': 'true', text: '☺' }), h('span', { class: 'bar-label', text: t('reactions.button') }));
+      button.replaceChildren(h('span', { class: 'reaction-icon', 'aria-hidden': 'true', text: '☺' }), h('span', { class: 'bar-label visually-hidden until-wide', text: t('reactions.button') }));
       button.title = t('reactions.button');
       mute.setAttribute('aria-pressed', String(Boolean(muted)));
       mute.dataset.muted = String(Boolean(muted));
-      mute.replaceChildren(bell(muted), h('span', { class: 'bar-label', text: t('reactions.mute') }));
+      mute.replaceChildren(bell(muted), h('span', { class: 'bar-label visually-hidden until-wide', text: t('reactions.mute') }));
       mute.title = muted ? t('reactions.muted') : t('reactions.mute');
       if (lang !== document.documentElement.lang) lang = null; // relabel the grid next time it opens
       if (!grid.hidden) fill();
@@ -252,7 +252,7 @@ export function createChatMute(roomId, { onChange = () => {} } = {}) {
     button.hidden = !available;
     button.setAttribute('aria-pressed', String(muted));
     button.dataset.muted = String(muted);
-    button.replaceChildren(speech(muted), h('span', { class: 'bar-label', text: t('chat.mute') }));
+    button.replaceChildren(speech(muted), h('span', { class: 'bar-label visually-hidden until-wide', text: t('chat.mute') }));
     button.title = muted ? t('chat.muted') : t('chat.mute');
   }
   return { el: button, render, isMuted: () => muted };
