@@ -61,17 +61,29 @@ def digest(value: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+LEAVES = (str, int, float, bool, type(None))
+
+
+@cache
+def field_names(kind: type) -> tuple[str, ...] | None:
+    """A dataclass's fields, looked up once per class; None for any other class."""
+    return tuple(f.name for f in fields(kind)) if is_dataclass(kind) else None
+
+
 def plain(value: Any) -> Any:
     """JSON's values (dataclasses as dicts, tuples as lists, Decimals as text), in one pass: asdict
     would deep-copy every leaf first, two thirds of this test's time."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, LEAVES):
+        return value
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
     if isinstance(value, Decimal):
         return str(value)
+    names = field_names(type(value))
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
     return value
 
 
