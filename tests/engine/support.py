@@ -105,19 +105,15 @@ def sent(value: Any) -> Any:
 
 def card_tokens(value: Any) -> set[str]:
     """The card names (2-character tokens such as ``TH``) in the string values and keys of the JSON sent."""
-    data = sent(value)  # exactly what would be sent
-    found: set[str] = set()
-
-    def walk(node: Any) -> None:
+    strings: list[str] = []
+    nodes = [sent(value)]  # exactly what would be sent
+    while nodes:  # every string of it, then one search over them, a space between (not a name's letter)
+        node = nodes.pop()
         if isinstance(node, str):
-            found.update(CARD_TOKEN.findall(node))
+            strings.append(node)
         elif isinstance(node, dict):
-            for key, item in node.items():
-                walk(key)
-                walk(item)
+            nodes.extend(node)
+            nodes.extend(node.values())
         elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(data)
-    return found
+            nodes.extend(node)
+    return set(CARD_TOKEN.findall(" ".join(strings)))
