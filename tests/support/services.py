@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 import httpx
@@ -83,34 +84,33 @@ def migrations_digest() -> str:
     return digest.hexdigest()[:12]
 
 
-_sqlite_template: Path | None = None
-
-
+@cache
 def _migrated_sqlite_template() -> Path:
     """One migrated SQLite file per test process; each test's database starts as a copy of it
     (the migrations' own tests, tests/db/, still run every step on fresh databases)."""
-    global _sqlite_template
-    if _sqlite_template is None:
-        from backend.db.migrate import upgrade
+    from backend.db.migrate import upgrade
 
-        folder = Path(tempfile.mkdtemp(prefix="t1001-template-"))
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        path = folder / "migrated.db"
-        upgrade(f"sqlite:///{path}")
-        with sqlite3.connect(path) as connection:  # everything in the one file, nothing left in a WAL
-            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        _sqlite_template = path
-    return _sqlite_template
+    folder = Path(tempfile.mkdtemp(prefix="t1001-template-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = folder / "migrated.db"
+    upgrade(f"sqlite:///{path}")
+    with sqlite3.connect(path) as connection:  # everything in the one file, nothing left in a WAL
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
 
 
+@cache
 def _migrated_postgres_template() -> str:
     """A migrated PostgreSQL database named after the migrations' digest, built once (under an
     advisory lock, so that parallel test processes build it once between them) and copied by
-    CREATE DATABASE … TEMPLATE for each test: a copy is a fraction of running every migration."""
+    CREATE DATABASE … TEMPLATE for each test: a copy is a fraction of running every migration.
+    Looked up once per test process."""
     from sqlalchemy import create_engine, text
 
     from backend.db.migrate import upgrade
 
+    if not port_open("127.0.0.1", 5432):
+        missing_service("PostgreSQL is not reachable on 127.0.0.1:5432")
     name = f"t1001_template_{migrations_digest()}"
     admin = create_engine(POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT")
     try:
@@ -142,8 +142,6 @@ def database(kind: str, tmp_path: Path) -> Iterator[str]:
         shutil.copyfile(_migrated_sqlite_template(), path)
         yield f"sqlite:///{path}"
         return
-    if not port_open("127.0.0.1", 5432):
-        missing_service("PostgreSQL is not reachable on 127.0.0.1:5432")
     with postgres_database(template=_migrated_postgres_template()) as url:
         yield url
 
