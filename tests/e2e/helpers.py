@@ -221,38 +221,42 @@ def play_one(page: Page, rng: random.Random, *, scoring: str = "by_suit", keep_s
     legal, declarable = now["legal"], now["declarable"]
     card: str = declarable[0] if declarable else legal[rng.randrange(len(legal))]
     before: int = now["version"]
-    dialog = page.get_by_test_id("declare-dialog")
     # A card's index corner, as a thumb taps it: on a narrow phone the second row of the hand
     # covers the middle of the first row's cards, and only their upper part takes a tap.
     # Failing that (the hand moving under the tap), its middle.
     if not tap_card(page, card, before, ({"x": 14, "y": 14}, None)):
         return None  # the hand re-rendered under the click; the caller simply tries again
-    if card in declarable:
-        wait_for_question_or_play(page, before)
-    if dialog.count():
-        # R3: "Declare ♥ (60)" names the suit and its points (by_order: 40, 60, 80, 100 in turn).
-        expected = (
-            DECLARE_TEXT[card[1]]
-            if scoring == "by_suit"
-            else re.compile(DECLARE_TEXT[card[1]][:9] + r" \((40|60|80|100)\)$")
-        )
-        expect(page.get_by_test_id("declare-yes")).to_have_text(expected)
-        page.get_by_test_id("declare-yes").click()
-    page.wait_for_function(
-        "v => Number(document.querySelector('[data-testid=table-page]').dataset.version) > v",
-        arg=before,
-        timeout=TIMEOUT_MS,
+    # R3: "Declare ♥ (60)" names the suit and its points (by_order: 40, 60, 80, 100 in turn).
+    said = (
+        DECLARE_TEXT[card[1]]
+        if scoring == "by_suit"
+        else re.compile(DECLARE_TEXT[card[1]][:9] + r" \((40|60|80|100)\)$")
     )
+    declare_and_see_the_play(page, before, asks=card in declarable, said=said)
     return card
 
 
-def wait_for_question_or_play(page: Page, before: int) -> None:
-    """After a tap on a card that may declare: its marriage question shown, or (where none is asked)
-    the play. The tap does not wait for the page, so the question may be drawn only after the tap
-    returns, and a question never answered holds the play back."""
+def declare_and_see_the_play(page: Page, before: int, *, asks: bool, said: str | re.Pattern[str] | None = None) -> None:
+    """After a tap on a card (``before``: the table's version then): its marriage question, if it
+    ``asks`` one, answered "declare" (its button saying ``said``), then the play shown.
+
+    The tap does not wait for the page, so the question may be drawn only after the tap returns: it
+    is waited for (or the play, where none is asked), since a question never answered holds the
+    play back."""
+    dialog = page.get_by_test_id("declare-dialog")
+    if asks:
+        page.wait_for_function(
+            "v => document.querySelector('[data-testid=declare-dialog]')"
+            " || Number(document.querySelector('[data-testid=table-page]').dataset.version) > v",
+            arg=before,
+            timeout=TIMEOUT_MS,
+        )
+    if dialog.count():
+        if said is not None:
+            expect(page.get_by_test_id("declare-yes")).to_have_text(said)
+        page.get_by_test_id("declare-yes").click()
     page.wait_for_function(
-        "v => document.querySelector('[data-testid=declare-dialog]')"
-        " || Number(document.querySelector('[data-testid=table-page]').dataset.version) > v",
+        "v => Number(document.querySelector('[data-testid=table-page]').dataset.version) > v",
         arg=before,
         timeout=TIMEOUT_MS,
     )

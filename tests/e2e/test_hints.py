@@ -17,11 +17,11 @@ from .conftest import PHONE
 from .helpers import (
     choose_computer,
     choose_name,
+    declare_and_see_the_play,
     hand_snapshot,
     open_seat,
     start_computer_match,
     tap_card,
-    wait_for_question_or_play,
 )
 
 pytestmark = pytest.mark.browser
@@ -76,13 +76,7 @@ def test_a_hint_on_a_phone_marks_the_card_says_why_and_the_card_is_played(
             now = hand_snapshot(page)
             before = now["version"]
             assert tap_card(page, card, before, ({"x": 14, "y": 14}, None))
-            if card in now["declarable"]:
-                wait_for_question_or_play(page, before)
-            if page.get_by_test_id("declare-dialog").count():
-                page.get_by_test_id("declare-yes").click()
-            page.wait_for_function(
-                "v => Number(document.querySelector('[data-testid=table-page]').dataset.version) > v", arg=before
-            )
+            declare_and_see_the_play(page, before, asks=card in now["declarable"])
             expect(page.locator('[data-testid="hand"] button.card.hinted')).to_have_count(0)  # gone with its version
             expect(page.get_by_test_id("hint-box")).to_be_hidden()
             if reasons:
