@@ -81,6 +81,12 @@ def token_of(seat: Seat) -> str:
     return token
 
 
+def play_a_few_cards(*seats: Seat, rng: random.Random) -> None:
+    for _ in range(3):
+        for seat in seats:
+            play_one(seat.page, rng)
+
+
 def test_tokens_stay_out_of_urls_pages_and_server_logs(
     logged_server: ServerProcess, browser: Any, artifacts: Path
 ) -> None:
@@ -104,9 +110,7 @@ def test_tokens_stay_out_of_urls_pages_and_server_logs(
 
         # A few cards, then a cut connection and a reload: every (re)connect asks for a new ticket.
         rng = random.Random(4401)
-        for _ in range(3):
-            for seat in (anna, ben):
-                play_one(seat.page, rng)
+        play_a_few_cards(anna, ben, rng=rng)
         snapshot()
         sockets_before = len(traffic[ben.name].sockets)
         ben.page.evaluate("() => window.__1001.dropSocket()")
@@ -119,9 +123,7 @@ def test_tokens_stay_out_of_urls_pages_and_server_logs(
         expect(anna.page.get_by_test_id("hand").locator("button.card").first).to_be_visible()
 
         # A few cards more on the new sockets, then Anna resigns: the match is over, for a stake.
-        for _ in range(3):
-            for seat in (anna, ben):
-                play_one(seat.page, rng)
+        play_a_few_cards(anna, ben, rng=rng)
         resign(anna.page)
         expect(ben.page.get_by_test_id("match-over")).to_be_visible()
         assert match_over(anna.page) and match_over(ben.page)
