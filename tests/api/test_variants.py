@@ -10,6 +10,7 @@ import asyncio
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -107,12 +108,18 @@ async def test_four_friends_settle_every_loss_with_the_winner(server: ServerProc
     first = final["room"]["match_id"]
     offer = await seats[0].intent({"type": "rematch", "action": "offer"})
     assert offer["room"]["rematch"]["offered_by"] == 0 and offer["room"]["rematch"]["accepted"] == []
-    for seat in seats[1:3]:
-        await seat.wait_for(lambda m: m["type"] == "state" and m["room"]["rematch"] is not None)
+
+    def offer_accepted_by(seen: list[int]) -> Any:
+        # Each seat answers the state that shows the earlier acceptances: an answer sent on the
+        # offer's version alone is stale once another seat has accepted (the version moved on).
+        return lambda m: m["type"] == "state" and (m["room"]["rematch"] or {}).get("accepted") == seen
+
+    for index, seat in enumerate(seats[1:3], start=1):
+        await seat.wait_for(offer_accepted_by(list(range(1, index))))
         answer = await seat.intent({"type": "rematch", "action": "accept"})
         assert answer["type"] == "state" and answer["room"]["status"] == "finished", answer
     assert answer["room"]["rematch"]["accepted"] == [1, 2] and answer["room"]["match_id"] == first
-    await seats[3].wait_for(lambda m: m["type"] == "state" and (m["room"]["rematch"] or {}).get("accepted") == [1, 2])
+    await seats[3].wait_for(offer_accepted_by([1, 2]))
     answer = await seats[3].intent({"type": "rematch", "action": "accept"})
     assert answer["room"]["status"] == "playing" and answer["room"]["match_id"] != first
     assert answer["room"]["rematch"] is None
