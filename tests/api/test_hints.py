@@ -66,7 +66,9 @@ async def test_a_hint_at_every_turn_of_a_deal_is_legal_and_shows_no_hidden_card(
     [anna] = await table(hint_server, variant, seats, 301, people=1)
     assert anna.state is not None and anna.state["room"]["hints"] and anna.state["room"]["options"]["hints"]
     hints: list[dict[str, Any]] = []
-    while not over(anna.messages):
+    # One deal, or more until a hint has given a reason: a deal can go by without one (all its
+    # turns plain), so the deals go on, bounded by the match's end.
+    while not (ended(anna.messages, "match_over") or (over(anna.messages) and any(h["reason"] for h in hints))):
         if not my_turn(anna):
             await anna.wait_for(lambda m: m["type"] == "state")
             continue
@@ -157,8 +159,13 @@ async def test_a_hint_out_of_turn_is_refused(tmp_path_factory: pytest.TempPathFa
         pytest.fail("the computer never led first")
 
 
+def ended(messages: list[dict[str, Any]], *kinds: str) -> bool:
+    return any(e["kind"] in kinds for m in messages if m["type"] == "state" for e in m["events"])
+
+
 def over(messages: list[dict[str, Any]]) -> bool:
-    return any(e["kind"] in ("deal_over", "match_over") for m in messages if m["type"] == "state" for e in m["events"])
+    """A deal (or the match) has ended."""
+    return ended(messages, "deal_over", "match_over")
 
 
 def _after(version: int) -> Callable[[dict[str, Any]], bool]:
