@@ -34,6 +34,38 @@ export function fitAll(...roots) {
   fitEach(els);
 }
 
+// Names fitted before the next frame is drawn, all at once: a render that fitted them at once and
+// again after the frame (when the page had settled) laid the page out twice for every candidate
+// tried, and a table of four spent most of each card's render there on a phone.
+const waiting = new Set();
+let frame = 0;
+
+/** Fit every name under the roots given before the page is next drawn (one pass for all the roots
+ * asked for meanwhile: the render is done and laid out by then, and nothing is drawn unfitted). */
+export function fitSoon(...roots) {
+  for (const root of roots) if (root) waiting.add(root);
+  if (!frame) frame = requestAnimationFrame(fitWaiting);
+}
+
+/** Fit now what `fitSoon` was asked for: at the end of a whole render, so that the page is never
+ * left between two tasks with a name not yet fitted (a test's look, an assistive technology's). */
+export function fitWaiting() {
+  if (frame) cancelAnimationFrame(frame);
+  frame = 0;
+  const roots = [...waiting].filter((root) => root.isConnected);
+  waiting.clear();
+  if (roots.length) fitAll(...roots);
+}
+
+// What a name came to when it was last measured: the same candidates in the same box (its class,
+// its width and the first candidate's width, all read in the first pass anyway) come to the same
+// outcome, so they are not tried again. Each try lays the page out, and a table's seats are built
+// anew at every card. Only a box as wide whatever it holds is remembered: a table cell's width
+// follows its text and its neighbours', so the same first measure can end otherwise there.
+// Bounded: forgotten all at once past a few hundred (names × box sizes).
+const OUTCOMES = new Map();
+const OUTCOMES_MAX = 256;
+
 // Every element tries its candidates in step with the others: all of them write a candidate, then
 // all of them are measured. Reading a size after a write makes the browser lay the page out again,
 // so one element at a time cost a layout per element and candidate (a phone's main thread busy for
@@ -45,27 +77,44 @@ function fitEach(els) {
     const known = CANDIDATES.get(el);
     if (!known || !known.list.length || !el.isConnected) continue;
     if (el.dataset.fit === 'tag') el.dataset.fit = ''; // shown again to be measured
-    trying.push({ el, known, i: 0 });
+    trying.push({ el, known, i: 0, key: null, width: null });
   }
   while (trying.length) {
     for (const t of trying) if (t.el.textContent !== t.known.list[t.i]) t.el.textContent = t.known.list[t.i];
     // reads only: the page is laid out once for all of them
-    const sized = trying.map((t) => ({ t, shown: Boolean(t.el.clientWidth || t.el.getClientRects().length), fits: t.el.scrollWidth <= t.el.clientWidth + 1 }));
+    const sized = trying.map((t) => ({ t, shown: Boolean(t.el.clientWidth || t.el.getClientRects().length), width: t.el.clientWidth, needs: t.el.scrollWidth }));
     trying = [];
-    for (const { t, shown, fits } of sized) {
+    for (const { t, shown, width, needs } of sized) {
       const { el, known: { list, title } } = t;
+      const key = t.key ?? `${el.className}|${width}|${needs}|${list.join('\n')}`;
+      const steady = t.width === null || t.width === width; // the box kept its width from one text to the next
       if (!shown) { // not laid out (hidden): nothing to decide
         set(el, '');
-      } else if (fits) { // layout rounds: a pixel is not a cut
+      } else if (needs <= width + 1) { // layout rounds: a pixel is not a cut
         set(el, String(t.i), t.i > 0 || title ? title || list[0] : null);
+        if (t.i > 0 && steady) remember(key, t.i);
+      } else if (t.i === 0 && OUTCOMES.has(key)) {
+        settle(el, list, title, OUTCOMES.get(key));
       } else if (t.i + 1 < list.length) {
-        trying.push({ ...t, i: t.i + 1 });
+        trying.push({ ...t, i: t.i + 1, key, width: steady ? width : -1 });
       } else {
-        el.textContent = list[0];
-        set(el, 'tag', title || list[0]);
+        settle(el, list, title, 'tag');
+        if (steady) remember(key, 'tag');
       }
     }
   }
+}
+
+/** Show the outcome decided: candidate `outcome` (an index) or, for 'tag', none (the seat's tag stands in). */
+function settle(el, list, title, outcome) {
+  const text = outcome === 'tag' ? list[0] : list[outcome];
+  if (el.textContent !== text) el.textContent = text;
+  set(el, String(outcome), title || list[0]);
+}
+
+function remember(key, outcome) {
+  if (OUTCOMES.size >= OUTCOMES_MAX) OUTCOMES.clear();
+  OUTCOMES.set(key, outcome);
 }
 
 /** The outcome on the element (`data-fit`, and its title unless `title` is undefined), where it differs. */

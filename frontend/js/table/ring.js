@@ -11,7 +11,7 @@
 import { cardBack, cardEl, SUIT_SYMBOL, suitBadge } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { t, tn } from '../i18n.js';
-import { fitAll } from '../fit.js';
+import { fitSoon } from '../fit.js';
 import { plainName, seatColour, seatTag, shortName } from './names.js';
 import { hasStock, othersAround, positionOf, talonKeys, trickCards } from './model.js';
 import { dealOf, isMe, mySeat, phaseOf, seatCount, viewOf } from './store.js';
@@ -123,14 +123,9 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     fitNames();
   }
 
-  // Names fit their boxes (fit.js): now, once laid out, and whenever the window changes size.
-  let fitFrame = 0;
-  function fitNames() {
-    // the seats and my box, wherever the page put them (the replay viewer lays them out itself)
-    fitAll(seatsLayer, me);
-    cancelAnimationFrame(fitFrame);
-    fitFrame = requestAnimationFrame(() => fitAll(seatsLayer, me));
-  }
+  // Names fit their boxes (fit.js) before the render is drawn, and whenever the window changes size:
+  // the seats and my box, wherever the page put them (the replay viewer lays them out itself).
+  const fitNames = () => fitSoon(seatsLayer, me);
   window.addEventListener('resize', fitNames);
 
   /** R2/R4: the stock as a pile with its count, the faced bottom card where shown, the trump beside it. */
@@ -261,7 +256,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     const { el: g, winner, timer } = ghost;
     clearTimeout(timer);
     ghost = null;
-    const to = seatRect(winner);
+    const to = motionOn() ? seatRect(winner) : null; // nothing flies under reduced motion: no layout to read
     const flights = [...g.querySelectorAll('.trick-card')].map((c, i) => flyTo(c, to, { delay: i * 40 })).filter(Boolean);
     const hint = g.querySelector('.ghost-hint');
     if (hint) hint.remove();
@@ -344,7 +339,6 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     },
     destroy() {
       window.removeEventListener('resize', fitNames);
-      cancelAnimationFrame(fitFrame);
     },
     /** Count down held seats (R6.2) without re-rendering everything. */
     tick(s) {

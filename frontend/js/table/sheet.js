@@ -11,7 +11,7 @@ import { seatsFromMe } from './model.js';
 import { presenceDot } from './seats.js';
 import { scoreSheet } from './summary.js';
 import { deck, setDeck, setTapToRaise, setTrickStay, tapToRaise, trickStay, TRICK_STAY_NAMES } from '../prefs.js';
-import { fitAll } from '../fit.js';
+import { fitSoon } from '../fit.js';
 
 export const CHAT_MAX = 200;
 const TABS = ['chat', 'sheet', 'table'];
@@ -146,8 +146,7 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
   function renderSheet(s) {
     const v = viewOf(s);
     setChildren(panels.sheet, h('h3', { class: 'visually-hidden', text: t('sheet.title') }), scoreSheet(s, (v && v.history) || []));
-    fitAll(panels.sheet);
-    requestAnimationFrame(() => fitAll(panels.sheet));
+    fitSoon(panels.sheet);
   }
 
   function renderTable(s) {

@@ -10,6 +10,7 @@ import { t, tn } from '../i18n.js';
 import { gameInfo, gameName, gameOf, seatCount } from '../games.js';
 import { clearPlayer, getPlayer, nextMessageId } from '../session.js';
 import { RoomSocket } from '../socket.js';
+import { fitWaiting } from '../fit.js';
 import { apiErrorText, botName, inviteBox, loading, nameForm, toast } from '../ui.js';
 import { declareDialog, resignDialog } from '../table/dialogs.js';
 import { createHand } from '../table/hand.js';
@@ -385,7 +386,13 @@ export function mount(root, roomId) {
   window.addEventListener('resize', onResize);
 
   // ------------------------------------------------------------------ rendering
+  // The whole page drawn, then its names fitted in the same task (fit.js), laid out once for all.
   function render(events = []) {
+    draw(events);
+    fitWaiting();
+  }
+
+  function draw(events) {
     if (destroyed) return;
     renderConnection();
     renderBar();

@@ -4,6 +4,7 @@
 // nothing to do (no bid, pass, discard or card) and calls nobody "you"; seat 0 is drawn at the bottom
 // and every seat — seat 0's too — as card backs and a count (table/ring.js).
 import { h, setChildren } from '../dom.js';
+import { fitWaiting } from '../fit.js';
 import { CLOSE_CODES } from '../generated/protocol.js';
 import { t, tn } from '../i18n.js';
 import { loading, playerName, replayHref } from '../ui.js';
@@ -73,7 +74,13 @@ export function mount(root, roomId, code) {
   document.body.classList.add('at-table');
 
   let watchers = 0;
+  // The whole page drawn, then its names fitted in the same task (fit.js), laid out once for all.
   function render(events = []) {
+    draw(events);
+    fitWaiting();
+  }
+
+  function draw(events) {
     if (destroyed) return;
     el.back.textContent = t('watch.back');
     el.title.textContent = t('watch.title');
