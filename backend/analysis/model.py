@@ -83,7 +83,7 @@ class Rating:
     best_scores: tuple[float, ...]  # ... after ``best``
     given_away: float  # points_given_away(n, best_scores, taken_scores, seat)
     exact: bool  # every world the player could not tell apart was searched exactly to the end of the deal
-    worlds: int  # how many worlds the figures average (1 when the position is of perfect information)
+    worlds: int  # the worlds the figures average: 1 with perfect information, 0 when forced (none searched)
     forced: bool  # only one legal action: nothing to choose, given_away is 0
 
     @property

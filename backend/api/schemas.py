@@ -379,7 +379,9 @@ class DecisionRating(BaseModel):
     given_away: float = Field(description="points the action gave away against the best one (0 or more)")
     grade: Grade | None = Field(description="slip, mistake or blunder (GRADES), null when not marked")
     exact: bool = Field(description="every world the player could not tell apart was searched to the deal's end")
-    worlds: int = Field(description="how many worlds the figures average")
+    worlds: int = Field(
+        description="how many worlds the figures average: 1 in a position of perfect information, 0 for a forced action"
+    )
     forced: bool = Field(description="the only legal action: nothing to choose")
 
 
