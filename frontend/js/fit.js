@@ -77,7 +77,7 @@ function fitEach(els) {
     const known = CANDIDATES.get(el);
     if (!known || !known.list.length || !el.isConnected) continue;
     if (el.dataset.fit === 'tag') el.dataset.fit = ''; // shown again to be measured
-    trying.push({ el, known, i: 0, key: null, width: null });
+    trying.push({ el, known, i: 0, key: null, width: null, steady: true });
   }
   while (trying.length) {
     for (const t of trying) if (t.el.textContent !== t.known.list[t.i]) t.el.textContent = t.known.list[t.i];
@@ -87,7 +87,7 @@ function fitEach(els) {
     for (const { t, shown, width, needs } of sized) {
       const { el, known: { list, title } } = t;
       const key = t.key ?? `${el.className}|${width}|${needs}|${list.join('\n')}`;
-      const steady = t.width === null || t.width === width; // the box kept its width from one text to the next
+      const steady = t.steady && (t.width === null || t.width === width); // the box kept its width from one text to the next
       if (!shown) { // not laid out (hidden): nothing to decide
         set(el, '');
       } else if (needs <= width + 1) { // layout rounds: a pixel is not a cut
@@ -96,7 +96,7 @@ function fitEach(els) {
       } else if (t.i === 0 && OUTCOMES.has(key)) {
         settle(el, list, title, OUTCOMES.get(key));
       } else if (t.i + 1 < list.length) {
-        trying.push({ ...t, i: t.i + 1, key, width: steady ? width : -1 });
+        trying.push({ ...t, i: t.i + 1, key, width, steady });
       } else {
         settle(el, list, title, 'tag');
         if (steady) remember(key, 'tag');

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +109,7 @@ async def test_four_friends_settle_every_loss_with_the_winner(server: ServerProc
     offer = await seats[0].intent({"type": "rematch", "action": "offer"})
     assert offer["room"]["rematch"]["offered_by"] == 0 and offer["room"]["rematch"]["accepted"] == []
 
-    def offer_accepted_by(seen: list[int]) -> Any:
+    def offer_accepted_by(seen: list[int]) -> Callable[[dict[str, Any]], bool]:
         # Each seat answers the state that shows the earlier acceptances: an answer sent on the
         # offer's version alone is stale once another seat has accepted (the version moved on).
         return lambda m: m["type"] == "state" and (m["room"]["rematch"] or {}).get("accepted") == seen
