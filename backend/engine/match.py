@@ -70,7 +70,7 @@ class MatchState:
     deal: DealState
     totals: tuple[int, ...]
     history: tuple[DealRecord, ...]
-    winner: int | None = None  # R5.1, ruling V0.9; after a resignation the seat first alone (``places``)
+    winner: int | None = None  # R5.1, ruling V0.9; after a resignation the one who stayed at a table of two (V0.10a)
     loser: int | None = None  # R6.2, ruling V0.10a: who resigned or stayed away
     end_reason: EndReason | None = None
 
@@ -114,14 +114,18 @@ def match_winner(totals: Sequence[int], target: int) -> int | None:
 def places(totals: Sequence[int], winner: int | None, loser: int | None) -> tuple[int, ...]:
     """Every seat's place in a finished match, 1 the best (R5, ruling V0.9, R6.2, V0.10a).
 
-    Won on the target (``loser`` None): the winner is first and the others follow by their totals.
-    Abandoned: the player who left is last (R6.2, V0.10a: a loss, whatever the totals) and the others
-    are ranked by their totals. Equal totals share a place, and the next place is skipped (1, 2, 2, 4).
+    Won on the target (``loser`` None): the winner is first and the others follow by their totals;
+    equal totals share a place, and the next place is skipped (1, 2, 2, 4).
+    Abandoned (R6.2, ruling V0.10a): the player who left loses alone and is last; everyone who
+    stayed shares first place, whatever the totals (1, 1, 3 at a table of three; at a table of two
+    the one who stayed is first alone).
     """
     n = len(totals)
+    if loser is not None:
+        return tuple(n if seat == loser else 1 for seat in range(n))
 
     def key(seat: int) -> tuple[int, int]:
-        return (0 if seat == winner and loser is None else 2 if seat == loser else 1, -totals[seat])
+        return (0 if seat == winner else 1, -totals[seat])
 
     return tuple(1 + sum(1 for other in range(n) if key(other) < key(seat)) for seat in range(n))
 

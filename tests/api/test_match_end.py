@@ -10,6 +10,7 @@ gives every seat a result and a place in the history, and the ledger counts it f
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -17,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from backend.engine import Action, Bid, Discard, Pass, Play, Rules, name
+from backend.engine import Action, Bid, Discard, Pass, Play, Rules, name, new_game
 from tests.support.client import Player, Seat
 from tests.support.services import ServerProcess, serving
-from tests.support.ties import goal, tie_at_target
+from tests.support.ties import goal, play_deal, tie_at_target
 
 SEED = 4242  # MATCH_SEED: every match of this server is dealt from it, so a tie can be steered to
 STAKE = "0.05"
@@ -114,24 +115,44 @@ def tied_version(seats: list[Seat]) -> int:
 
 
 async def results_everywhere(seats: list[Seat], leaver: int) -> None:
-    """The history, the match page and the ledger of every seat after ``leaver`` abandoned."""
+    """Ruling V0.10a in every seat's view, history, match page and ledger after ``leaver`` abandoned:
+    the leaver is last and loses alone, everyone who stayed shares first place and won (at a table
+    of two the one who stayed is the winner; at three or four nobody is first alone)."""
     n = len(seats)
+    expected = [n if s == leaver else 1 for s in range(n)]
+    winner = (1 - leaver) if n == 2 else None
     match_id = seats[0].state["room"]["match_id"] if seats[0].state else None
     for seat in seats:
+        me = seat.view["seat"]
+        assert seat.view["places"] == expected and seat.view["winner"] == winner and seat.view["loser"] == leaver
         [listed] = (await seat.player.get("/api/matches"))["items"]
         detail = await seat.player.get(f"/api/matches/{match_id}")
         for shown in (listed, detail):
-            assert shown["status"] == "finished" and shown["result"] in ("won", "lost")
-            places = shown["places"]
-            assert places[leaver] == n and 1 in places
-            assert [p["result"] for p in shown["players"]] == ["won" if p == 1 else "lost" for p in places]
-            assert [p["place"] for p in shown["players"]] == places
-            firsts = [s for s, p in enumerate(places) if p == 1]
-            assert shown["winner_seat"] == (firsts[0] if len(firsts) == 1 else None)
-        assert listed["result"] == ("won" if listed["places"][seat.view["seat"]] == 1 else "lost")
+            assert shown["status"] == "finished" and shown["places"] == expected
+            assert shown["result"] == ("lost" if me == leaver else "won")
+            assert [p["result"] for p in shown["players"]] == ["lost" if s == leaver else "won" for s in range(n)]
+            assert [p["place"] for p in shown["players"]] == expected
+            assert shown["winner_seat"] == winner
         ledger = {entry["opponent_id"]: entry for entry in await seat.player.get("/api/ledger")}
         assert set(ledger) == {other.player.id for other in seats if other is not seat}
         assert all(entry["played"] == 1 for entry in ledger.values())
+        # `won`: the matches this opponent owed me — every one, if I stayed; none, if I left
+        assert all(entry["won"] == (0 if me == leaver else 1) for entry in ledger.values())
+        if me != leaver:
+            owed = {entry["opponent_id"]: entry["balance"] for entry in ledger.values()}
+            leaver_id = seats[leaver].player.id
+            assert all(balance == {} for other, balance in owed.items() if other != leaver_id)
+
+
+def a_leader_after_one_deal(rules: Rules) -> tuple[list[tuple[int, Action]], int]:
+    """A way of playing the first deal of this server's match (MATCH_SEED) that leaves one seat
+    leading alone, and that seat."""
+    for attempt in range(50):
+        after, moves = play_deal(new_game(rules, SEED), random.Random(attempt))
+        top = max(after.totals)
+        if not after.over and after.totals.count(top) == 1 and top > 0:
+            return moves, after.totals.index(top)
+    raise AssertionError("no deal found that leaves one seat leading")
 
 
 @pytest.mark.parametrize("rules", GAMES, ids=lambda rules: str(rules.n))
@@ -146,14 +167,34 @@ async def test_r6_2_v0_10a_a_resigned_match_has_a_result_for_every_seat(server: 
     await results_everywhere(seats, leaver)
 
 
-async def test_r6_2_v0_10a_a_seat_away_past_its_hold_loses_and_every_seat_has_a_result(
-    server: ServerProcess,
+@pytest.mark.parametrize("rules", GAMES, ids=lambda rules: str(rules.n))
+async def test_r6_2_v0_10a_a_leader_who_resigns_is_last_and_everyone_who_stayed_won(
+    server: ServerProcess, rules: Rules
 ) -> None:
-    seats = await people_at(server, Rules("mcleod", target=301), grace_s=5)
+    moves, leader = a_leader_after_one_deal(rules)
+    seats = await people_at(server, rules)
+    for seat, action in moves:
+        await move(seats, seat, action)
+    totals = seats[0].view["totals"]
+    assert max(totals) == totals[leader] and totals.count(totals[leader]) == 1
+    answer = await seats[leader].resign()
+    assert answer["type"] == "state" and answer["view"]["end_reason"] == "resign"
+    for seat in seats:
+        if seat.view["end_reason"] is None:
+            await seat.wait_for(lambda m: m["type"] == "state" and m["view"]["end_reason"] is not None)
+    await results_everywhere(seats, leader)
+
+
+@pytest.mark.parametrize("rules", GAMES[1:], ids=lambda rules: str(rules.n))  # two seats: test_absence.py
+async def test_r6_2_v0_10a_a_seat_away_past_its_hold_loses_alone_and_every_seat_has_a_result(
+    server: ServerProcess, rules: Rules
+) -> None:
+    seats = await people_at(server, rules, grace_s=5)
     leaver = 2
     await seats[leaver].close()
-    for seat in seats[:leaver]:
-        await seat.wait_for(lambda m: m["type"] == "state" and m["view"]["end_reason"] == "absence", timeout=20)
+    for seat in seats[:leaver] + seats[leaver + 1 :]:
+        if seat.view["end_reason"] is None:
+            await seat.wait_for(lambda m: m["type"] == "state" and m["view"]["end_reason"] == "absence", timeout=20)
     back = Seat(seats[leaver].player, seats[leaver].room_id, server.ws_url)
     await asyncio.wait_for(back.connect(), 10)
     seats[leaver] = back

@@ -30,7 +30,7 @@ MATCHES = [
     ("m2_resign", (300, 455), "finished", 1, "resign", (0, "resign"), [2, 1]),
     ("m3_target", (320, -40, 310), "finished", 0, "target", (2, "play"), [1, 3, 2]),
     ("m3_resign", (120, 250, 120), "finished", None, "resign", (1, "resign"), [1, 3, 1]),
-    ("m4_absence", (50, 80, 90, 10), "finished", None, "absence", (2, "resign"), [2, 1, 4, 3]),
+    ("m4_absence", (50, 80, 90, 10), "finished", None, "absence", (2, "resign"), [1, 1, 4, 1]),  # V0.10a
     ("m3_playing", (40, 50, 30), "playing", None, None, (0, "bid"), [None, None, None]),
 ]
 

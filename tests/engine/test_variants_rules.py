@@ -31,6 +31,7 @@ from backend.engine import (
     new_deal,
     new_match,
     payments,
+    places,
     refusal_code,
 )
 from backend.engine import apply as apply_match
@@ -299,7 +300,9 @@ def test_V0_10a_abandonment_the_leaver_owes_every_other_player():
     match = replace(match, totals=(100, 200, 300, 400))
     over, events = apply_match(match, 2, Resign())
     assert over.over and over.loser == 2 and events[0].loser == 2
-    assert over.winner == 3 and events[0].winner == 3  # the seat first alone after it (the highest total)
+    # the leaver loses alone: the three who stayed share first place, so nobody is the winner
+    assert over.winner is None and events[0].winner is None
+    assert places(over.totals, over.winner, over.loser) == (1, 1, 4, 1)
     assert payments(over, Decimal(1)) == tuple((2, s, 701, Decimal(701)) for s in (0, 1, 3))
     with pytest.raises(IllegalAction) as info:
         apply_match(over, 0, Pass())

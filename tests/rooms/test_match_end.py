@@ -129,9 +129,10 @@ def test_v0_9_r6_2_a_tie_at_the_target_plays_on_and_every_seat_has_its_price_at_
         ((1010, 400), 0, None, (1, 2)),  # R5: the winner on the target
         ((1010, 400), 1, 0, (2, 1)),  # R6.2: the one who resigned loses, whatever the totals
         ((310, -40, 320), 2, None, (2, 3, 1)),  # V0.9
-        ((120, 0, 120), None, 1, (1, 3, 1)),  # V0.10a: the others by their totals, equal totals share
+        ((120, 0, 120), None, 1, (1, 3, 1)),  # V0.10a: the leaver loses alone, the others share first
         ((0, 0, 0, 0), None, 3, (1, 1, 1, 4)),  # a resignation in the first deal
-        ((50, 80, 50, 10), None, 1, (1, 4, 1, 3)),
+        ((50, 80, 50, 10), None, 1, (1, 4, 1, 1)),  # whatever the totals of those who stayed
+        ((600, 200, 100), None, 0, (3, 1, 1)),  # a leaver who was leading is last all the same
         ((301, 250, 250, 100), 0, None, (1, 2, 2, 4)),
     ],
 )
@@ -141,8 +142,18 @@ def test_r6_2_v0_10a_every_seat_of_a_finished_match_has_a_place(
     assert places(totals, winner, loser) == expected
 
 
+@given(totals=st.lists(st.integers(-500, 1200), min_size=2, max_size=4), data=st.data())
+def test_r6_2_v0_10a_the_leaver_is_last_alone_and_every_other_seat_first_whatever_the_totals(
+    totals: list[int], data: st.DataObject
+) -> None:
+    leaver = data.draw(st.integers(0, len(totals) - 1))
+    ranked = places(totals, None, leaver)
+    assert ranked[leaver] == len(totals)
+    assert all(place == 1 for seat, place in enumerate(ranked) if seat != leaver)
+
+
 @pytest.mark.parametrize("rules", GAMES, ids=_name)
-def test_r6_2_v0_10a_a_resigned_match_ranks_every_seat_and_names_its_winner(rules: Rules) -> None:
+def test_r6_2_v0_10a_a_resigned_match_puts_the_leaver_last_and_everyone_who_stayed_first(rules: Rules) -> None:
     state = staked_table(rules, 77)
     rng = random.Random(3)
     for _ in range(12):  # a few moves in: the totals need not be zero
@@ -157,10 +168,9 @@ def test_r6_2_v0_10a_a_resigned_match_ranks_every_seat_and_names_its_winner(rule
     [write] = [e.write for e in effects if isinstance(e, Persist) and isinstance(e.write, ActionWrite)]
     assert write.end is not None and state.match is not None
     n = len(state.seats)
-    assert write.end.places[leaver] == n and sorted(write.end.places)[0] == 1
-    firsts = [seat for seat, place in enumerate(write.end.places) if place == 1]
-    assert write.end.winner_seat == (firsts[0] if len(firsts) == 1 else None)
-    others = [seat for seat in range(n) if seat != leaver]
-    best = max(state.match.totals[seat] for seat in others)
-    assert all(state.match.totals[seat] == best for seat in firsts)
+    stayed = [seat for seat in range(n) if seat != leaver]
+    assert write.end.places == tuple(n if seat == leaver else 1 for seat in range(n))
+    # a table of two has one winner; at three or four the first place is shared (winner_seat null)
+    assert write.end.winner_seat == (stayed[0] if n == 2 else None)
+    assert done.match is not None and done.match.winner == write.end.winner_seat
     assert done.status == "finished" and replace(done, stakes=()).stakes == ()
