@@ -41,10 +41,22 @@ function numberFormat(options) {
   return formats.get(key);
 }
 
-/** Points and counts in the page's language; 4-digit scores stay ungrouped ("1001", "12,345"). */
+/**
+ * Points and counts in the page's language; 4-digit scores stay ungrouped ("1001", "12,345"). A
+ * negative number takes the true minus sign ("−40"), as the table's own totals do (model.js
+ * `total`): Intl writes a hyphen-minus in some languages and not in others.
+ */
 export function num(n) {
   const value = Number(n);
-  return Number.isFinite(value) ? numberFormat({ useGrouping: 'min2', maximumFractionDigits: 2 }).format(value) : String(n ?? '');
+  if (!Number.isFinite(value)) return String(n ?? '');
+  const text = numberFormat({ useGrouping: 'min2', maximumFractionDigits: 2 }).format(Math.abs(value));
+  return value < 0 && text !== '0' ? `−${text}` : text;
+}
+
+/** A change or a lead with its sign: "+361", "−98", and `zero` ("±0", or "+0" for a deal score). */
+export function signedNum(n, zero = '±0') {
+  const value = Number(n) || 0;
+  return value > 0 ? `+${num(value)}` : value < 0 ? num(value) : zero;
 }
 
 const KNOWN_CURRENCIES = typeof Intl.supportedValuesOf === 'function' ? new Set(Intl.supportedValuesOf('currency')) : null;
@@ -93,9 +105,7 @@ export function money(amount, currency) {
  */
 /** A rating change as shown (the API's RatingChangeOut): "Rating 1523 (+14)". */
 export function ratingText(change) {
-  const d = Number(change.change) || 0;
-  const delta = d > 0 ? `+${num(d)}` : d < 0 ? `−${num(-d)}` : '±0';
-  return t('rating.change', { rating: num(change.after), delta });
+  return t('rating.change', { rating: num(change.after), delta: signedNum(change.change) });
 }
 
 export function settlementWords({ debtor, creditor, amount, currency }, mine = null) {
@@ -103,6 +113,30 @@ export function settlementWords({ debtor, creditor, amount, currency }, mine = n
   if (mine === 'debtor') return t('match.stake.you_owe', { name: creditor, amount: text });
   if (mine === 'creditor') return t('match.stake.owes_you', { name: debtor, amount: text });
   return t('history.settlement.owes', { debtor, creditor, amount: text });
+}
+
+/** "Anna", "Anna and Ben", "Anna, Ben and Cleo" in the page's language. */
+export function namesList(names) {
+  try {
+    return new Intl.ListFormat(getLang(), { type: 'conjunction' }).format(names);
+  } catch {
+    return names.join(', ');
+  }
+}
+
+/**
+ * A match left by one player at a table of three or four, in players' words (R6.2, ruling V0.10a:
+ * the one who left loses alone, everyone who stayed shares the win): "Ben left the match — Anna and
+ * Cleo share the win", "You left the match — …", "Ben left the match — you share the win with Cleo".
+ * `name(seat)` is a seat's plain name, `me` the viewer's seat (null for a spectator). Null when the
+ * match was not left, or at a table of two (one winner: the usual words).
+ */
+export function sharedWinWords({ places, loser, me = null, name }) {
+  if (!Array.isArray(places) || places.length < 3 || !Number.isInteger(loser)) return null;
+  const stayed = places.map((_, seat) => seat).filter((seat) => seat !== loser);
+  if (loser === me) return t('match.you_left_shared', { names: namesList(stayed.map(name)) });
+  if (stayed.includes(me)) return t('match.left_you_share', { loser: name(loser), names: namesList(stayed.filter((seat) => seat !== me).map(name)) });
+  return t('match.left_shared', { loser: name(loser), names: namesList(stayed.map(name)) });
 }
 
 /** The head-to-head page of 2–4 people (views/h2h.js): the viewer first, then the others. */

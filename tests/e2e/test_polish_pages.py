@@ -261,7 +261,8 @@ def test_sound_and_vibration_cues_obey_the_mute_switch_per_device(e2e_server: Se
 
 
 def test_money_is_formatted_by_locale_exactly(e2e_server: ServerProcess, browser: Any) -> None:
-    """ui.money(): Intl.NumberFormat by the page's language, from the exact decimal string (R6.1)."""
+    """ui.money(): Intl.NumberFormat by the page's language, from the exact decimal string (R6.1);
+    ui.num() writes every negative total with the true minus sign, as the table does."""
     seat = open_seat(browser, e2e_server.url, "Counter", DESKTOP)
     try:
         seat.page.goto("/#/rules")
@@ -280,6 +281,8 @@ def test_money_is_formatted_by_locale_exactly(e2e_server: ServerProcess, browser
                   ui.money('0.05', 'EUR'), ui.money('-3.5', 'EUR'), ui.money('12345678901234.05', 'EUR'),
                   ui.money('1', 'chips'), ui.money('5', 'chips'), ui.money('0.5', 'chips'), ui.money('2', 'pts'),
                   ui.num(1001), ui.num(12345),
+                  // one minus sign for every negative total (the table's own, U+2212), whatever Intl writes
+                  ui.num(-40), ui.num(-12345), ui.signedNum(-98), ui.signedNum(361), ui.signedNum(0),
                 ].map((s) => s.replace(/[\\u00a0\\u202f]/g, ' '));
               }
               await i18n.setLang('en');
@@ -289,14 +292,17 @@ def test_money_is_formatted_by_locale_exactly(e2e_server: ServerProcess, browser
         assert got["en"] == [
             *("€0.05", "-€3.50", "€12,345,678,901,234.05"),
             *("1 chip", "5 chips", "0.5 chips", "2 pts", "1001", "12,345"),
+            *("−40", "−12,345", "−98", "+361", "±0"),
         ]
         assert got["de"] == [
             *("0,05 €", "-3,50 €", "12.345.678.901.234,05 €"),
             *("1 Chip", "5 Chips", "0,5 Chips", "2 pts", "1001", "12.345"),
+            *("−40", "−12.345", "−98", "+361", "±0"),
         ]
         assert got["ru"] == [
             *("0,05 €", "-3,50 €", "12 345 678 901 234,05 €"),
             *("1 фишка", "5 фишек", "0,5 фишки", "2 pts", "1001", "12 345"),
+            *("−40", "−12 345", "−98", "+361", "±0"),
         ]
     finally:
         seat.context.close()

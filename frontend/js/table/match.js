@@ -5,7 +5,7 @@
 import { api } from '../api.js';
 import { h, setChildren, svg } from '../dom.js';
 import { t, tn } from '../i18n.js';
-import { h2hHref, isZeroAmount, money, ratingText, settlementWords } from '../ui.js';
+import { h2hHref, isZeroAmount, money, ratingText, settlementWords, sharedWinWords } from '../ui.js';
 import { isMe, isSpectator, matchOver, mySeat, otherSeats, player, roomOf, seatCount, viewOf } from './store.js';
 import { isBot, plainName } from './names.js';
 import { scoreSheet, standingsList, summaryTable } from './summary.js';
@@ -38,30 +38,20 @@ export function firstSeats(v) {
   return Number.isInteger(v.winner) ? [v.winner] : [];
 }
 
-/** "Anna", "Anna and Ben", "Anna, Ben and Cleo" in the page's language. */
-export function namesList(names) {
-  try {
-    return new Intl.ListFormat(document.documentElement.lang || 'en', { type: 'conjunction' }).format(names);
-  } catch {
-    return names.join(', ');
-  }
-}
-
 /**
- * The headline and the reason: won on the target (R5, V0.9), or left by a resignation or absence
- * (R6.2, V0.10a) — then the others are ranked by their totals, and the first place (shared on equal
- * totals) wins: the headline always names it.
+ * The headline and the reason: won on the target (R5, V0.9: one winner), or left by a resignation
+ * or absence (R6.2): at a table of two the one who stayed won; at three or four the one who left
+ * loses alone and everyone who stayed shares the win (ruling V0.10a), whatever their totals.
  */
 function outcome(s, v) {
   const me = mySeat(s);
   const firsts = firstSeats(v);
   const won = firsts.some((seat) => isMe(s, seat));
+  const shared = sharedWinWords({ places: v.places, loser: v.loser, me: isMe(s, me) ? me : null, name: (seat) => plainName(s, seat) });
   let headline;
-  if (firsts.length === 1) headline = won ? t('match.you_won') : t('match.they_won', { name: plainName(s, firsts[0]) });
-  else if (firsts.length > 1) {
-    const others = firsts.filter((seat) => !isMe(s, seat)).map((seat) => plainName(s, seat));
-    headline = won ? t('match.you_share_first', { names: namesList(others) }) : t('match.share_first', { names: namesList(others) });
-  } else headline = v.loser === me && isMe(s, me) ? t('ring.you_left') : t('ring.match_ended');
+  if (shared) headline = shared;
+  else if (firsts.length === 1) headline = won ? t('match.you_won') : t('match.they_won', { name: plainName(s, firsts[0]) });
+  else headline = v.loser === me && isMe(s, me) ? t('ring.you_left') : t('ring.match_ended');
   let reason;
   if (v.end_reason === 'target' || !Number.isInteger(v.loser)) reason = t('match.reason.target', { winner: plainName(s, v.winner), target: v.target });
   else if (v.end_reason === 'resign' && isMe(s, v.loser)) reason = t('match.reason.you_resigned');

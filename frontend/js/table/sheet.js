@@ -7,7 +7,7 @@ import { durationText } from '../ui.js';
 import { tableSummary } from '../games.js';
 import { dealOf, isMe, matchOver, mySeat, roomOf, seatCount, viewOf } from './store.js';
 import { nobodyToChat, plainName } from './names.js';
-import { seatsFromMe } from './model.js';
+import { seatsFromMe, total } from './model.js';
 import { presenceDot } from './seats.js';
 import { scoreSheet } from './summary.js';
 import { deck, setDeck, setTapToRaise, setTrickStay, tapToRaise, trickStay, TRICK_STAY_NAMES } from '../prefs.js';
@@ -161,7 +161,7 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
         'tr',
         { class: v && !matchOver(s) && d && d.turn === seat ? 'to-move' : '' },
         h('th', { scope: 'row' }, presenceDot(s, seat, `score-presence-${seat}`), ' ', isMe(s, seat) ? t('table.you_named', { name: plainName(s, seat) }) : plainName(s, seat)),
-        h('td', { class: 'num', text: String(totals[seat] ?? 0) }),
+        h('td', { class: 'num', text: total(totals[seat]) }),
         h('td', { class: 'bar-cell' }, h('span', { class: 'bar', style: `--p:${Math.min(100, Math.round(((totals[seat] || 0) / target) * 100))}%` })),
       ),
     );

@@ -10,7 +10,7 @@ import { h, setChildren } from '../dom.js';
 import { formatDate, t, tn } from '../i18n.js';
 import { getPlayer } from '../session.js';
 import { h2hChart } from '../components/h2h-chart.js';
-import { apiErrorText, loading, nameForm, num, playerName, settlementWords } from '../ui.js';
+import { apiErrorText, loading, nameForm, num, playerName, settlementWords, signedNum } from '../ui.js';
 
 const PAGE = 50;
 
@@ -25,10 +25,6 @@ function streakText(n) {
   return '—';
 }
 
-/** A lead with its sign: "+361", "−98" (won by a resignation while behind, R6.2), "±0". */
-function signed(n) {
-  return n > 0 ? `+${num(n)}` : n < 0 ? `−${num(-n)}` : '±0';
-}
 
 function average(value) {
   return value === null || value === undefined ? '—' : num(value);
@@ -45,7 +41,7 @@ function kindTable(kind, names, testid) {
     ['h2h.row.average', (m) => average(m.average_points), 'average'],
     ['h2h.row.marriages', (m) => num(m.marriages), 'marriages'],
     anyContract ? ['h2h.row.contracts', (m) => t('h2h.of', { made: num(m.contracts_made), all: num(m.contracts) }), 'contracts'] : null,
-    ['h2h.row.biggest', (m) => (m.biggest_win ? signed(m.biggest_win.margin) : '—'), 'biggest'],
+    ['h2h.row.biggest', (m) => (m.biggest_win ? signedNum(m.biggest_win.margin) : '—'), 'biggest'],
     ['h2h.row.streak', (m) => streakText(m.streak), 'streak'],
   ].filter(Boolean);
   return h(

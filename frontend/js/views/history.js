@@ -8,7 +8,7 @@ import { raceChart } from '../components/race-chart.js';
 import { createMatchAnalysis } from '../components/analysis.js';
 import { downloadButton } from './replay.js';
 import { getPlayer } from '../session.js';
-import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, h2hHref, isZeroAmount, loading, money, nameForm, num, playerName, ratingText, settlementWords } from '../ui.js';
+import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, h2hHref, isZeroAmount, loading, money, nameForm, num, playerName, ratingText, settlementWords, sharedWinWords, signedNum } from '../ui.js';
 import { TWO_HAND, gameName, gameOf, tableSummary } from '../games.js';
 
 // ---------------------------------------------------------------- normalising server data
@@ -139,10 +139,23 @@ function winnerSeats(m) {
   return places.map((place, seat) => (place === 1 ? seat : null)).filter((seat) => seat !== null);
 }
 
-/** "Winner: Anna" / "Winners: Anna, Ben" — the viewer called "you". */
+/** The seat that resigned or stayed away (R6.2): last, the only one not first (V0.10a); else null. */
+function leaverOf(m) {
+  const places = placesOf(m);
+  if (m.status !== 'finished' || !places || !['resign', 'absence'].includes(m.endReason)) return null;
+  const last = places.indexOf(m.n);
+  return last >= 0 && places.filter((place) => place === m.n).length === 1 ? last : null;
+}
+
+/**
+ * "Winner: Anna" — the viewer called "you"; a match left at a table of three or four in players'
+ * words, "Ben left the match — you share the win with Cleo" (R6.2, ruling V0.10a).
+ */
 function winnerLine(m, names, testid) {
   const seats = winnerSeats(m);
   if (!seats.length) return null;
+  const shared = sharedWinWords({ places: placesOf(m), loser: leaverOf(m), me: m.seat, name: (s) => names[s] });
+  if (shared) return h('span', { class: 'match-winner', 'data-testid': testid, 'data-seats': seats.join(','), 'data-left': String(leaverOf(m)), text: shared });
   const who = seats.map((s) => (s === m.seat ? t('history.you') : names[s])).join(', ');
   return h('span', { class: 'match-winner', 'data-testid': testid, 'data-seats': seats.join(','), text: tn('history.winners', seats.length, { names: who }) });
 }
@@ -338,11 +351,8 @@ function declared(d, seat) {
   return (d.declarations || []).filter((x) => x.seat === seat).map((x) => (SUIT_SYMBOL[x.suit] ? suitBadge(x.suit) : x.suit));
 }
 
-/** A deal score with its sign: "+120", "−100" (a failed contract), "0". */
-function signed(n) {
-  const v = Number(n) || 0;
-  return v > 0 ? `+${num(v)}` : v < 0 ? `−${num(-v)}` : '+0';
-}
+/** A deal score with its sign: "+120", "−100" (a failed contract), "+0". */
+const signed = (n) => signedNum(n, '+0');
 
 /** A variant deal's auction in a line: "Anna: 120 — made", "Ben: 100 — failed", "all passed — thrown in". */
 function contractLine(d, names) {

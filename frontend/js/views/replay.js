@@ -185,7 +185,7 @@ function createFelt(data, bottom, betterAt = () => null) {
               h('span', { class: 'who', title: plainName(s, r.seat), text: shortName(s, r.seat) }),
               ' ',
               h('strong', { class: r.score < 0 ? 'loss' : '', text: signed(r.score) }),
-              r.total === null ? null : h('span', { class: 'tot', text: ` (${t('replay.total', { n: r.total < 0 ? `−${num(-r.total)}` : num(r.total) })})` }),
+              r.total === null ? null : h('span', { class: 'tot', text: ` (${t('replay.total', { n: num(r.total) })})` }),
             ),
           ),
         ),
