@@ -142,6 +142,14 @@ async def results_everywhere(seats: list[Seat], leaver: int) -> None:
             owed = {entry["opponent_id"]: entry["balance"] for entry in ledger.values()}
             leaver_id = seats[leaver].player.id
             assert all(balance == {} for other, balance in owed.items() if other != leaver_id)
+    # The head to head of the whole table, and of each pair: the leaver lost, everyone else won it
+    ids = [seat.player.id for seat in seats]
+    for group in [ids, *([ids[a], ids[b]] for a in range(n) for b in range(a + 1, n))]:
+        member = next(seat for seat in seats if seat.player.id == group[0])  # only a member may read it
+        figures = await member.player.get("/api/head-to-head", params={"players": ",".join(group)})
+        [kind] = figures["people"]["kinds"]
+        won = {member["player_id"]: (member["won"], member["lost"]) for member in kind["members"]}
+        assert won == {i: (0, 1) if i == ids[leaver] else (1, 0) for i in group}, group
 
 
 def a_leader_after_one_deal(rules: Rules) -> tuple[list[tuple[int, Action]], int]:
