@@ -26,7 +26,7 @@ from backend.db.head_to_head import recount
 from backend.db.migrate import upgrade
 from backend.db.store import Store
 from backend.ratings import options_kind
-from tests.support.services import postgres_database
+from tests.support.services import database_at
 
 BEFORE = "9d3a7e5f1b43"  # 0009
 T0 = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
@@ -47,15 +47,7 @@ MATCHES = [
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def stored_before(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'before.db'}"
-        upgrade(url, BEFORE)
-        _fill(url)
-        yield url
-        return
-    with postgres_database() as url:
-        upgrade(url, BEFORE)
-        _fill(url)
+    with database_at(request.param, tmp_path, BEFORE, _fill) as url:
         yield url
 
 

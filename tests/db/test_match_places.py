@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from backend.db.engine import make_engine
 from backend.db.migrate import downgrade, upgrade
 from backend.db.store import Store
-from tests.support.services import postgres_database
+from tests.support.services import database_at
 
 BEFORE = "9c4b1e7f2a05"  # 0005: seat tables, no place
 T0 = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
@@ -37,15 +37,7 @@ MATCHES = [
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def stored_before(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'before.db'}"
-        upgrade(url, BEFORE)
-        _fill(url)
-        yield url
-        return
-    with postgres_database() as url:
-        upgrade(url, BEFORE)
-        _fill(url)
+    with database_at(request.param, tmp_path, BEFORE, _fill) as url:
         yield url
 
 

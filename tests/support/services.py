@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -143,6 +143,24 @@ def database(kind: str, tmp_path: Path) -> Iterator[str]:
         yield f"sqlite:///{path}"
         return
     with postgres_database(template=_migrated_postgres_template()) as url:
+        yield url
+
+
+@contextmanager
+def database_at(kind: str, tmp_path: Path, revision: str, fill: Callable[[str], None]) -> Iterator[str]:
+    """A database of ``kind`` migrated to an older ``revision`` and filled by ``fill`` with the rows that
+    code stored: what a migration test upgrades from."""
+    from backend.db.migrate import upgrade
+
+    if kind == "sqlite":
+        url = f"sqlite:///{tmp_path / 'before.db'}"
+        upgrade(url, revision)
+        fill(url)
+        yield url
+        return
+    with postgres_database() as url:
+        upgrade(url, revision)
+        fill(url)
         yield url
 
 
