@@ -31,7 +31,7 @@ from backend.db.writes import (
 from backend.history.entries import deal_result, match_entry
 from backend.rooms.model import RematchOffer
 from backend.rooms.sql_store import record_state
-from tests.support.services import postgres_database
+from tests.support.services import database_at
 
 BEFORE = "7d3e2a9b4c10"  # 0004: two seat columns
 T0 = datetime(2026, 11, 1, 18, 0, tzinfo=UTC)
@@ -41,15 +41,7 @@ OPTIONS = {"target": 1001, "stake_per_point": "0.01", "currency": "EUR"}
 @pytest.fixture(params=["sqlite", "postgres"])
 def old_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A database migrated to 0004 only, holding the rows a two-seat server wrote."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'old.db'}"
-        upgrade(url, BEFORE)
-        _fill_0004(url)
-        yield url
-        return
-    with postgres_database() as url:
-        upgrade(url, BEFORE)
-        _fill_0004(url)
+    with database_at(request.param, tmp_path, BEFORE, _fill_0004) as url:
         yield url
 
 
