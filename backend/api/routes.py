@@ -252,6 +252,7 @@ async def create_room(
         rated=body.rated,
         reactions_for_spectators=body.reactions_for_spectators,
         hints=body.hints is not False,
+        pace=body.pace,
     )
     problem = hints_problem(options, people=options.seats - body.computers) if body.hints else None
     if problem is not None:

@@ -34,6 +34,7 @@ from backend.history.models import SeatedMatchPlayer as SeatedMatchPlayer
 from backend.history.models import SettlementOut as SettlementOut
 from backend.rooms.bots import level_problem
 from backend.rooms.messages import FrameAction  # one model of an action as a frame shows it: replays, analyses, hints
+from backend.rooms.options import Pace
 
 MAX_CHAT = 200
 MAX_VERSION = 2**53  # what a JavaScript client can count exactly
@@ -109,6 +110,11 @@ class RoomCreate(Strict):
     rated: bool = Field(default=True, description="a finished match between people changes their ratings")
     reactions_for_spectators: bool = Field(
         default=False, description="spectators see the players' quick reactions too (off: players only)"
+    )
+    pace: Pace = Field(
+        default="live",
+        description="R6.3: live (a dropped seat is held reconnect_grace_s, R6.2), or days per move (1d, 2d, 3d, 7d): "
+        "no socket needed; a person who does not act in time has abandoned the match",
     )
     hints: bool | None = Field(
         default=None,

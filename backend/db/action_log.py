@@ -24,6 +24,9 @@ _MATCH_TOTAL = (
     .where(MatchSeat.match_id == bindparam("match"), MatchSeat.seat == bindparam("at"))
     .values(total=bindparam("value"))
 )
+_TURN = (  # R6.3: a turn-based table's next turn, with the move that gave it
+    update(Room).where(Room.id == bindparam("room")).values(turn_seat=bindparam("seat"), turn_deadline=bindparam("due"))
+)
 _MATCH_PLACE = (
     update(MatchSeat)
     .where(MatchSeat.match_id == bindparam("match"), MatchSeat.seat == bindparam("at"))
@@ -137,6 +140,9 @@ def _write_plain_moves(connection: Connection, writes: list[ActionWrite]) -> Non
     if cast(CursorResult[Any], advanced).rowcount != len(writes):
         raise _Conflict
     connection.execute(_INSERT_ACTION, [_log_row(write, now) for write in writes])
+    turns = [{"room": w.room_id, "seat": w.turn.seat, "due": w.turn.deadline} for w in writes if w.turn is not None]
+    if turns:
+        connection.execute(_TURN, turns)
 
 
 def _log_row(write: ActionWrite, now: datetime) -> dict[str, Any]:
@@ -160,6 +166,8 @@ def _log_row(write: ActionWrite, now: datetime) -> dict[str, Any]:
 def _write_action(connection: Connection, write: ActionWrite) -> None:
     # Core statements on a plain connection, not the ORM: this is the hot path of every move.
     room_values: dict[str, Any] = {"status": "finished"} if write.end else {}
+    if write.turn is not None:
+        room_values.update(turn_seat=write.turn.seat, turn_deadline=write.turn.deadline)
     advance(connection, write.room_id, write.expected_version, **room_values)
     connection.execute(_INSERT_ACTION, _log_row(write, utcnow()))
     for deal in write.deals:

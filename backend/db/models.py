@@ -56,6 +56,10 @@ class Room(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    # R6.3, a turn-based table while its match is played: the seat on turn and until when it may act
+    # (``writes.TurnWrite``; null at a live table). The sweep reads ``turn_deadline`` (its index).
+    turn_seat: Mapped[int | None] = mapped_column(Integer)
+    turn_deadline: Mapped[datetime | None] = mapped_column(index=True)
     seat_rows: Mapped[list[RoomSeat]] = relationship(
         order_by="RoomSeat.seat", lazy="selectin", cascade="all, delete-orphan"
     )

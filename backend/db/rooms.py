@@ -32,6 +32,7 @@ from .writes import (
     RoomChange,
     SeatTaken,
     TooManyTables,
+    TurnWrite,
 )
 
 
@@ -170,9 +171,22 @@ class RoomRepository:
             return session.scalar(query)
 
     def live_ids(self) -> list[str]:
-        """The rooms with a match in play."""
+        """The rooms with a match in play at a live pace (a turn-based table, whose ``turn_seat`` is
+        stored, needs nothing in memory while it waits: ``due`` finds it when its time comes, R6.3)."""
         with self._db.sessions() as session:
-            return list(session.scalars(select(Room.id).where(Room.status == "playing")).all())
+            query = select(Room.id).where(Room.status == "playing", Room.turn_seat.is_(None))
+            return list(session.scalars(query).all())
+
+    def due(self, now: datetime, limit: int = 500) -> list[str]:
+        """The rooms with a stored deadline that has passed: a turn-based table's turn (R6.3, the
+        computer's turn is stored as due at once) or a rematch offer. The turns are read through the
+        index on ``rooms.turn_deadline``; ``room_deadlines`` holds only open offers and absences (a
+        few rows). A room found twice is named once."""
+        with self._db.sessions() as session:
+            turns = select(Room.id).where(Room.turn_deadline <= now, Room.status == "playing").limit(limit)
+            offers = select(RoomDeadline.room_id).where(RoomDeadline.kind == "rematch", RoomDeadline.deadline <= now)
+            found = list(session.scalars(turns).all()) + list(session.scalars(offers.limit(limit)).all())
+        return list(dict.fromkeys(found))
 
     def unjoined_open_tables(self, created_before: datetime) -> list[tuple[str, str]]:
         """(room id, creator id) of open tables made before ``created_before`` that nobody joined
@@ -226,7 +240,12 @@ class RoomRepository:
                             _set_deadline(session, change.room_id, "accepted", seat, change.deadline)
                 case RematchStartWrite():
                     advance(
-                        session, change.room_id, change.expected_version, status="playing", match_id=change.match.id
+                        session,
+                        change.room_id,
+                        change.expected_version,
+                        status="playing",
+                        match_id=change.match.id,
+                        **_turn_values(change.match.turn),
                     )
                     session.execute(delete(RoomSeat).where(RoomSeat.room_id == change.room_id))
                     session.execute(
@@ -265,7 +284,8 @@ class RoomRepository:
             return
         if len(free) > 1:
             raise SeatTaken("a match starts only once every seat is taken")
-        session.execute(update(Room).where(Room.id == write.room_id).values(status="playing", match_id=write.match.id))
+        started = {"status": "playing", "match_id": write.match.id, **_turn_values(write.match.turn)}
+        session.execute(update(Room).where(Room.id == write.room_id).values(**started))
         session.add(_match_row(write.room_id, write.match))
 
 
@@ -294,6 +314,11 @@ def _set_deadline(session: Session, room_id: str, kind: str, seat: int | None, d
     session.execute(query)
     if deadline is not None and seat is not None:
         session.add(RoomDeadline(room_id=room_id, kind=kind, seat=seat, deadline=deadline))
+
+
+def _turn_values(turn: TurnWrite | None) -> dict[str, Any]:
+    """The room row's columns for a turn-based table's turn (R6.3); nothing at a live table."""
+    return {} if turn is None else {"turn_seat": turn.seat, "turn_deadline": turn.deadline}
 
 
 def _match_row(room_id: str, match: NewMatch) -> Match:

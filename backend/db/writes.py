@@ -11,12 +11,23 @@ from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
+class TurnWrite:
+    """R6.3, a turn-based table: the seat on turn and until when it may act, stored on the room row
+    with the change that gave it the turn (``rooms.turn_seat``, ``rooms.turn_deadline``; both None
+    once the match is over). The sweep for lapsed turns reads them (``RoomRepository.due``)."""
+
+    seat: int | None
+    deadline: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
 class NewMatch:
     id: str
     options: dict[str, Any]
     seed: int
     first_dealer: int
     seat_ids: tuple[str, ...]
+    turn: TurnWrite | None = None  # a turn-based table: the first turn (R6.3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +112,7 @@ class ActionWrite:
     deals: tuple[DealRow, ...]
     end: MatchEnd | None
     totals: tuple[int, ...]
+    turn: TurnWrite | None = None  # a turn-based table's next turn (R6.3); None at a live table
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,10 @@
 * An open table that nobody joined within ``OPEN_TABLE_TTL_S`` expires: its creator "leaves" it
   (``rooms.commands.Leave``, the same path as the creator's own button), so ``decide`` closes it.
 * A finished (or closed) room with nobody connected and no rematch offer leaves memory; it is
-  rebuilt from the database if anybody comes back.
+  rebuilt from the database if anybody comes back. So does a turn-based table that waits for a
+  person (ruling R6.3): its deadlines are stored, and the sweep for due deadlines
+  (``RoomRepository.due``) brings it back when one passes — a table waiting for days holds nothing
+  in any process.
 * A room changed in the database by somebody else (``python -m backend.admin close``) has a
   stale copy in memory: it is rebuilt and its players are sent the new state.
 
@@ -32,6 +35,9 @@ class RoomCopy(Protocol):
     @property
     def rematch(self) -> object | None: ...
 
+    @property
+    def resting(self) -> bool: ...
+
 
 def expiry_cutoff(now: datetime, ttl_s: float) -> datetime:
     """Open tables created before this moment have expired."""
@@ -39,8 +45,11 @@ def expiry_cutoff(now: datetime, ttl_s: float) -> datetime:
 
 
 def evictable(state: RoomCopy, present: Collection[str]) -> bool:
-    """Nothing can happen in this room without somebody connecting first."""
-    return state.status in ("finished", "closed") and state.rematch is None and not present
+    """Nothing can happen in this room without somebody connecting first, or without a stored
+    deadline passing (a turn-based table, R6.3)."""
+    if present:
+        return False
+    return state.resting or (state.status in ("finished", "closed") and state.rematch is None)
 
 
 def expired_open_tables(store: Store, now: datetime, ttl_s: float) -> list[tuple[str, str]]:

@@ -27,6 +27,7 @@ from backend.db.writes import (
     RematchOfferWrite,
     RematchStartWrite,
     SettlementRow,
+    TurnWrite,
 )
 from backend.engine import Action, Bid, DealRecord, Discard, Event, IllegalAction, IllegalCode, MatchState, Pass, Play
 from backend.engine import Resign as EngineResign
@@ -270,6 +271,7 @@ def _apply(
     after, events = engine.apply(before, seat, action)
     end, stakes = _settle(state, after) if after.over else (None, ())
     record = action_record(seat, action)
+    turn_deadline = turn_clock(replace(state, match=after), now)
     write = ActionWrite(
         room_id=state.id,
         expected_version=state.version,
@@ -280,6 +282,7 @@ def _apply(
         deals=tuple(_deal_row(r) for r in after.history[len(before.history) :]),
         end=end,
         totals=after.totals,
+        turn=_turn_write(state, after, turn_deadline),
     )
     answered = state.answered
     if player is not None and msg_id is not None:
@@ -290,6 +293,7 @@ def _apply(
         seq=state.seq + 1,
         answered=answered,
         deal_events=deal_memory(state.deal_events, events),
+        turn_deadline=turn_deadline,
     )
     if end is not None:
         nxt = replace(
@@ -303,6 +307,32 @@ def _apply(
     if end is not None:
         effects.extend(SendPresence(s) for s, held in enumerate(state.absence) if held is not None)
     return nxt, follow_ups(nxt, effects)
+
+
+def turn_clock(state: RoomState, now: datetime) -> datetime | None:
+    """R6.3: the deadline of the seat on turn at a turn-based table, for a turn that begins ``now``
+    (every accepted action starts a fresh time per move, even when the same seat acts again).
+
+    A person has the table's time per move, unless everyone else at the table is a computer: such
+    a table never ends by the person's absence. The computer's turn is stored as due at once: it
+    plays after ``BOT_DELAY_S`` in the room's process, and should that process die first, the
+    sweep that reads the stored deadlines finds the table and the computer plays on. None at a
+    live table and once the match is over."""
+    per_move = state.options.time_per_move
+    turn = state.turn
+    if per_move is None or turn is None:
+        return None
+    if not state.person_on_turn:
+        return now
+    others = [seat for seat in state.people if seat != turn]
+    return now + per_move if others else None
+
+
+def _turn_write(state: RoomState, match: MatchState, deadline: datetime | None) -> TurnWrite | None:
+    """The row's turn columns at a turn-based table (cleared once the match is over); None at a live one."""
+    if not state.options.turn_based:
+        return None
+    return TurnWrite(None if match.over else match.deal.turn, deadline)
 
 
 def deal_memory(memory: tuple[Event, ...], events: Sequence[Event]) -> tuple[Event, ...]:
@@ -438,8 +468,7 @@ def _join(state: RoomState, command: cmd.Join, now: datetime) -> Decision:
     if None in joined.seats:  # a table of three or four waits for its other players
         waiting = _advance(joined)
         return waiting, [Persist(JoinWrite(state.id, command.player_id, None, free)), Publish(())]
-    new = _new_match(joined, command.fresh)
-    started = _start_match(joined, new)
+    started, new = _start_match(joined, _new_match(joined, command.fresh), now)
     effects: list[Effect] = [Persist(JoinWrite(state.id, command.player_id, new, free))]
     return _with_clocks(started, effects, [Publish((MatchStarted(new.id),))], now)
 
@@ -455,9 +484,10 @@ def _new_match(state: RoomState, fresh: FreshMatch) -> NewMatch:
     )
 
 
-def _start_match(state: RoomState, new: NewMatch) -> RoomState:
+def _start_match(state: RoomState, new: NewMatch, now: datetime) -> tuple[RoomState, NewMatch]:
+    """The room with ``new`` begun, and ``new`` with its first turn (R6.3, a turn-based table)."""
     match = engine.new_game(state.options.rules, new.seed)
-    return _advance(
+    started = _advance(
         state,
         status="playing",
         match_id=new.id,
@@ -470,6 +500,9 @@ def _start_match(state: RoomState, new: NewMatch) -> RoomState:
         absence=tuple(None for _ in state.seats),
         chat=(),  # a chat log per match
     )
+    deadline = turn_clock(started, now)
+    started = replace(started, turn_deadline=deadline)
+    return started, replace(new, turn=_turn_write(started, match, deadline))
 
 
 def _leave(state: RoomState, command: cmd.Leave) -> Decision:
@@ -520,7 +553,8 @@ def _rematch(state: RoomState, command: cmd.Rematch, now: datetime, limits: Limi
         offered = _advance(remembered, rematch=replace(offer, accepted=accepted))
         write = RematchOfferWrite(state.id, state.version, offer.seat, offer.deadline, tuple(sorted(accepted)))
     elif action == "offer":
-        deadline = now + timedelta(seconds=limits.rematch_timeout_s)
+        # At a turn-based table nobody is expected to be online: an offer waits the time per move.
+        deadline = now + (state.options.time_per_move or timedelta(seconds=limits.rematch_timeout_s))
         offered = _advance(remembered, rematch=RematchOffer(seat, deadline))
         write = RematchOfferWrite(state.id, state.version, seat, deadline)
     else:  # decline or withdraw: the offer is gone, for everybody
@@ -553,8 +587,7 @@ def _start_rematch(
 ) -> Decision:
     """Same options, the seats moved on by one (for two players: swapped)."""
     rotated = replace(state, seats=(*state.seats[1:], state.seats[0]))
-    new = _new_match(rotated, fresh)
-    started = _start_match(rotated, new)
+    started, new = _start_match(rotated, _new_match(rotated, fresh), now)
     events.append(MatchStarted(new.id))
     persist: list[Effect] = [Persist(RematchStartWrite(state.id, state.version, new), failure_to=reply)]
     return _with_clocks(started, persist, [Publish(tuple(events), reply_to=reply)], now)
@@ -683,11 +716,13 @@ def _presence(state: RoomState, player_id: str, here: bool, now: datetime) -> De
 
 
 def _should_hold(state: RoomState, seat: int) -> bool:
-    """A seat's clock runs while its player is away and somebody else is waiting at a live table:
-    if everybody is away, nobody forfeits."""
-    if not state.live or state.connected(seat):
+    """A seat's clock runs while its player is away and another person is waiting at a live table
+    (R6.2): if everybody is away, nobody forfeits, and the computer waits for ever — a table at
+    which every other seat is a computer never ends by the person's absence (R6.3). At a
+    turn-based table being offline is not absence: its clock is the time per move (``turn_clock``)."""
+    if not state.live or state.options.turn_based or state.connected(seat):
         return False
-    return any(state.connected(other) for other in range(len(state.seats)) if other != seat)
+    return any(state.connected(other) for other in state.people if other != seat)
 
 
 def _with_clocks(state: RoomState, persist: list[Effect], sends: list[Effect], now: datetime) -> Decision:
@@ -710,6 +745,9 @@ def _with_clocks(state: RoomState, persist: list[Effect], sends: list[Effect], n
 
 
 def _tick(state: RoomState, now: datetime) -> Decision:
+    turn, due = state.turn, state.turn_deadline
+    if turn is not None and due is not None and due <= now and state.person_on_turn:
+        return _apply(state, turn, EngineResign("absence"), None, None, now)  # R6.3: the time per move ran out
     for seat, deadline in enumerate(state.absence):
         if deadline is not None and deadline <= now:
             if _should_hold(state, seat):

@@ -1,6 +1,8 @@
 """Housekeeping of the rooms this process holds, every ``housekeeping_s``: open tables nobody joined
-expire, finished rooms nobody is connected to leave memory, and rooms somebody else changed in the
-database are rebuilt (the rules are ``backend.ops.housekeeping``)."""
+expire, rooms whose stored deadline passed are woken (a turn-based table's turn, R6.3, or a rematch
+offer: the table need not be in any process's memory), finished rooms and turn-based tables waiting
+for an absent person leave memory, and rooms somebody else changed in the database are rebuilt (the
+rules are ``backend.ops.housekeeping``)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ class Housekept:
     """What one round of housekeeping did."""
 
     expired: list[str] = field(default_factory=list)
+    woken: list[str] = field(default_factory=list)  # a stored deadline had passed: told the time
     evicted: list[str] = field(default_factory=list)
     refreshed: list[str] = field(default_factory=list)
 
@@ -41,6 +44,7 @@ class Housekeeper:
         *,
         open_table_ttl_s: float,
         leave: Callable[[str, str], Awaitable[None]],
+        tick: Callable[[str], Awaitable[None]],
     ) -> None:
         self.store = store
         self._registry = registry
@@ -48,6 +52,7 @@ class Housekeeper:
         self._clock = clock
         self._ttl_s = open_table_ttl_s
         self._leave = leave  # the lobby's: an expired table is left by its creator
+        self._tick = tick  # a Tick to the room, here or at its owner (rebuilt if nobody holds it)
 
     async def every(self, interval_s: float) -> None:
         while True:
@@ -72,6 +77,12 @@ class Housekeeper:
             done.expired.append(room_id)
             metrics.ROOMS_EXPIRED.inc()
             log.info("open table expired", extra=ids(room=room_id, player=creator, event="room_expired"))
+        for room_id in await asyncio.to_thread(self.store.rooms.due, now):
+            try:
+                await self._tick(room_id)
+            except RoomRefused:
+                continue  # gone meanwhile, or its owner is restarting: the next round sees it again
+            done.woken.append(room_id)
         mine = self._registry.held()
         stored = await asyncio.to_thread(self.store.rooms.versions, list(mine))
         for room_id, actor in mine.items():

@@ -33,6 +33,7 @@ from backend.engine import (
 from backend.engine.variants import DeclarationScoring, Scoring, VariantId
 
 from .model import MatchStarted, RematchChanged
+from .options import Pace
 
 
 class Out(BaseModel):
@@ -60,6 +61,7 @@ class OptionsOut(Out):
     rated: bool = Field(default=True, description="a finished match between people changes their ratings")
     reactions_for_spectators: bool = Field(default=False, description="spectators see the quick reactions too")
     hints: bool = Field(default=True, description="the creator's wish for hints (room.hints: whether they are offered)")
+    pace: Pace = Field(default="live", description="R6.3: live, or days per move (1d, 2d, 3d, 7d)")
 
 
 class SeatOut(Out):
@@ -89,6 +91,10 @@ class RoomOut(Out):
     rematch: RematchOut | None
     created_at: datetime
     hints: bool = Field(default=False, description="the table offers hints now (backend/rooms/hints.py)")
+    turn: int | None = Field(default=None, description="the seat the game waits for, while a match is played")
+    turn_deadline: datetime | None = Field(
+        default=None, description="R6.3 (turn-based): the person on turn has abandoned the match unless acting by then"
+    )
 
 
 class StakeOut(Out):

@@ -120,6 +120,10 @@ class RoomState:
     reacted: tuple[tuple[str, tuple[datetime, ...]], ...] = ()
     # The seats whose hint is being worked out (not stored: one at a time per seat, docs/protocol.md "Hints").
     hinting: frozenset[int] = frozenset()
+    # R6.3, a turn-based table: until when the seat on turn may act (stored with every move, rooms.turn_deadline).
+    # None while the match is not played, or while no person can lose by it (everyone else is a computer).
+    turn_deadline: datetime | None = None
+    stored_turn: int | None = None  # rooms.turn_seat, for a summary read from the database without its match
 
     # ------------------------------------------------------------ seats
 
@@ -152,6 +156,27 @@ class RoomState:
         """The seat the game waits for, while a match is being played."""
         return self.match.deal.turn if self.live and self.match is not None else None
 
+    @property
+    def turn_seat(self) -> int | None:
+        """The seat on turn: from the match when it is loaded, else as stored with the room's last move."""
+        if self.match is not None:
+            return self.turn
+        return self.stored_turn if self.status == "playing" else None
+
+    @property
+    def person_on_turn(self) -> bool:
+        turn = self.turn
+        holder = None if turn is None else self.seats[turn]
+        return holder is not None and holder.bot_level is None
+
+    @property
+    def resting(self) -> bool:
+        """A turn-based table that waits for a person, or whose match is over: nothing happens here
+        before a person acts or a stored deadline passes (R6.3), so it needs nothing in memory."""
+        if not self.options.turn_based or self.hinting:
+            return False
+        return self.status in ("finished", "closed") or (self.live and self.person_on_turn)
+
     def connected(self, seat: int) -> bool:
         """A seat is here while its player has a socket open; the computer always is."""
         holder = self.seats[seat]
@@ -165,6 +190,8 @@ class RoomState:
         found = [deadline for deadline in self.absence if deadline is not None]
         if self.rematch is not None:
             found.append(self.rematch.deadline)
+        if self.turn_deadline is not None and self.person_on_turn:
+            found.append(self.turn_deadline)
         return found
 
     def reaction_times(self, player_id: str) -> tuple[datetime, ...]:

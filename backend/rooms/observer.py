@@ -80,6 +80,8 @@ def _room_out(state: RoomState, seated: bool) -> RoomOut:
         else RematchOut(offered_by=rematch.seat, deadline=rematch.deadline, accepted=sorted(rematch.accepted)),
         created_at=state.created_at,
         hints=hints_offered(state),
+        turn=state.turn_seat,
+        turn_deadline=state.turn_deadline,
     )
 
 
@@ -130,6 +132,7 @@ def options_out(options: TableOptions) -> OptionsOut:
         rated=options.rated,
         reactions_for_spectators=options.reactions_for_spectators,
         hints=options.hints,
+        pace=options.pace,
     )
 
 

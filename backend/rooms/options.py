@@ -1,14 +1,23 @@
 """Table options: the engine's rules (any game of the family) plus the stake (R6), the computer
-seats, whether others may watch, whether the table is rated and whether it offers hints."""
+seats, whether others may watch, whether the table is rated, whether it offers hints and its pace
+(live, or days per move: ruling R6.3)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal, get_args
 
 from backend.engine import Rules
+
+# A table's pace (ruling R6.3), the one definition: ``live`` (a seat is held while its player is
+# away for ``reconnect_grace_s``, R6.2), or so many days per move (nobody needs an open socket; a
+# person who does not act in time has abandoned the match). ``RoomCreate.pace`` offers these.
+Pace = Literal["live", "1d", "2d", "3d", "7d"]
+PACES: tuple[Pace, ...] = get_args(Pace)
+PACE_DAYS: dict[Pace, int] = {"1d": 1, "2d": 2, "3d": 3, "7d": 7}
 
 
 @dataclass(frozen=True)
@@ -24,10 +33,21 @@ class TableOptions:
     reactions_for_spectators: bool = False  # spectators see the players' quick reactions too
     # The creator's wish for hints; they are offered only where ``table_rules.hints_problem`` allows.
     hints: bool = True
+    pace: Pace = "live"  # R6.3: live, or days per move
 
     @property
     def seats(self) -> int:
         return self.rules.n
+
+    @property
+    def turn_based(self) -> bool:
+        return self.pace != "live"
+
+    @property
+    def time_per_move(self) -> timedelta | None:
+        """R6.3: how long a person on turn has to act at a turn-based table (None: live)."""
+        days = PACE_DAYS.get(self.pace)
+        return None if days is None else timedelta(days=days)
 
     def to_json(self) -> dict[str, Any]:
         return dict(self._json)  # a copy: callers may not change the cached one
@@ -45,6 +65,7 @@ class TableOptions:
             **({"computer_seats": list(self.computer_seats)} if self.computer_seats else {}),
             **({"reactions_for_spectators": True} if self.reactions_for_spectators else {}),
             **({} if self.hints else {"hints": False}),
+            **({"pace": self.pace} if self.turn_based else {}),
         }
 
     @classmethod
@@ -64,7 +85,15 @@ class TableOptions:
             rated=bool(data.get("rated", True)),
             reactions_for_spectators=bool(data.get("reactions_for_spectators", False)),
             hints=bool(data.get("hints", True)),
+            pace=_pace(data.get("pace", "live")),
         )
+
+
+def _pace(value: object) -> Pace:
+    for pace in PACES:
+        if value == pace:
+            return pace
+    raise ValueError(f"{value!r} is not a pace")
 
 
 def computer_seats(seats: int, computers: int) -> tuple[int, ...]:
@@ -88,4 +117,5 @@ _TABLE_ONLY = (
     "reactions_for_spectators",
     "rated",
     "hints",
+    "pace",
 )

@@ -36,6 +36,10 @@ class CommandRouter:
         self._registry = registry
         self._cluster = cluster
 
+    async def tick(self, room_id: str) -> None:
+        """Tell a room the time, here or at its owner: a stored deadline has passed (the sweep)."""
+        await self.command(room_id, cmd.Tick())
+
     async def command(self, room_id: str, command: cmd.Command) -> RoomState | None:
         """Carry out ``command`` on its room, here or on the owner; the new state when it is here.
 

@@ -90,7 +90,13 @@ class Rooms:
         self.intents = Intents(store, room_store, self.router, match_seed)
         self.watching = Watching(self.spectators, self.registry, room_store, bus, cluster)
         self.housekeeper = Housekeeper(
-            store, self.registry, bus, clock, open_table_ttl_s=timing.open_table_ttl_s, leave=self.lobby.leave
+            store,
+            self.registry,
+            bus,
+            clock,
+            open_table_ttl_s=timing.open_table_ttl_s,
+            leave=self.lobby.leave,
+            tick=self.router.tick,
         )
         self.repair = None
         if cluster is not None:

@@ -61,6 +61,8 @@ def record_state(record: RoomRecord) -> RoomState:
         match_id=room.match_id,
         rematch=rematch,
         absence=tuple(absence),
+        turn_deadline=None if room.turn_deadline is None else _aware(room.turn_deadline),
+        stored_turn=room.turn_seat,
     )
 
 

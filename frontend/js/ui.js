@@ -2,7 +2,7 @@
 import { api } from './api.js';
 import { copyText, h } from './dom.js';
 import { REFUSAL_CODES, TABLE_OPTIONS } from './generated/protocol.js';
-import { getLang, t, tn } from './i18n.js';
+import { getLang, hasKey, t, tn } from './i18n.js';
 import { setPlayer } from './session.js';
 
 const API_ERRORS = new Set([
@@ -247,6 +247,17 @@ function computerChip(options) {
   return [label, count > 1 ? tn('opt.computers_n', count, { level }) : botName(options.bot_level), 'opponent', count];
 }
 
+/** R6.3: the table is played at days per move (`options.pace`), not live. */
+export function turnBased(options = {}) {
+  return Boolean(options.pace) && options.pace !== 'live';
+}
+
+/** R6.3: every seat but one person's is the computer's, so the table never ends by that person's absence. */
+export function onlyComputersWait(options = {}) {
+  const seats = options.seats ?? 2;
+  return (options.computer_seats || []).length === seats - 1;
+}
+
 export function optionsSummary(options = {}) {
   const chips = [
     computerChip(options),
@@ -263,7 +274,9 @@ export function optionsSummary(options = {}) {
         : t('opt.stake.per_point', { amount: money(options.stake_per_point, options.currency) }),
       'stake',
     ],
-    [t('opt.grace.short'), durationText(options.reconnect_grace_s ?? 120), 'grace'],
+    // R6.3: a turn-based table's days per move; a live one's seat hold (R6.2) where another person waits.
+    turnBased(options) ? [t('opt.pace'), hasKey(`opt.pace.${options.pace}`) ? t(`opt.pace.${options.pace}`) : options.pace, 'pace'] : null,
+    !turnBased(options) && !onlyComputersWait(options) ? [t('opt.grace.short'), durationText(options.reconnect_grace_s ?? 120), 'grace'] : null,
   ].filter(Boolean);
   return h(
     'dl',

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -120,10 +121,34 @@ async def test_table_options_are_validated(shared_server: ServerProcess) -> None
         {"visibility": "secret"},
         {"reconnect_grace_s": 1},
         {"unknown": 1},
+        {"pace": "5d"},  # R6.3: live or 1, 2, 3, 7 days per move, nothing else
+        {"pace": 1},
+        {"pace": "1D"},
     ]:
         answer = await anna.request("POST", "/api/rooms", json=bad)
         assert answer.status_code == 422, bad
     assert (await httpx.AsyncClient(base_url=shared_server.url).post("/api/rooms", json={})).status_code == 401
+
+
+async def test_r6_3_a_turn_based_table_shows_its_pace_turn_and_deadline_in_the_lobby(
+    shared_server: ServerProcess,
+) -> None:
+    anna = await Player(shared_server.url, "Anna").register()
+    ben = await Player(shared_server.url, "Ben").register()
+    created = await anna.post("/api/rooms", json={"pace": "2d", "target": 501})
+    assert created["options"]["pace"] == "2d" and created["turn"] is None and created["turn_deadline"] is None
+    listed = {room["id"]: room for room in await ben.get("/api/rooms")}
+    assert listed[created["id"]]["options"]["pace"] == "2d"
+    joined = await ben.post(f"/api/rooms/{created['id']}/join")
+    assert joined["status"] == "playing" and joined["turn"] in (0, 1)
+    [mine] = [room for room in await anna.get("/api/rooms/mine") if room["id"] == created["id"]]
+    # Read from the room row (no room in memory is needed): the seat on turn and its deadline.
+    assert mine["turn"] == joined["turn"] and mine["turn_deadline"] == joined["turn_deadline"]
+    started = datetime.fromisoformat(mine["created_at"])
+    deadline = datetime.fromisoformat(mine["turn_deadline"])
+    assert timedelta(days=2) <= deadline - started < timedelta(days=2, minutes=5)
+    live = await anna.post("/api/rooms", json={})
+    assert live["options"]["pace"] == "live" and live["turn_deadline"] is None
 
 
 async def test_two_players_racing_for_one_seat_get_one_seat_and_one_clear_error(shared_server: ServerProcess) -> None:

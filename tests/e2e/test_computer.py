@@ -201,7 +201,8 @@ def test_the_32_card_game_on_a_phone(e2e_server: ServerProcess, browser: Any, ar
         # open_scores: both players' card points, the computer's beside its name.
         expect(page.get_by_test_id("seat-1-card-points")).to_be_visible()
         expect(page.get_by_test_id("card-points")).to_contain_text("Computer (medium)")
-        expect(page.get_by_test_id("leave-hint")).to_contain_text("5 min")
+        # R6.3: against the computer alone the seat is never lost by absence (whatever the seat hold says).
+        expect(page.get_by_test_id("leave-hint")).to_contain_text("The computer waits for you")
         options = page.get_by_test_id("scoreboard").get_by_test_id("options-summary")
         expect(options).to_contain_text("32")
         expect(options).not_to_contain_text("V1")  # no rule codes in player text (issue 22)

@@ -204,6 +204,17 @@ export const TABLE_OPTIONS = Object.freeze({
     "type": "boolean",
     "default": false
   },
+  "pace": {
+    "type": "string",
+    "values": [
+      "live",
+      "1d",
+      "2d",
+      "3d",
+      "7d"
+    ],
+    "default": "live"
+  },
   "hints": {
     "default": null,
     "type": "boolean"

@@ -3,7 +3,7 @@
 import { suitBadge, suitName } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { t, tn } from '../i18n.js';
-import { durationText } from '../ui.js';
+import { durationText, onlyComputersWait, turnBased } from '../ui.js';
 import { tableSummary } from '../games.js';
 import { dealOf, isMe, matchOver, mySeat, roomOf, seatCount, viewOf } from './store.js';
 import { nobodyToChat, plainName } from './names.js';
@@ -12,6 +12,13 @@ import { presenceDot } from './seats.js';
 import { scoreSheet } from './summary.js';
 import { deck, setDeck, setTapToRaise, setTrickStay, tapToRaise, trickStay, TRICK_STAY_NAMES } from '../prefs.js';
 import { fitSoon } from '../fit.js';
+
+/** What leaving the table mid-match means here: R6.2 at a live table, R6.3 at a turn-based one or against the computer only. */
+function leaveHint(options) {
+  if (onlyComputersWait(options)) return t('table.leave_hint.computer');
+  if (turnBased(options)) return t('table.leave_hint.turn_based', { pace: t(`opt.pace.${options.pace}`) });
+  return t('table.leave_hint', { time: durationText(options.reconnect_grace_s || 120) });
+}
 
 export const CHAT_MAX = 200;
 const TABS = ['chat', 'sheet', 'table'];
@@ -199,7 +206,7 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
     }
     const playing = !matchOver(s) && room && room.status === 'playing';
     hint.hidden = !playing;
-    hint.textContent = playing ? t('table.leave_hint', { time: durationText((room.options && room.options.reconnect_grace_s) || 120) }) : '';
+    hint.textContent = playing ? leaveHint(room.options || {}) : '';
   }
 
   return {

@@ -35,6 +35,7 @@ const FORM_DEFAULTS = {
   reactionsWatch: OPT.reactions_for_spectators ? Boolean(OPT.reactions_for_spectators.default) : false,
   hints: true, // issue 26: on wherever the server offers them (RoomCreate.hints unset); unticked sends false
   grace: defaultOf('reconnect_grace_s'),
+  pace: OPT.pace ? defaultOf('pace') : 'live', // R6.3: live, or days per move
   stake: '0',
   // The lobby's own choices: a table for a friend is private and staked in EUR unless changed.
   currency: 'EUR',
@@ -623,6 +624,9 @@ export function mount(root) {
     const stakeHelp = h('p', { class: 'help', id: 'stake-help', 'data-testid': 'stake-help' });
     const visibility = select('opt-visibility', s.visibility, values('visibility').map((v) => [v, label(`opt.visibility.${v}`, v)]));
     const visibilityField = field('opt-visibility', t('opt.visibility'), visibility, t('opt.visibility.help'));
+    // R6.3: live, or so many days per move (the server's set, TABLE_OPTIONS.pace).
+    const pace = select('opt-pace', s.pace, (OPT.pace ? values('pace') : ['live']).map((v) => [v, label(`opt.pace.${v}`, v)]));
+    const paceField = field('opt-pace', t('opt.pace'), pace, t('opt.pace.help'));
     const [rated, ratedField] = check('opt-rated', 'opt-rated', s.rated, t('opt.rated.long'));
     // Hints at my turn (issue 26): the server offers them to one person against the computer; the form
     // offers only to turn them off there (whether a table may have them is the server's to say).
@@ -674,6 +678,7 @@ export function mount(root) {
       h('div', { class: 'field-row' }, field('opt-stake', t('opt.stake_per_point'), stake), field('opt-currency', t('opt.currency'), currency)),
       stakeHelp,
       visibilityField,
+      paceField,
       ratedField,
       hintsField,
       advanced,
@@ -756,6 +761,7 @@ export function mount(root) {
         hints: hints.checked,
         reactionsWatch: reactionsWatch.checked,
         grace: grace.value,
+        pace: pace.value,
         stake: humanStake,
         currency: currency.value,
         visibility: visibility.value,
@@ -801,6 +807,7 @@ export function mount(root) {
         : { opponent: k ? 'computer' : 'human', ...common, declaration_scoring: scoring.value, show_stock_bottom: bottom.checked, deck_size: Number(deck.value) };
       if (id && gameInfo(id).simplified) body.scoring = gameScoring.value;
       if (jungfrau.checked) body.jungfrau = true;
+      if (pace.value !== 'live') body.pace = pace.value;
       if (k === 0 && !rated.checked) body.rated = false;
       if (vsComputer() && !hints.checked) body.hints = false;
       if (reactionsWatch.checked && spectators.checked) body.reactions_for_spectators = true;
