@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 
@@ -119,14 +120,24 @@ def _migrated_postgres_template() -> str:
             try:
                 found = connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}).first()
                 if found is None:
-                    stale = "SELECT datname FROM pg_database WHERE datname LIKE 't1001\\_template\\_%'"
-                    for (old,) in connection.execute(text(stale)).all():  # of migrations since changed
+                    # Templates of other migrations are dropped only once they are a day old: on a
+                    # shared machine another checkout (another branch, the CI's main) may be copying
+                    # its own template right now, and a drop under it fails its tests. A template
+                    # carries the time it was built as its comment (one without a comment is kept).
+                    stale = (
+                        "SELECT datname FROM pg_database d WHERE datname LIKE 't1001\\_template\\_%' "
+                        "AND shobj_description(d.oid, 'pg_database') < :cutoff"
+                    )
+                    cutoff = (datetime.now(UTC) - timedelta(days=1)).isoformat()
+                    for (old,) in connection.execute(text(stale), {"cutoff": cutoff}).all():
                         connection.execute(text(f'DROP DATABASE IF EXISTS "{old}" WITH (FORCE)'))
                     building = f"{name}_building"
                     connection.execute(text(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)'))
                     connection.execute(text(f'CREATE DATABASE "{building}"'))
                     upgrade(_postgres_url(building))
                     connection.execute(text(f'ALTER DATABASE "{building}" RENAME TO "{name}"'))
+                    built = datetime.now(UTC).isoformat()
+                    connection.execute(text(f"COMMENT ON DATABASE \"{name}\" IS '{built}'"))
             finally:
                 connection.execute(text("SELECT pg_advisory_unlock(1001)"))
     finally:
