@@ -100,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             balance = ", ".join(f"{amount} {currency}" for currency, amount in entry["balance"].items()) or "0"
             print(
                 f"  vs {entry['opponent_name']} ({entry['opponent_id']}): {entry['played']} played, "
-                f"{entry['won']} won, balance {balance}"
+                f"{entry['won']} won, {entry['shared']} shared, balance {balance}"
             )
         if not entries:
             print("  no finished match")

@@ -42,6 +42,7 @@ from .schemas import (
     DeviceLinkCreated,
     DeviceLinkRedeem,
     Health,
+    InvitePreview,
     LedgerEntry,
     MatchDetail,
     MatchReplay,
@@ -354,6 +355,21 @@ async def watch_link(room_id: RoomId, player: CurrentPlayer, rooms: RoomsDep) ->
 @router.get("/invites/{code}", response_model=RoomOut, tags=["rooms"])
 async def get_invite(code: InviteCode, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> RoomOut:
     return await _summary(rooms, await _by_invite(store, code), player)
+
+
+@router.get("/invites/{code}/preview", response_model=InvitePreview, tags=["rooms"], dependencies=[limited("join")])
+async def preview_invite(code: InviteCode, store: StoreDep) -> InvitePreview:
+    """What an invitation is, for someone without a name yet: who invites, the game, its target and
+    stake, and how many seats are taken — no id, no invite code, no other player's name."""
+    record = await _by_invite(store, code)
+    room = room_out(record_state(record), None)
+    people = [p for p in room.players if p is not None and p.bot_level is None]
+    return InvitePreview(
+        host=people[0].name if people else None,
+        options=room.options,
+        seats_taken=sum(1 for p in room.players if p is not None),
+        status=room.status,
+    )
 
 
 @router.post("/invites/{code}/join", response_model=RoomOut, tags=["rooms"], dependencies=[limited("join")])

@@ -33,7 +33,10 @@ from backend.history.models import ReplayResult as ReplayResult
 from backend.history.models import SeatedMatchPlayer as SeatedMatchPlayer
 from backend.history.models import SettlementOut as SettlementOut
 from backend.rooms.bots import level_problem
-from backend.rooms.messages import FrameAction  # one model of an action as a frame shows it: replays, analyses, hints
+from backend.rooms.messages import (
+    FrameAction,  # one model of an action as a frame shows it: replays, analyses, hints
+    OptionsOut,
+)
 from backend.rooms.options import Pace
 
 MAX_CHAT = 200
@@ -436,12 +439,22 @@ class Page(BaseModel):
     items: list[MatchOut]
 
 
+class InvitePreview(BaseModel):
+    """``GET /api/invites/{code}/preview``: an invitation before a name is chosen (no ids, no code)."""
+
+    host: str | None = Field(description="the name of the person who invites (the first person seated)")
+    options: OptionsOut = Field(description="the game, target, stake and the table's other options")
+    seats_taken: int = Field(description="seats taken of options.seats")
+    status: Literal["open", "playing", "finished", "closed"]
+
+
 class LedgerEntry(BaseModel):
     opponent_id: str
     opponent_name: str
     opponent_bot_level: str | None
     played: int
-    won: int
+    won: int = Field(description="matches the player won and the opponent lost (R5, V0.9; R6.2 / V0.10a)")
+    shared: int = Field(description="matches where both were first (V0.10a: both stayed when another left)")
     last_played: str | None
     balance: dict[str, str] = Field(description="net balance per currency, + owed to the player (exact, R6.1)")
 
@@ -457,15 +470,18 @@ class GroupPlayer(BaseModel):
 class BiggestWinOut(BaseModel):
     match_id: str
     total: int = Field(description="the member's final total in that match")
-    margin: int = Field(description="that total less the best of the others' (negative if won by a resignation)")
+    margin: int = Field(description="that total less the best of the others' (> 0: a win without a lead is none)")
     finished_at: datetime | None
 
 
 class MemberFigures(BaseModel):
     player_id: str
     matches: int
-    won: int = Field(description="first place (R5, V0.9; R6.2 / V0.10a: whoever left is last)")
-    lost: int
+    won: int = Field(
+        description="first place with no other member first (R5, V0.9; R6.2 / V0.10a: whoever left is last)"
+    )
+    shared: int = Field(description="first place together with another member (V0.10a: they stayed when another left)")
+    lost: int = Field(description="matches - won - shared")
     deals: int = Field(description="the deals stored for these matches (thrown-in ones too: V0.6a, all 0)")
     points: int = Field(description="the sum of the member's scores over those deals")
     average_points: float | None = Field(description="points / deals, to one decimal; null without a deal")
@@ -474,7 +490,9 @@ class MemberFigures(BaseModel):
     contracts: int = Field(description="auctions won (V0.6); 0 in games without an auction")
     contracts_made: int = Field(description="contracts made of them (V0.8)")
     biggest_win: BiggestWinOut | None
-    streak: int = Field(description="+n: the latest n matches won in a row; -n: lost in a row; 0: none")
+    streak: int = Field(
+        description="+n: the latest n matches won in a row; -n: lost in a row; 0: none (or a shared first)"
+    )
 
 
 class KindFigures(BaseModel):

@@ -13,12 +13,23 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from sqlalchemy import Connection, and_, case, func, select
+from sqlalchemy import Column, Connection, MetaData, Table, and_, case, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .models import Action, Deal, DealSeat, GroupFigure, GroupMatch, GroupStake, Match, MatchSeat, Player, Settlement
 
 GROUP_SEPARATOR = ","
+
+# ``group_figures`` as migrations 0008–0011 left it (no ``shared``), for their rebuilds.
+_BEFORE_0012 = Table(
+    "group_figures",
+    MetaData(),
+    *(
+        Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable)
+        for c in GroupFigure.__table__.columns
+        if c.name != "shared"
+    ),
+)
 
 
 def group_key(player_ids: Sequence[str]) -> str:
@@ -30,8 +41,18 @@ def _insert(connection: Connection, table: Any) -> Any:
     return (postgresql if connection.dialect.name == "postgresql" else sqlite).insert(table)
 
 
-def record_group_match(connection: Connection, match_id: str) -> None:
-    """Add the finished match ``match_id`` to every group of two or more of its people."""
+def record_group_match(connection: Connection, match_id: str, *, shared_column: bool = True) -> None:
+    """Add the finished match ``match_id`` to every group of two or more of its people.
+
+    In a group, a member ``won`` a match when first (R5, V0.9) and no other member of the group was
+    (others at the table may have been: at a table of three Anna beat Ben when Cleo left and Anna
+    and Ben shared first place, V0.10a); two or more members first together ``shared`` it — a draw
+    between them, which neither wins nor loses a streak. The biggest win is a won match with a lead
+    (the member's total over the best of everyone else's): a win by a resignation while level or
+    behind has none to show.
+
+    ``shared_column=False`` is for the migrations before 0012, whose ``group_figures`` has no
+    ``shared`` column: it counts every first place as ``won``, as they did (0012 rebuilds the tables)."""
     seats = connection.execute(
         select(MatchSeat.seat, MatchSeat.player_id, MatchSeat.total, MatchSeat.place, Player.bot_level)
         .join(Player, Player.id == MatchSeat.player_id)
@@ -85,10 +106,14 @@ def record_group_match(connection: Connection, match_id: str) -> None:
                 .values(group_key=key, match_id=match_id, computers=computers, finished_at=finished_at)
                 .on_conflict_do_nothing()
             )
+            firsts = sum(1 for row in group if row.place == 1)
             for row in group:
                 dealt = deals.get(row.seat, (0, 0, 0, 0, 0))
-                won = row.place == 1
-                margin = row.total - max(t for s, t in enumerate(totals) if s != row.seat) if won else None
+                first = row.place == 1
+                shared = first and firsts > 1 and shared_column
+                won = first and not shared
+                lead = row.total - max(t for s, t in enumerate(totals) if s != row.seat)
+                margin = lead if won and (lead > 0 or not shared_column) else None
                 _add_figures(
                     connection,
                     {
@@ -98,18 +123,20 @@ def record_group_match(connection: Connection, match_id: str) -> None:
                         "player_id": row.player_id,
                         "matches": 1,
                         "won": int(won),
+                        **({"shared": int(shared)} if shared_column else {}),
                         "deals": int(dealt[0] or 0),
                         "points": int(dealt[1] or 0),
                         "marriage_points": int(dealt[2] or 0),
                         "contracts": int(dealt[3] or 0),
                         "contracts_made": int(dealt[4] or 0),
                         "marriages": int(marriages.get(row.seat, 0)),
-                        "streak": 1 if won else -1,
+                        "streak": 1 if won else 0 if shared else -1,
                         "best_margin": margin,
-                        "best_total": row.total if won else None,
-                        "best_match_id": match_id if won else None,
-                        "best_at": finished_at if won else None,
+                        "best_total": None if margin is None else row.total,
+                        "best_match_id": None if margin is None else match_id,
+                        "best_at": None if margin is None else finished_at,
                     },
+                    shared_column,
                 )
             members = {row.player_id for row in group}
             for winner, loser, currency, stake, short in owed:
@@ -130,18 +157,22 @@ def record_group_match(connection: Connection, match_id: str) -> None:
                     )
 
 
-SUMMED = ("matches", "won", "deals", "points", "marriages", "marriage_points", "contracts", "contracts_made")
+SUMMED = ("matches", "won", "shared", "deals", "points", "marriages", "marriage_points", "contracts", "contracts_made")
 BEST = ("best_margin", "best_total", "best_match_id", "best_at")
 
 
-def _add_figures(connection: Connection, values: dict[str, Any]) -> None:
-    insert = _insert(connection, GroupFigure).values(**values)
-    new, old = insert.excluded, GroupFigure
+def _add_figures(connection: Connection, values: dict[str, Any], shared_column: bool) -> None:
+    table = GroupFigure.__table__ if shared_column else _BEFORE_0012
+    insert = _insert(connection, table).values(**values)
+    new, old = insert.excluded, table.c
     better = and_(new.best_margin.is_not(None), (old.best_margin.is_(None)) | (new.best_margin > old.best_margin))
-    update: dict[str, Any] = {name: getattr(old, name) + getattr(new, name) for name in SUMMED}
+    summed = SUMMED if shared_column else tuple(name for name in SUMMED if name != "shared")
+    update: dict[str, Any] = {name: getattr(old, name) + getattr(new, name) for name in summed}
+    # A shared first place (0) ends any streak: it is neither won nor lost.
     update["streak"] = case(
         (new.streak > 0, case((old.streak > 0, old.streak + 1), else_=1)),
-        else_=case((old.streak < 0, old.streak - 1), else_=-1),
+        (new.streak < 0, case((old.streak < 0, old.streak - 1), else_=-1)),
+        else_=0,
     )
     update |= {name: case((better, getattr(new, name)), else_=getattr(old, name)) for name in BEST}
     connection.execute(

@@ -31,7 +31,7 @@ from .models import Action, Deal, DealSeat, GroupFigure, GroupMatch, GroupStake,
 class BiggestWin:
     match_id: str
     total: int
-    margin: int  # the winner's total less the best total of the others (negative after a resignation)
+    margin: int  # the winner's total less the best total of the others (> 0: a win without a lead is none)
     finished_at: datetime | None
 
 
@@ -43,7 +43,8 @@ class Figures:
     computers: bool
     player_id: str
     matches: int = 0
-    won: int = 0
+    won: int = 0  # first place, no other member first (R5, V0.9; R6.2 / V0.10a)
+    shared: int = 0  # first place together with another member (V0.10a: both stayed when a third left)
     deals: int = 0
     points: int = 0  # the sum of the deals' scores
     marriages: int = 0  # declared (R3, V0.5): plays with ``declare`` in the action log
@@ -51,7 +52,7 @@ class Figures:
     contracts: int = 0  # auctions won (V0.6)
     contracts_made: int = 0  # of them made (V0.8)
     biggest_win: BiggestWin | None = None
-    streak: int = 0  # + the latest matches won in a row, − lost in a row
+    streak: int = 0  # + the latest matches won in a row, − lost in a row, 0 after a shared first place
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ def head_to_head(session: Session, ids: list[str], computers: bool, limit: int, 
             player_id=row.player_id,
             matches=row.matches,
             won=row.won,
+            shared=row.shared,
             deals=row.deals,
             points=row.points,
             marriages=row.marriages,
@@ -204,12 +206,15 @@ def recount(session: Session, ids: list[str]) -> tuple[list[Figures], list[Debt]
             figures[key] = Figures(kind=key[0], computers=key[1], player_id=key[2])
         return figures[key]
 
-    # Matches and wins: first place (R5, V0.9; R6.2 / V0.10a: the one who left is last).
+    # Matches, wins and shared first places (R5, V0.9; R6.2 / V0.10a: the one who left is last).
     seat = aliased(MatchSeat)
-    query = _by_member(gm, seat, func.count(), func.sum(case((seat.place == 1, 1), else_=0)))
+    outcome = _outcome(seat, ids)
+    query = _by_member(
+        gm, seat, func.count(), func.sum(case((outcome == 1, 1), else_=0)), func.sum(case((outcome == 0, 1), else_=0))
+    )
     for row in session.execute(_grouped(query.where(seat.player_id.in_(ids)), gm, seat)):
         found = entry(row)
-        found.matches, found.won = row[3], int(row[4] or 0)
+        found.matches, found.won, found.shared = row[3], int(row[4] or 0), int(row[5] or 0)
 
     # Deals, their scores, the marriages' points and the auctions won and made.
     declarer = Deal.declarer == DealSeat.seat
@@ -242,12 +247,23 @@ def recount(session: Session, ids: list[str]) -> tuple[list[Figures], list[Debt]
     return _ordered(list(figures.values()), ids), _money(session, gm, ids)
 
 
+def _outcome(seat: Any, ids: list[str]) -> ColumnElement[int]:
+    """A member's match in the group: 1 won (first, no other member first), 0 shared (first with
+    another member), -1 lost."""
+    other = aliased(MatchSeat)
+    another_first = exists().where(
+        other.match_id == seat.match_id, other.seat != seat.seat, other.player_id.in_(ids), other.place == 1
+    )
+    return case((and_(seat.place == 1, ~another_first), 1), (seat.place == 1, 0), else_=-1)
+
+
 def _grouped(query: Select[Any], gm: CTE, seat: Any) -> Select[Any]:
     return query.group_by(gm.c.kind, gm.c.computers, seat.player_id)
 
 
 def _biggest_wins(session: Session, gm: CTE, ids: list[str], entry: Any) -> None:
-    """Per member: the won match with the widest lead over the best of the others (the earliest of equals)."""
+    """Per member: the won match with the widest lead over the best of the others (the earliest of
+    equals); a win without a lead (a resignation while level or behind) is none."""
     seat, other = aliased(MatchSeat), aliased(MatchSeat)
     best_other = (
         select(func.max(other.total)).where(other.match_id == seat.match_id, other.seat != seat.seat).scalar_subquery()
@@ -271,7 +287,7 @@ def _biggest_wins(session: Session, gm: CTE, ids: list[str], entry: Any) -> None
         )
         .select_from(gm)
         .join(seat, seat.match_id == gm.c.match_id)
-        .where(seat.player_id.in_(ids), seat.place == 1)
+        .where(seat.player_id.in_(ids), _outcome(seat, ids) == 1, margin > 0)
         .subquery()
     )
     for row in session.execute(select(ranked).where(ranked.c.rank == 1)):
@@ -279,9 +295,10 @@ def _biggest_wins(session: Session, gm: CTE, ids: list[str], entry: Any) -> None
 
 
 def _streaks(session: Session, gm: CTE, ids: list[str], entry: Any) -> None:
-    """Per member: how many of the latest matches in a row went as the latest one did (won or lost)."""
+    """Per member: how many of the latest matches in a row went as the latest one did (won or lost;
+    none after a shared first place)."""
     seat = aliased(MatchSeat)
-    won = case((seat.place == 1, 1), else_=0)
+    won = _outcome(seat, ids)
     partition = (gm.c.kind, gm.c.computers, seat.player_id)
     newest = (gm.c.finished_at.desc(), gm.c.match_id.desc())
     ordered = (
@@ -309,7 +326,7 @@ def _streaks(session: Session, gm: CTE, ids: list[str], entry: Any) -> None:
     ).group_by(o.kind, o.computers, o.player_id)
     for row in session.execute(query):
         length = row[5] - 1 if row[5] is not None else row[4]
-        entry(row).streak = length if row[3] == 1 else -length
+        entry(row).streak = length * int(row[3])  # the latest: 1 won, -1 lost, 0 shared
 
 
 def _money(session: Session, gm: CTE, ids: list[str]) -> list[Debt]:

@@ -349,14 +349,15 @@ class GroupFigure(Base):
     computers: Mapped[bool] = mapped_column(Boolean, primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     matches: Mapped[int] = mapped_column(Integer)
-    won: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)  # first, and no other member first
+    shared: Mapped[int] = mapped_column(Integer, server_default="0")  # first with another member (0012)
     deals: Mapped[int] = mapped_column(Integer)
     points: Mapped[int] = mapped_column(Integer)
     marriages: Mapped[int] = mapped_column(Integer)
     marriage_points: Mapped[int] = mapped_column(Integer)
     contracts: Mapped[int] = mapped_column(Integer)
     contracts_made: Mapped[int] = mapped_column(Integer)
-    streak: Mapped[int] = mapped_column(Integer)  # + won in a row, − lost in a row, the latest first
+    streak: Mapped[int] = mapped_column(Integer)  # + won in a row, − lost in a row, 0 after a shared first
     best_margin: Mapped[int | None] = mapped_column(Integer)  # the biggest win's lead
     best_total: Mapped[int | None] = mapped_column(Integer)
     best_match_id: Mapped[str | None] = mapped_column(String(40))

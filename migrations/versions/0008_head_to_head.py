@@ -90,7 +90,7 @@ def upgrade() -> None:
     # Every finished match stored so far, in the order they ended (a streak runs in that order).
     finished = sa.text("SELECT id FROM matches WHERE status = 'finished' ORDER BY finished_at, id")
     for (match_id,) in connection.execute(finished).all():
-        record_group_match(connection, match_id)
+        record_group_match(connection, match_id, shared_column=False)  # 0012 adds `shared` and rebuilds
 
 
 def downgrade() -> None:

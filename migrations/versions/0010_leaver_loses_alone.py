@@ -12,7 +12,8 @@ stayed is first. The upgrade ranks those matches again with the engine's ``place
 the seat whose ``resign`` is the match's last action, as in 0006; failing that, the one seat stored
 last), empties their ``winner_seat`` (nobody is first alone), and, if any match changed, rebuilds the
 head-to-head tables (``group_matches``, ``group_figures``, ``group_stakes``) from every finished match
-in the order they ended, as 0008 filled them. A table of two is unchanged (the one who stayed won).
+in the order they ended, as 0008 filled them (with the columns of the day: 0012 adds ``shared`` and
+rebuilds them again). A table of two is unchanged (the one who stayed won).
 
 The stored ratings are not replayed here: ``python -m backend.admin ratings --rebuild --write``
 brings them in line with the new places (docs/operating.md, "Ratings"), and says so first without
@@ -68,7 +69,7 @@ def upgrade() -> None:
     connection.execute(sa.text("DELETE FROM group_matches"))
     finished = sa.text("SELECT id FROM matches WHERE status = 'finished' ORDER BY finished_at, id")
     for (match_id,) in connection.execute(finished).all():
-        record_group_match(connection, match_id)
+        record_group_match(connection, match_id, shared_column=False)  # 0012 adds `shared` and rebuilds
     log.warning(
         "ranked %d abandoned matches of three or four again (V0.10a); "
         "run `python -m backend.admin ratings --rebuild --write` to bring the stored ratings in line",

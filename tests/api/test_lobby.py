@@ -202,3 +202,31 @@ async def test_health_and_the_client_are_served(shared_server: ServerProcess) ->
         page = await http.get("/")
         assert page.status_code == 200 and "<html" in page.text.lower()
         assert (await http.get("/openapi.json")).json()["info"]["title"] == "1001 online"
+
+
+async def test_an_invitation_tells_who_invites_to_what_before_a_name_is_chosen(shared_server: ServerProcess) -> None:
+    """``GET /api/invites/{code}/preview`` needs no player: the host's name, the game, target and
+    stake, the seats taken — and nothing to reach the table or anyone by (no id, no code)."""
+    anna = await Player(shared_server.url, "Anna").register()
+    room = await anna.post(
+        "/api/rooms",
+        json={
+            "variant": "mcleod",
+            "target": 501,
+            "stake_per_point": "0.05",
+            "currency": "EUR",
+            "visibility": "private",
+        },
+    )
+    async with httpx.AsyncClient(base_url=shared_server.url) as http:
+        answer = await http.get(f"/api/invites/{room['invite_code']}/preview")
+        assert answer.status_code == 200
+        preview = answer.json()
+        assert preview["host"] == "Anna" and preview["seats_taken"] == 1 and preview["status"] == "open"
+        assert preview["options"]["variant"] == "mcleod" and preview["options"]["seats"] == 3
+        assert (preview["options"]["target"], preview["options"]["stake_per_point"]) == (501, "0.05")
+        assert preview["options"]["currency"] == "EUR"
+        for secret in (room["id"], room["invite_code"], anna.id, anna.token):
+            assert secret not in answer.text
+        unknown = await http.get("/api/invites/nope/preview")
+        assert unknown.status_code == 404 and unknown.json()["detail"]["code"] == "room_not_found"

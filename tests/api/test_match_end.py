@@ -136,20 +136,26 @@ async def results_everywhere(seats: list[Seat], leaver: int) -> None:
         ledger = {entry["opponent_id"]: entry for entry in await seat.player.get("/api/ledger")}
         assert set(ledger) == {other.player.id for other in seats if other is not seat}
         assert all(entry["played"] == 1 for entry in ledger.values())
-        # `won`: the matches this opponent owed me — every one, if I stayed; none, if I left
-        assert all(entry["won"] == (0 if me == leaver else 1) for entry in ledger.values())
+        # `won`: I won and this opponent lost — against the leaver, if I stayed; `shared`: we both
+        # stayed, so we both finished first (V0.10a) — a draw between us, in neither one's `won`
+        leaver_id = seats[leaver].player.id
+        for other, entry in ledger.items():
+            stayed_both = me != leaver and other != leaver_id
+            assert (entry["won"], entry["shared"]) == ((0, 1) if stayed_both else (0 if me == leaver else 1, 0))
         if me != leaver:
             owed = {entry["opponent_id"]: entry["balance"] for entry in ledger.values()}
-            leaver_id = seats[leaver].player.id
             assert all(balance == {} for other, balance in owed.items() if other != leaver_id)
-    # The head to head of the whole table, and of each pair: the leaver lost, everyone else won it
+    # The head to head of the whole table, and of each pair: the leaver lost; the others won it if
+    # no other member stayed, else shared first place with the members who stayed (V0.10a)
     ids = [seat.player.id for seat in seats]
     for group in [ids, *([ids[a], ids[b]] for a in range(n) for b in range(a + 1, n))]:
         member = next(seat for seat in seats if seat.player.id == group[0])  # only a member may read it
         figures = await member.player.get("/api/head-to-head", params={"players": ",".join(group)})
         [kind] = figures["people"]["kinds"]
-        won = {member["player_id"]: (member["won"], member["lost"]) for member in kind["members"]}
-        assert won == {i: (0, 1) if i == ids[leaver] else (1, 0) for i in group}, group
+        won = {member["player_id"]: (member["won"], member["shared"], member["lost"]) for member in kind["members"]}
+        stayers = sum(1 for i in group if i != ids[leaver])
+        first = (1, 0, 0) if stayers == 1 else (0, 1, 0)
+        assert won == {i: (0, 0, 1) if i == ids[leaver] else first for i in group}, group
 
 
 def a_leader_after_one_deal(rules: Rules) -> tuple[list[tuple[int, Action]], int]:

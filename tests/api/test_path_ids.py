@@ -23,13 +23,15 @@ ROUTES = [
     ("POST", "/api/rooms/{id}/watch-link", None, 404, "room_not_found"),
     ("GET", "/api/invites/{id}", None, 404, "room_not_found"),
     ("POST", "/api/invites/{id}/join", None, 404, "room_not_found"),
+    ("GET", "/api/invites/{id}/preview", None, 404, "room_not_found"),
     ("GET", "/api/matches/{id}", None, 404, "match_not_found"),
     ("GET", "/api/matches/{id}/replay", None, 404, "match_not_found"),
     ("GET", "/api/matches/{id}/deals/0/replay", None, 404, "match_not_found"),
     ("GET", "/api/players/{id}/ratings", None, 404, "player_not_found"),
     ("POST", "/api/me/invitations/{id}/decline", None, 404, "invitation_unknown"),
 ]
-SIGNED_IN_ONLY = {path for _, path, _, _, _ in ROUTES if "replay" not in path}
+# the replays and an invitation's preview answer without a player too
+SIGNED_IN_ONLY = {path for _, path, _, _, _ in ROUTES if "replay" not in path and "preview" not in path}
 
 
 @pytest.mark.parametrize(("method", "path", "body", "status", "code"), ROUTES)

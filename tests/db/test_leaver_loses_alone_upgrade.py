@@ -90,7 +90,7 @@ def _fill(url: str) -> None:
                  {"match_id": match_id, "seq": 2, "seat": last[0], "kind": last[1], "card": None, "declare": False,
                   "reason": reason if leaver is not None else None, "room_version": 2, "created_at": finished}],
             )  # fmt: skip
-            record_group_match(connection, match_id)
+            record_group_match(connection, match_id, shared_column=False)  # as the code before 0012
     engine.dispose()
     store = Store(url)
     try:
@@ -107,21 +107,24 @@ def test_0010_v0_10a_everyone_who_stayed_shares_first_place_and_the_counts_follo
             match = store.history.match(match_id)
             assert match is not None and match.places == list(after), match_id
             assert match.winner_seat == (after.index(1) if after.count(1) == 1 else None), match_id
-        # Anna stayed in all three abandoned matches (first in each), won m3_target and lost m2_resign
+        # Anna stayed in all three abandoned matches (first in each), won m3_target and lost m2_resign.
+        # Against one opponent `won` is "Anna first, the opponent not", `shared` both first (0012).
         ledger = {entry["opponent_id"]: entry for entry in store.history.ledger("p_anna")}
-        assert (ledger["p_ben"]["played"], ledger["p_ben"]["won"]) == (5, 4)
-        assert (ledger["p_cleo"]["played"], ledger["p_cleo"]["won"]) == (4, 4)
+        assert (ledger["p_ben"]["played"], ledger["p_ben"]["won"], ledger["p_ben"]["shared"]) == (5, 3, 1)
+        assert (ledger["p_cleo"]["played"], ledger["p_cleo"]["won"], ledger["p_cleo"]["shared"]) == (4, 2, 2)
         cleo = {entry["opponent_id"]: entry for entry in store.history.ledger("p_cleo")}
-        assert (cleo["p_anna"]["won"], cleo["p_ben"]["won"], cleo["p_dan"]["won"]) == (2, 2, 0)
+        assert (cleo["p_anna"]["won"], cleo["p_ben"]["won"], cleo["p_dan"]["won"]) == (0, 2, 0)
+        assert (cleo["p_anna"]["shared"], cleo["p_ben"]["shared"], cleo["p_dan"]["shared"]) == (2, 0, 0)
         for group in (["p_anna", "p_ben"], ["p_anna", "p_cleo"], ["p_anna", "p_ben", "p_cleo"], list(PLAYERS)):
             kept = store.groups.head_to_head(group, False, 100, 0)
             with Session(store.engine) as session:
                 figures, money = recount(session, group)
             assert kept.figures == figures and kept.money == money, group
         mcleod_trio = store.groups.head_to_head(["p_anna", "p_ben", "p_cleo"], False, 100, 0)
-        won = {(f.player_id, f.kind): f.won for f in mcleod_trio.figures}
-        # of the three McLeod matches: Anna first in all, Ben left two, Cleo first in the two abandoned
-        assert (won[("p_anna", "mcleod")], won[("p_ben", "mcleod")], won[("p_cleo", "mcleod")]) == (3, 0, 2)
+        won = {f.player_id: (f.won, f.shared) for f in mcleod_trio.figures if f.kind == "mcleod"}
+        # of the three McLeod matches: Anna first in all (alone on the target), Ben left two, Cleo
+        # first with Anna in the two abandoned
+        assert (won["p_anna"], won["p_ben"], won["p_cleo"]) == ((1, 2), (0, 0), (0, 2))
 
         stale = store.ratings.rebuild(write=False)
         assert stale.differences  # the ratings still follow the old places until they are rebuilt

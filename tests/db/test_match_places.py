@@ -91,9 +91,9 @@ def test_0006_gives_every_seat_of_every_finished_match_a_place_and_a_result(stor
             firsts = [seat for seat, place in enumerate(expected) if place == 1]
             assert match.winner_seat == (firsts[0] if len(firsts) == 1 else None), match_id
         ledger = {entry["opponent_id"]: entry for entry in store.history.ledger("p_cleo")}
-        # Cleo sat at the three finished tables of three and four, first (shared) in one of them;
-        # those were played for nothing, so only the matches and results make her ledger
-        assert (ledger["p_anna"]["played"], ledger["p_anna"]["won"]) == (3, 1)
+        # Cleo sat at the three finished tables of three and four, first (shared with Anna) in one of
+        # them; those were played for nothing, so only the matches and results make her ledger
+        assert (ledger["p_anna"]["played"], ledger["p_anna"]["won"], ledger["p_anna"]["shared"]) == (3, 0, 1)
         assert ledger["p_anna"]["balance"] == {}
         assert (ledger["p_dan"]["played"], ledger["p_dan"]["won"]) == (1, 0)
     finally:

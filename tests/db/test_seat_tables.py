@@ -212,9 +212,10 @@ def test_0005_keeps_history_and_ledger_and_goes_back_down(old_database: str) -> 
         for entry in ledger:
             entry["last_played"] = entry["last_played"].replace(tzinfo=entry["last_played"].tzinfo or UTC)
         assert ledger == [
-            {"opponent_id": "p_cleo", "played": 2, "won": 0, "last_played": _at(5), "opponent_name": "Cleo",
-             "opponent_bot_level": None, "balance": {"EUR": "-7.01", "chips": "-395.5"}},
-            {"opponent_id": "p_ben", "played": 1, "won": 1, "last_played": _at(1), "opponent_name": "Ben",
+            {"opponent_id": "p_cleo", "played": 2, "won": 0, "shared": 0, "last_played": _at(5),
+             "opponent_name": "Cleo", "opponent_bot_level": None, "balance": {"EUR": "-7.01", "chips": "-395.5"}},
+            {"opponent_id": "p_ben", "played": 1, "won": 1, "shared": 0, "last_played": _at(1),
+             "opponent_name": "Ben",
              "opponent_bot_level": None, "balance": {"EUR": "3.61"}},
         ]  # fmt: skip
         [entry] = store.history.ledger("p_ben")
@@ -400,5 +401,8 @@ def test_v0_10a_the_one_who_abandons_owes_every_other_player(store: Store) -> No
     assert store.actions.commit([ActionWrite(room.id, 2, match.id, 1, resign, None, (), end, (0, 0, 0))]) == [None]
     debts = {e["opponent_id"]: e["balance"] for e in store.history.ledger(ben.id)}
     assert debts == {anna.id: {"EUR": "-10.01"}, cleo.id: {"EUR": "-10.01"}}
-    shared = {e["opponent_id"]: (e["played"], e["won"], e["balance"]) for e in store.history.ledger(cleo.id)}
-    assert shared == {ben.id: (1, 1, {"EUR": "10.01"}), anna.id: (1, 1, {})}  # Cleo and Anna owe each other nothing
+    shared = {
+        e["opponent_id"]: (e["played"], e["won"], e["shared"], e["balance"]) for e in store.history.ledger(cleo.id)
+    }
+    # Cleo won against Ben; she and Anna shared first place and owe each other nothing
+    assert shared == {ben.id: (1, 1, 0, {"EUR": "10.01"}), anna.id: (1, 0, 1, {})}

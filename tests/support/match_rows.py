@@ -82,8 +82,11 @@ def add_room(connection: Connection, seats: int = 2) -> str:
     return room_id
 
 
-def write_matches(connection: Connection, room_id: str, matches: Sequence[MatchRows]) -> None:
-    """Write ``matches`` in a few bulk statements (deals need their ids: one statement each)."""
+def write_matches(
+    connection: Connection, room_id: str, matches: Sequence[MatchRows], *, shared_column: bool = True
+) -> None:
+    """Write ``matches`` in a few bulk statements (deals need their ids: one statement each);
+    ``shared_column=False`` keeps the head-to-head figures as the code before migration 0012 did."""
     if not matches:
         return
     connection.execute(
@@ -186,4 +189,4 @@ def write_matches(connection: Connection, room_id: str, matches: Sequence[MatchR
     # As the server does when each match ends: in the order they ended.
     for m in sorted(matches, key=lambda m: m.finished_at):
         if m.status == "finished":
-            record_group_match(connection, m.id)
+            record_group_match(connection, m.id, shared_column=shared_column)
