@@ -77,6 +77,8 @@ export const api = {
   leaveRoom: (id) => request('POST', `/api/rooms/${encodeURIComponent(id)}/leave`),
   seatComputers: (id, level) => request('POST', `/api/rooms/${encodeURIComponent(id)}/computers`, { level }),
   invite: (code) => request('GET', `/api/invites/${encodeURIComponent(code)}`),
+  // what an invitation is, before a name is chosen (no player needed)
+  invitePreview: (code) => request('GET', `/api/invites/${encodeURIComponent(code)}/preview`),
   joinInvite: (code) => request('POST', `/api/invites/${encodeURIComponent(code)}/join`),
   matches: (limit = 50, offset = 0) => request('GET', `/api/matches?limit=${limit}&offset=${offset}`),
   match: (id) => request('GET', `/api/matches/${encodeURIComponent(id)}`),

@@ -134,9 +134,44 @@ export function namesList(names) {
 export function sharedWinWords({ places, loser, me = null, name }) {
   if (!Array.isArray(places) || places.length < 3 || !Number.isInteger(loser)) return null;
   const stayed = places.map((_, seat) => seat).filter((seat) => seat !== loser);
-  if (loser === me) return t('match.you_left_shared', { names: namesList(stayed.map(name)) });
-  if (stayed.includes(me)) return t('match.left_you_share', { loser: name(loser), names: namesList(stayed.filter((seat) => seat !== me).map(name)) });
-  return t('match.left_shared', { loser: name(loser), names: namesList(stayed.map(name)) });
+  // Each text is a plural key: its form follows how many names it lists (ru: "с игроком" / "с игроками").
+  if (loser === me) return tn('match.you_left_shared', stayed.length, { names: namesList(stayed.map(name)) });
+  if (stayed.includes(me)) {
+    const others = stayed.filter((seat) => seat !== me);
+    return tn('match.left_you_share', others.length, { loser: name(loser), names: namesList(others.map(name)) });
+  }
+  return tn('match.left_shared', stayed.length, { loser: name(loser), names: namesList(stayed.map(name)) });
+}
+
+/**
+ * Why a match ended, addressed to the reader (`me`: the reader's seat, null for a spectator): "You
+ * resigned.", "Ben was away for too long.", "You reached 1001." (R5, R6.2).
+ */
+export function endReasonWords({ endReason, loser = null, winner = null, target, me = null, name }) {
+  if (endReason === 'resign' || endReason === 'absence') {
+    if (!Number.isInteger(loser)) return null;
+    if (loser === me) return t(endReason === 'absence' ? 'match.reason.you_absent' : 'match.reason.you_resigned');
+    return t(endReason === 'absence' ? 'match.reason.absence' : 'match.reason.resign', { loser: name(loser) });
+  }
+  if (!Number.isInteger(winner)) return null;
+  return winner === me ? t('match.reason.you_reached', { target }) : t('match.reason.target', { winner: name(winner), target });
+}
+
+/**
+ * Who came first in a finished match, addressed to the reader: a match left at a table of three or
+ * four in `sharedWinWords`'s words, else "You won", "Anna won", "You shared first place with Ben",
+ * "Anna and Ben shared first place" (`places` per seat, 1 the best; `loser` the seat that left).
+ */
+export function firstPlaceWords({ places, loser = null, me = null, name }) {
+  const shared = sharedWinWords({ places, loser, me, name });
+  if (shared) return shared;
+  const firsts = (places || []).map((place, seat) => (place === 1 ? seat : null)).filter((seat) => seat !== null);
+  if (!firsts.length) return null;
+  if (firsts.includes(me)) {
+    const others = firsts.filter((seat) => seat !== me);
+    return others.length ? tn('h2h.you_shared', others.length, { names: namesList(others.map(name)) }) : t('h2h.you_won');
+  }
+  return tn('h2h.winner', firsts.length, { names: namesList(firsts.map(name)) });
 }
 
 /** The head-to-head page of 2–4 people (views/h2h.js): the viewer first, then the others. */

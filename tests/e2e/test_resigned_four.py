@@ -33,10 +33,11 @@ pytestmark = pytest.mark.browser
 LANDSCAPE = {"width": 844, "height": 390}
 # The options row's computer chip (Intl.PluralRules forms): two of four seats, then three.
 # Ruling V0.10a in players' words, as Anna (who stayed) reads it: Ben left, she shares the win
+# with the two others (the plural form for two names; Russian in the past tense, issue 43)
 SHARED_WIN = {
     "en": "Ben left the match — you share the win with ",
     "de": "Ben hat die Partie verlassen — du teilst dir den Sieg mit ",
-    "ru": "Ben покидает партию — вы делите победу с игроками: ",
+    "ru": "Игрок Ben покинул партию — вы разделили победу с игроками ",
 }
 SHARED_CHIP = {
     "en": ("Computer seats", "2 computers (easy)"),

@@ -454,7 +454,12 @@ export function createMatchAnalysis({ matchId, names, order, race = null }) {
 
   function render() {
     const m = matchSummary(body, n);
-    el.hidden = false;
+    // A match with no finished deal has nothing to analyse: no block ("0 of 0 deals analysed").
+    el.hidden = m.finished === 0 && !error;
+    if (el.hidden) {
+      chart.hidden = true;
+      return;
+    }
     chart.hidden = !(race && race.history.length && m.analysed);
     setChildren(chart, chart.hidden ? null : givenAwayRow({ summary: m, ...race, names }));
     setChildren(

@@ -5,7 +5,7 @@
 import { api } from '../api.js';
 import { h, setChildren, svg } from '../dom.js';
 import { t, tn } from '../i18n.js';
-import { h2hHref, isZeroAmount, money, ratingText, settlementWords, sharedWinWords } from '../ui.js';
+import { endReasonWords, h2hHref, isZeroAmount, money, ratingText, settlementWords, sharedWinWords } from '../ui.js';
 import { isMe, isSpectator, matchOver, mySeat, otherSeats, player, roomOf, seatCount, viewOf } from './store.js';
 import { isBot, plainName } from './names.js';
 import { scoreSheet, standingsList, summaryTable } from './summary.js';
@@ -52,10 +52,9 @@ function outcome(s, v) {
   if (shared) headline = shared;
   else if (firsts.length === 1) headline = won ? t('match.you_won') : t('match.they_won', { name: plainName(s, firsts[0]) });
   else headline = v.loser === me && isMe(s, me) ? t('ring.you_left') : t('ring.match_ended');
-  let reason;
-  if (v.end_reason === 'target' || !Number.isInteger(v.loser)) reason = t('match.reason.target', { winner: plainName(s, v.winner), target: v.target });
-  else if (v.end_reason === 'resign' && isMe(s, v.loser)) reason = t('match.reason.you_resigned');
-  else reason = t(v.end_reason === 'absence' ? 'match.reason.absence' : 'match.reason.resign', { loser: plainName(s, v.loser) });
+  // Addressed to the reader: "You resigned." / "You were away for too long." / "You reached 1001."
+  const endReason = v.end_reason === 'target' || !Number.isInteger(v.loser) ? 'target' : v.end_reason;
+  const reason = endReasonWords({ endReason, loser: v.loser, winner: v.winner, target: v.target, me: isMe(s, me) ? me : null, name: (seat) => plainName(s, seat) }) ?? '';
   return { won, headline, reason, firsts };
 }
 

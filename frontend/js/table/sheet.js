@@ -103,7 +103,7 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
     const bot = nobodyToChat(s);
     const tab = bot && s.sheet.tab === 'chat' ? 'sheet' : s.sheet.tab;
     el.dataset.open = String(s.sheet.open);
-    title.textContent = t('sheet.drawer_title');
+    title.textContent = t(bot ? 'sheet.drawer_title_solo' : 'sheet.drawer_title'); // no chat without people
     close.setAttribute('aria-label', t('table.sheet_close'));
     close.title = t('table.sheet_close');
     const names = { chat: t('chat.title'), sheet: t('sheet.title'), table: t('table.tab_table') };

@@ -10,7 +10,7 @@ import { h, setChildren } from '../dom.js';
 import { formatDate, t, tn } from '../i18n.js';
 import { getPlayer } from '../session.js';
 import { h2hChart } from '../components/h2h-chart.js';
-import { apiErrorText, loading, nameForm, num, playerName, settlementWords, signedNum } from '../ui.js';
+import { apiErrorText, endReasonWords, firstPlaceWords, loading, nameForm, num, playerName, settlementWords, signedNum } from '../ui.js';
 
 const PAGE = 50;
 
@@ -30,24 +30,50 @@ function average(value) {
   return value === null || value === undefined ? '—' : num(value);
 }
 
-/** One game kind: a row per figure, a column per member (2–4 narrow columns: readable at 360 px). */
+/**
+ * One game kind's figures: a row per figure, and only the rows with something to say (no shared
+ * first place, no contract, no win with a lead: no row). A pair reads as a table of two columns;
+ * three or four people as a card each (a table of four narrow columns broke words at 390 px).
+ */
 function kindTable(kind, names, testid) {
   const members = kind.members;
-  const anyContract = members.some((m) => m.contracts > 0);
   const rows = [
     ['h2h.row.won', (m) => num(m.won), 'won'],
+    // first place shared with another member (V0.10a: both stayed when a third left)
+    members.some((m) => m.shared > 0) ? ['h2h.row.shared', (m) => num(m.shared ?? 0), 'shared'] : null,
     ['h2h.row.lost', (m) => num(m.lost), 'lost'],
     ['h2h.row.deals', (m) => num(m.deals), 'deals'],
     ['h2h.row.average', (m) => average(m.average_points), 'average'],
     ['h2h.row.marriages', (m) => num(m.marriages), 'marriages'],
-    anyContract ? ['h2h.row.contracts', (m) => t('h2h.of', { made: num(m.contracts_made), all: num(m.contracts) }), 'contracts'] : null,
-    ['h2h.row.biggest', (m) => (m.biggest_win ? signedNum(m.biggest_win.margin) : '—'), 'biggest'],
+    members.some((m) => m.contracts > 0) ? ['h2h.row.contracts', (m) => t('h2h.of', { made: num(m.contracts_made), all: num(m.contracts) }), 'contracts'] : null,
+    // a win with a lead (the server keeps none for a win by a resignation while level or behind)
+    members.some((m) => m.biggest_win && m.biggest_win.margin > 0) ? ['h2h.row.biggest', (m) => (m.biggest_win && m.biggest_win.margin > 0 ? signedNum(m.biggest_win.margin) : '—'), 'biggest'] : null,
     ['h2h.row.streak', (m) => streakText(m.streak), 'streak'],
   ].filter(Boolean);
+  const title = h('h3', { class: 'h2h-kind-title' }, kindName(kind.kind), ' ', h('span', { class: 'muted', text: tn('h2h.matches', kind.matches) }));
+  if (members.length > 2) {
+    return h(
+      'section',
+      { class: 'h2h-kind', 'data-testid': testid, 'data-kind': kind.kind },
+      title,
+      h(
+        'div',
+        { class: 'h2h-cards' },
+        members.map((m) =>
+          h(
+            'section',
+            { class: 'h2h-card', 'data-player': m.player_id },
+            h('h4', { class: 'h2h-card-name', title: names[m.player_id], text: names[m.player_id] }),
+            h('dl', {}, rows.map(([label, value, key]) => h('div', { class: 'h2h-figure', 'data-row': key }, h('dt', { text: t(label) }), h('dd', { class: 'num', 'data-player': m.player_id, text: value(m) })))),
+          ),
+        ),
+      ),
+    );
+  }
   return h(
     'section',
     { class: 'h2h-kind', 'data-testid': testid, 'data-kind': kind.kind },
-    h('h3', { class: 'h2h-kind-title' }, kindName(kind.kind), ' ', h('span', { class: 'muted', text: tn('h2h.matches', kind.matches) })),
+    title,
     h(
       'table',
       { class: `data-table h2h-table cols-${members.length}` },
@@ -66,16 +92,31 @@ function block(figures, names, testid, empty) {
   return h('div', { class: 'h2h-kinds', 'data-testid': testid }, figures.kinds.map((k) => kindTable(k, names, `${testid}-${k.kind}`)));
 }
 
-function matchItem(m, names) {
-  const winners = m.winners.map((id) => names[id] || m.players.find((p) => p.id === id)?.name || '?');
-  const seated = m.players.map((p) => `${p.bot_level ? playerName(p, m.players) : p.name} ${num(p.total)}`).join(' · ');
+/**
+ * One match of the list: its totals and who came first, addressed to the reader, every name as the
+ * other pages write it (the computer by its level in the page's language): "Ben resigned. You won",
+ * "Ben left the match — you share the win with Cleo" (R6.2, ruling V0.10a).
+ */
+function matchItem(m, meId) {
+  const name = (seat) => {
+    const p = m.players[seat];
+    return p.bot_level ? playerName(p, m.players) : p.name;
+  };
+  const places = m.players.map((p) => p.place);
+  const me = m.players.findIndex((p) => p.id === meId);
+  const n = places.length;
+  const left = ['resign', 'absence'].includes(m.end_reason) && places.filter((place) => place === n).length === 1 ? places.indexOf(n) : null;
+  const first = firstPlaceWords({ places, loser: left, me: me < 0 ? null : me, name });
+  // at a table of two the words do not say who left: the reason first ("Ben resigned.")
+  const reason = left !== null && n === 2 ? endReasonWords({ endReason: m.end_reason, loser: left, me: me < 0 ? null : me, name }) : null;
+  const seated = m.players.map((p, seat) => `${name(seat)} ${num(p.total)}`).join(' · ');
   return h(
     'li',
     { class: 'h2h-match', 'data-testid': `h2h-match-${m.id}` },
     h('a', { class: 'h2h-date', href: `#/history/${encodeURIComponent(m.id)}`, text: formatDate(m.finished_at) || t('history.open') }),
     h('span', { class: 'match-game', text: kindName(m.kind) }),
     h('span', { class: 'h2h-totals num', text: seated }),
-    h('span', { class: 'h2h-winner', text: t('h2h.winner', { names: winners.join(', ') }) }),
+    h('span', { class: 'h2h-winner', 'data-testid': 'h2h-winner', 'data-left': left === null ? null : String(left), text: [reason, first].filter(Boolean).join(' ') }),
   );
 }
 
@@ -123,7 +164,7 @@ export function mount(root, ids) {
       return setChildren(chartBox, [chart, trend, note]);
     };
     const drawMatches = () => {
-      setChildren(list, shown.map((m) => matchItem(m, names)));
+      setChildren(list, shown.map((m) => matchItem(m, me.id)));
       setChildren(moreBox, shown.length < total ? more : null);
     };
     more.addEventListener('click', async () => {
@@ -149,7 +190,7 @@ export function mount(root, ids) {
       showComputers.disabled = true;
       try {
         const found = await api.headToHead(ids, { computers: true, limit: PAGE });
-        if (!destroyed) setChildren(computerList, found.matches.items.map((m) => matchItem(m, names)));
+        if (!destroyed) setChildren(computerList, found.matches.items.map((m) => matchItem(m, me.id)));
         computerBox.replaceChildren();
       } catch (err) {
         showComputers.after(h('p', { class: 'form-error', text: apiErrorText(err) }));
@@ -158,6 +199,7 @@ export function mount(root, ids) {
       }
     });
 
+    const people = data.people.matches > 0; // matches of people only: else no list, chart or count
     const money = data.money.length
       ? h('ul', { class: 'settlements', 'data-testid': 'h2h-money' }, data.money.map((d) => {
           const mine = d.debtor_id === me.id ? 'debtor' : d.creditor_id === me.id ? 'creditor' : null;
@@ -167,24 +209,27 @@ export function mount(root, ids) {
 
     setChildren(
       panel,
-      h('section', { class: 'hero compact' }, h('h1', { 'data-testid': 'h2h-title', text: title }), h('p', { class: 'muted', text: tn('h2h.matches.all', data.people.matches) })),
+      // Nothing is said of what is not there: no "0 matches", no empty list, chart or money card.
+      h('section', { class: 'hero compact' }, h('h1', { 'data-testid': 'h2h-title', text: title }), data.people.matches ? h('p', { class: 'muted', 'data-testid': 'h2h-count', text: tn('h2h.matches.all', data.people.matches) }) : null),
       h(
         'div',
         { class: 'h2h-grid' },
         h('section', { class: 'card-panel', 'aria-labelledby': 'h2h-people-h' }, h('h2', { id: 'h2h-people-h', text: t('h2h.people') }), block(data.people, names, 'h2h-people', t('h2h.none'))),
-        h(
-          'div',
-          { class: 'h2h-side' },
-          h('section', { class: 'card-panel', 'aria-labelledby': 'h2h-money-h' }, h('h2', { id: 'h2h-money-h', text: t('h2h.money') }), money),
-          h('section', { class: 'card-panel', 'aria-labelledby': 'h2h-chart-h' }, h('h2', { id: 'h2h-chart-h', text: t('h2h.chart.heading') }), chartBox),
-        ),
+        people || data.money.length
+          ? h(
+              'div',
+              { class: 'h2h-side' },
+              h('section', { class: 'card-panel', 'aria-labelledby': 'h2h-money-h' }, h('h2', { id: 'h2h-money-h', text: t('h2h.money') }), money),
+              people ? h('section', { class: 'card-panel', 'aria-labelledby': 'h2h-chart-h' }, h('h2', { id: 'h2h-chart-h', text: t('h2h.chart.heading') }), chartBox) : null,
+            )
+          : null,
       ),
-      h('section', { class: 'card-panel', 'aria-labelledby': 'h2h-list-h' }, h('h2', { id: 'h2h-list-h', text: t('h2h.list') }), list, moreBox),
+      people ? h('section', { class: 'card-panel', 'aria-labelledby': 'h2h-list-h', 'data-testid': 'h2h-list' }, h('h2', { id: 'h2h-list-h', text: t('h2h.list') }), list, moreBox) : null,
       h(
         'section',
         { class: 'card-panel h2h-computers', 'aria-labelledby': 'h2h-comp-h', 'data-testid': 'h2h-computers-block' },
         h('h2', { id: 'h2h-comp-h', text: t('h2h.computers') }),
-        h('p', { class: 'muted', text: tn('h2h.computers.note', data.computers.matches) }),
+        data.computers.matches ? h('p', { class: 'muted', text: tn('h2h.computers.note', data.computers.matches) }) : null,
         block(data.computers, names, 'h2h-computers', t('h2h.computers.none')),
         computerBox,
         computerList,
@@ -192,7 +237,7 @@ export function mount(root, ids) {
     );
     drawMatches();
     const drawn = await series;
-    if (!destroyed) drawChart(drawn);
+    if (!destroyed && people) drawChart(drawn);
   }
 
   render();

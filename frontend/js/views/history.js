@@ -8,7 +8,7 @@ import { raceChart } from '../components/race-chart.js';
 import { createMatchAnalysis } from '../components/analysis.js';
 import { downloadButton } from './replay.js';
 import { getPlayer } from '../session.js';
-import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, h2hHref, isZeroAmount, loading, money, nameForm, num, playerName, ratingText, settlementWords, sharedWinWords, signedNum } from '../ui.js';
+import { DEFAULT_CURRENCY, apiErrorText, botName, currencyLabel, endReasonWords, h2hHref, isZeroAmount, loading, money, nameForm, num, playerName, ratingText, settlementWords, sharedWinWords, signedNum } from '../ui.js';
 import { TWO_HAND, gameName, gameOf, tableSummary } from '../games.js';
 
 // ---------------------------------------------------------------- normalising server data
@@ -160,6 +160,13 @@ function winnerLine(m, names, testid) {
   return h('span', { class: 'match-winner', 'data-testid': testid, 'data-seats': seats.join(','), text: tn('history.winners', seats.length, { names: who }) });
 }
 
+/** Why a finished match ended when someone left it (R6.2), addressed to the reader: "You resigned.",
+ * "Ben was away for too long."; null for a match won on the target. */
+function leaveText(m, names) {
+  if (m.status !== 'finished' || !['resign', 'absence'].includes(m.endReason)) return null;
+  return endReasonWords({ endReason: m.endReason, loser: leaverOf(m), me: m.seat, name: (s) => names[s] });
+}
+
 // ---------------------------------------------------------------- the list and the ledger
 
 export function mountList(root) {
@@ -238,7 +245,7 @@ export function mountList(root) {
           return h(
             'li',
             { class: 'match-card', 'data-testid': `match-row-${m.id}` },
-            h('a', { class: 'match-date', href: `#/history/${encodeURIComponent(m.id)}`, 'data-testid': `match-link-${m.id}`, text: formatDate(m.date) || t('history.open') }),
+            h('a', { class: 'match-date', href: `#/history/${encodeURIComponent(m.id)}`, 'data-testid': `match-link-${m.id}`, 'data-at': m.date || null, text: formatDate(m.date) || t('history.open') }),
             h(
               'span',
               { class: 'match-opponent', 'data-testid': 'match-row-opponent', 'data-bot': m.opponentBot, 'data-players': m.n },
@@ -250,6 +257,8 @@ export function mountList(root) {
               gameOf(m.options) !== TWO_HAND ? h('span', { class: 'match-game', 'data-testid': 'match-row-game', text: gameName(m.options) }) : null,
             ),
             h('span', { class: 'match-result' }, h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'match-row-result', 'data-result': res.result, text: res.text })),
+            // A match someone left says why, to the reader: "You resigned." (R6.2)
+            leaveText(m, m.names) ? h('span', { class: 'match-reason muted', 'data-testid': 'match-row-reason', 'data-reason': m.endReason, text: leaveText(m, m.names) }) : null,
             // A finished match for three or four: my place and who won (R5, V0.9; R6.2 / V0.10a after a resignation).
             m.n > 2 && winnerSeats(m).length
               ? h(
@@ -289,6 +298,8 @@ export function mountList(root) {
           const oppId = (typeof opp === 'object' && opp.id) || pick(row, 'opponent_id') || name;
           const played = pick(row, 'played', 'matches', 'matches_played') ?? 0;
           const won = pick(row, 'won', 'wins', 'matches_won') ?? 0;
+          // first place shared with this opponent (V0.10a: both stayed when another left) — a draw
+          const shared = pick(row, 'shared') ?? 0;
           let balances = pick(row, 'balance', 'balances') || {};
           if (!Array.isArray(balances)) balances = Object.entries(balances).map(([currency, amount]) => ({ currency, amount }));
           return h(
@@ -301,7 +312,7 @@ export function mountList(root) {
                 ? name
                 : h('a', { href: h2hHref([getPlayer().id, pick(row, 'opponent_id')]), 'data-testid': 'ledger-h2h', title: t('h2h.link.with', { name }), text: name }),
             ),
-            h('span', { class: 'muted', text: t('history.played_won', { played: num(played), won: num(won) }) }),
+            h('span', { class: 'muted', 'data-testid': 'ledger-figures', 'data-won': won, 'data-shared': shared, text: shared ? t('history.played_won_shared', { played: num(played), won: num(won), shared: num(shared) }) : t('history.played_won', { played: num(played), won: num(won) }) }),
             h(
               'span',
               { class: 'balances' },
@@ -490,7 +501,8 @@ export function mountMatch(root, matchId) {
         {},
         h('span', { class: `result-pill ${res.cls}`, 'data-testid': 'detail-result', 'data-result': res.result, text: res.text }),
         ' ',
-        m.endReason && m.status === 'finished' ? t(`history.reason.${m.endReason}`) : '',
+        // Why it ended, to the reader: "You resigned." / "Ben was away for too long." / "target reached"
+        m.endReason && m.status === 'finished' ? h('span', { 'data-testid': 'detail-reason', text: leaveText(m, names) ?? t(`history.reason.${m.endReason}`) }) : '',
         winnerSeats(m).length ? [' · ', winnerLine(m, names, 'detail-winner')] : null,
       ),
       h('p', { class: 'final-totals', 'data-testid': 'detail-totals' }, ...totalsLine),

@@ -13,10 +13,29 @@ export function mount(root, code) {
     root.replaceChildren();
     const player = getPlayer();
     if (!player) {
+      // Before a name: who invites, to which game, for what stake (GET …/preview needs no player).
+      const preview = h('section', { class: 'card-panel invite-panel', 'data-testid': 'invite-preview' }, loading());
       root.append(
-        h('section', { class: 'hero compact' }, h('h1', { text: t('invite.title') }), h('p', { class: 'lead', text: t('invite.need_name') })),
+        h('section', { class: 'hero compact' }, h('h1', { text: t('invite.title') })),
+        preview,
+        h('p', { class: 'lead', text: t('invite.need_name') }),
         nameForm(() => render()),
       );
+      try {
+        const found = await api.invitePreview(code);
+        if (destroyed) return;
+        // the seats as gameAndSeats counts them: taken ones first
+        const room = { options: found.options, players: Array.from({ length: found.options.seats }, (_, i) => (i < found.seats_taken ? {} : null)) };
+        setChildren(
+          preview,
+          found.host ? h('h2', { 'data-testid': 'invite-host', text: t('invite.invited_by', { name: found.host }) }) : null,
+          h('p', { class: 'invite-game', 'data-testid': 'invite-game', text: gameAndSeats(room) }),
+          tableSummary(found.options),
+          found.status === 'open' ? null : h('p', { class: 'form-error', 'data-testid': 'invite-error', text: t('error.room_started') }),
+        );
+      } catch (err) {
+        if (!destroyed) setChildren(preview, h('p', { class: 'form-error', 'data-testid': 'invite-error', text: err.code === 'room_not_found' ? t('invite.not_found') : apiErrorText(err) }));
+      }
       return;
     }
     const panel = h('section', { class: 'card-panel invite-panel', 'data-testid': 'invite-panel' }, loading());

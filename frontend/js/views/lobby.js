@@ -294,13 +294,9 @@ export function mount(root) {
       type: 'button',
       class: 'btn big',
       'data-testid': 'play-friend',
+      'aria-describedby': 'friend-help',
       text: t('lobby.play_friend'),
-      onclick: () => {
-        const human = document.getElementById('opt-opponent-human');
-        if (human && !human.checked) human.click();
-        document.getElementById('create-h')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-        human?.focus({ preventScroll: true });
-      },
+      onclick: () => toFriendForm('smooth'),
     });
     root.append(
       invitationsEl, // first: a friend's invitation is what matters most when there is one
@@ -309,8 +305,13 @@ export function mount(root) {
         { class: 'hero compact' },
         h('h1', { text: t('lobby.hello', { name: player.name }) }),
         h('p', { class: 'lead', text: t('lobby.tagline') }),
-        h('div', { class: 'quick-start' }, quick, friend),
-        h('p', { class: 'quick-help', id: 'quick-help', text: computerHelp() }),
+        // Each button with its own caption under it (one line under both read as the second's).
+        h(
+          'div',
+          { class: 'quick-start' },
+          h('div', { class: 'quick-choice', 'data-testid': 'quick-choice-computer' }, quick, h('p', { class: 'quick-help', id: 'quick-help', 'data-testid': 'quick-help', text: computerHelp() })),
+          h('div', { class: 'quick-choice', 'data-testid': 'quick-choice-friend' }, friend, h('p', { class: 'quick-help', id: 'friend-help', 'data-testid': 'friend-help', text: t('lobby.play_friend.help') })),
+        ),
         quickError,
       ),
       h(
@@ -516,10 +517,22 @@ export function mount(root) {
     );
   }
 
-  /** First visit: a name, then one tap to play the computer, or on to the lobby to invite a friend. */
+  /** The create form, set for a friend, brought into view with the focus on it. */
+  function toFriendForm(behavior) {
+    const human = document.getElementById('opt-opponent-human');
+    if (human && !human.checked) human.click();
+    document.getElementById('create-h')?.scrollIntoView({ behavior, block: 'start' });
+    human?.focus({ preventScroll: true });
+  }
+
+  /** First visit: a name, then one tap to play the computer, or — the same tap that saves the name —
+   * on to the form for a table to invite a friend to. */
   function startForm() {
     lastForm = { ...lastForm, opponent: 'human' }; // "Play a friend" leads to a form set for a friend
-    const form = nameForm(() => render());
+    const form = nameForm(() => {
+      render();
+      toFriendForm('auto');
+    });
     form.classList.add('start-form');
     const input = form.querySelector('input');
     const save = form.querySelector('[data-testid="save-name"]');

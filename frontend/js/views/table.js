@@ -483,9 +483,11 @@ export function mount(root, roomId) {
     el.unread.hidden = !(state.unread > 0) || nobodyToChat(state);
     el.unread.setAttribute('aria-label', t('table.unread'));
     el.unread.setAttribute('role', 'img');
-    setChildren(el.toggle, h('span', { 'aria-hidden': 'true', class: 'burger', text: '☰' }), h('span', { class: 'bar-label', text: t('table.sheet_toggle') }), el.unread);
+    // At a table without people the drawer has no chat, and its button says so (issue 43).
+    const toggleText = t(nobodyToChat(state) ? 'table.sheet_toggle_solo' : 'table.sheet_toggle');
+    setChildren(el.toggle, h('span', { 'aria-hidden': 'true', class: 'burger', text: '☰' }), h('span', { class: 'bar-label', text: toggleText }), el.unread);
     el.toggle.setAttribute('aria-expanded', String(state.sheet.open));
-    el.toggle.title = t('table.sheet_toggle');
+    el.toggle.title = toggleText;
     el.dealChip.hidden = !v;
     // Two unbreakable parts: on a crowded phone bar it wraps as "Deal 1 ·" / "Target 301", never inside them.
     setChildren(el.dealChip, ...(v ? [h('span', { text: `${t('table.deal_number', { n: v.deal_number + 1 })} ·` }), ' ', h('span', { text: t('table.target', { n: v.target }) })] : []));
