@@ -178,6 +178,15 @@ async def _refuse_forwarded(room_id: str, command: cmd.Command) -> Forwarded:
 
 
 async def _close_here(state: RoomState, room_store: SqlRoomStore, command: cmd.Command) -> str:
+    """Take the room over (its next lease token: an owner that still believes it holds the room can
+    no longer commit for it) and carry ``command`` out on the room as stored now."""
+    lease = await room_store.claim(state.id)
+    stored = await room_store.load(state.id)
+    if lease is None or stored is None:
+        raise ValueError(f"no room {state.id!r}")
+    if stored.state.version != state.version:
+        raise ValueError("the room moved on meanwhile: try again")
+    state = rebuild(stored)
     bus = _NoSockets()
     actor = RoomActor(
         replace(state, present=frozenset()),
@@ -188,6 +197,7 @@ async def _close_here(state: RoomState, room_store: SqlRoomStore, command: cmd.C
         limits=Limits(),
         bot_delay_s=0.0,
         on_stale=lambda actor: None,
+        lease=lease,
     )
     try:
         refusal: Refusal | None = await actor.handle(command)

@@ -8,10 +8,14 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import JSONResponse
+from redis.exceptions import RedisError
 
+from backend.db.database import UNREACHABLE
 from backend.db.store import Store
+from backend.db.writes import StoreUnavailable
 from backend.ops import logs, shutdown
 from backend.ops import web as ops_web
 from backend.ops.redaction import install_secret_filter
@@ -28,6 +32,7 @@ from backend.rooms.watch import Spectators, WatchLimits
 from backend.settings import Settings, get_settings
 
 from . import analysis, friends, head_to_head, routes, ws
+from .codes import TransportCode
 from .headers import SecurityHeaders
 from .limits import Limiter, MemoryCounters, RedisCounters, limits_from
 from .lobby_events import LobbyEvents
@@ -125,6 +130,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     )
     app.state.settings = settings
     app.state.limiter = None
+    for away in (*UNREACHABLE, StoreUnavailable):  # an outage is a 503 on every route, never a 500
+        app.add_exception_handler(away, _database_away)
+    app.add_exception_handler(RedisError, _redis_away)
     app.state.sockets_by_address = ws.SocketsByAddress(settings.max_sockets_per_address)
     app.include_router(routes.router)
     app.include_router(friends.router)
@@ -146,3 +154,21 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         client = StaticClient(settings.frontend_dir, reload=settings.frontend_reload)  # backend/api/static.py
         app.mount("/", client, name="frontend")
     return app
+
+
+OUTAGE_RETRY_AFTER_S = "1"  # an outage's 503: try again in a second (docs/reliability.md)
+
+
+async def _database_away(request: Request, error: Exception) -> JSONResponse:
+    log.warning("%s %s: the database is unreachable: %s", request.method, request.url.path, str(error).split("\n")[0])
+    return _outage(TransportCode.DATABASE_UNAVAILABLE, "the database is unreachable for a moment; try again")
+
+
+async def _redis_away(request: Request, error: Exception) -> JSONResponse:
+    log.warning("%s %s: Redis is unreachable: %s", request.method, request.url.path, error)
+    return _outage(TransportCode.REDIS_UNAVAILABLE, "the cluster's Redis is unreachable for a moment; try again")
+
+
+def _outage(code: str, message: str) -> JSONResponse:
+    body = {"detail": {"code": code, "message": message}}
+    return JSONResponse(body, status_code=503, headers={"Retry-After": OUTAGE_RETRY_AFTER_S})

@@ -73,6 +73,7 @@ ROOM_STATUS: dict[str, int] = {
     RoomCode.LEVEL_UNAVAILABLE: 422,
     RoomCode.HINTS_UNAVAILABLE: 422,
     RoomCode.SERVER_ERROR: 503,
+    RoomCode.UNAVAILABLE: 503,  # no process could take the table, or the database is away: try again
 }
 
 

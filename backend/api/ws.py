@@ -19,10 +19,12 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
+from backend.db.database import UNREACHABLE
 from backend.db.models import Player
 from backend.rooms import commands as cmd
 from backend.rooms.codes import RoomCode
 from backend.rooms.messages import PongMessage, RejectedMessage
+from backend.rooms.refused import DATABASE_AWAY
 from backend.rooms.service import RoomRefused, Rooms
 from backend.settings import Settings
 
@@ -65,15 +67,15 @@ class SocketOutbox:
         self._writer = asyncio.create_task(self._drain())
         self.closed = False
         self.sent = 0  # messages queued for the client so far
-        self._state_version = -1  # the newest room state queued for the client
+        self.state_version = -1  # the newest room state queued for the client
 
     def send(self, text: str, version: int | None = None) -> None:
         if self.closed:
             return
         if version is not None:
-            if version < self._state_version:
+            if version < self.state_version:
                 return  # an older state than the client has (a stale copy answering): dropped
-            self._state_version = version
+            self.state_version = version
         if self._queue.qsize() >= OUTBOX_LIMIT:
             self.close(CloseCode.POLICY, "too slow")
             return
@@ -226,11 +228,16 @@ async def _play(websocket: WebSocket, room_id: str) -> None:
     rooms: Rooms = app.state.rooms
     if not await _accept(websocket, settings, page="ticket" in websocket.query_params):
         return
-    player = await _authenticate(websocket)
+    try:
+        player = await _authenticate(websocket)
+        record = await asyncio.to_thread(app.state.store.rooms.record, room_id) if len(room_id) <= 40 else None
+    except UNREACHABLE as error:  # the database is away: the client reconnects in a moment
+        log.info("a socket could not be opened: the database is unreachable: %s", error)
+        await websocket.close(CloseCode.TRY_AGAIN, "the database is unreachable for a moment; reconnect")
+        return
     if player is None:
         await websocket.close(CloseCode.BAD_TOKEN, "missing or wrong token or ticket")
         return
-    record = await asyncio.to_thread(app.state.store.rooms.record, room_id) if len(room_id) <= 40 else None
     if record is None or record.room.status == "closed":
         await websocket.close(CloseCode.UNKNOWN_ROOM, "unknown room")
         return
@@ -252,25 +259,37 @@ async def _play(websocket: WebSocket, room_id: str) -> None:
                 return
         async for text, limited in _frames(websocket, settings, outbox):
             if text is None:
-                version = await rooms.version(room_id)
+                version = await _version(rooms, room_id, outbox)
                 outbox.send(rejected(None, TransportCode.BAD_MESSAGE, "frames must be JSON text", version))
                 continue
             if limited:
-                version = await rooms.version(room_id)
+                version = await _version(rooms, room_id, outbox)
                 slow_down = "too many messages; slow down"
                 outbox.send(rejected(_message_id(text), TransportCode.RATE_LIMITED, slow_down, version))
                 continue
             try:
                 await _handle(rooms, room_id, player.id, outbox, text)
-            except RoomRefused as refused:  # no server could take the table just now: the client resends
-                version = await rooms.version(room_id)
+            except RoomRefused as refused:  # the one answer to the intent: refused (the client resends)
+                version = await _version(rooms, room_id, outbox)
                 outbox.send(rejected(_message_id(text), refused.code, refused.message, version))
+            except UNREACHABLE:  # read before the room was asked (a rematch's players): nothing changed
+                version = await _version(rooms, room_id, outbox)
+                outbox.send(rejected(_message_id(text), DATABASE_AWAY.code, DATABASE_AWAY.message, version))
     except (WebSocketDisconnect, RoomRefused):
         pass
     finally:
         with contextlib.suppress(RoomRefused):
             await rooms.disconnect(room_id, player.id, outbox)
         await outbox.finish()
+
+
+async def _version(rooms: Rooms, room_id: str, outbox: SocketOutbox) -> int:
+    """The room's version for a refusal; while the database cannot be read, the newest this socket
+    was sent (never an older one than the client has: it would take it back)."""
+    try:
+        return await rooms.version(room_id)
+    except UNREACHABLE:
+        return max(outbox.state_version, 0)
 
 
 async def _watch(websocket: WebSocket, room_id: str) -> None:
@@ -291,7 +310,7 @@ async def _watch(websocket: WebSocket, room_id: str) -> None:
         async for text, limited in _frames(websocket, settings, outbox):
             if limited:
                 continue  # a spectator is told nothing more while it floods
-            version = await rooms.version(room_id)
+            version = await _version(rooms, room_id, outbox)
             message_id = _message_id(text or "")
             outbox.send(rejected(message_id, RoomCode.SPECTATOR_CANNOT_ACT, "spectators cannot act", version))
     except WebSocketDisconnect:
@@ -363,7 +382,7 @@ async def _handle(rooms: Rooms, room_id: str, player_id: str, outbox: SocketOutb
     except ValidationError as error:
         problem = error.errors()[0]
         where = ".".join(str(part) for part in problem["loc"]) or "message"
-        version = await rooms.version(room_id)
+        version = await _version(rooms, room_id, outbox)
         outbox.send(rejected(_message_id(text), TransportCode.BAD_MESSAGE, f"{where}: {problem['msg']}", version))
         return
     match message:

@@ -10,7 +10,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, CursorResult, bindparam, delete, insert, select, update
 
 from . import ratings
-from .common import ADVANCE_VERSION, advance
+from .common import ADVANCE_FENCED, ADVANCE_VERSION, advance
 from .database import Database
 from .group_figures import record_group_match
 from .models import Action, ChatLine, Deal, DealSeat, Match, MatchSeat, Room, RoomDeadline, Settlement, utcnow
@@ -77,7 +77,8 @@ class ActionLog:
         """
         try:
             with self._db.write_lock, self._db.engine.begin() as connection:
-                if len(writes) > 1 and all(not write.deals and write.end is None for write in writes):
+                fenced = {write.lease is not None for write in writes}
+                if len(writes) > 1 and len(fenced) == 1 and all(not w.deals and w.end is None for w in writes):
                     _write_plain_moves(connection, writes)
                 else:
                     for write in writes:
@@ -130,10 +131,12 @@ class _Conflict(Exception):
 def _write_plain_moves(connection: Connection, writes: list[ActionWrite]) -> None:
     """Plain moves of different rooms (one command per room is in flight at a time): two statements."""
     now = utcnow()
+    fenced = writes[0].lease is not None  # all of the batch or none (``commit``)
     advanced = connection.execute(
-        ADVANCE_VERSION,
+        ADVANCE_FENCED if fenced else ADVANCE_VERSION,
         [
             {"room": w.room_id, "expected": w.expected_version, "next": w.expected_version + 1, "now": now}
+            | ({"lease": w.lease} if fenced else {})
             for w in writes
         ],
     )
@@ -168,7 +171,7 @@ def _write_action(connection: Connection, write: ActionWrite) -> None:
     room_values: dict[str, Any] = {"status": "finished"} if write.end else {}
     if write.turn is not None:
         room_values.update(turn_seat=write.turn.seat, turn_deadline=write.turn.deadline)
-    advance(connection, write.room_id, write.expected_version, **room_values)
+    advance(connection, write.room_id, write.expected_version, write.lease, **room_values)
     connection.execute(_INSERT_ACTION, _log_row(write, utcnow()))
     for deal in write.deals:
         inserted = connection.execute(

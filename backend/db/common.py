@@ -22,6 +22,12 @@ ADVANCE_VERSION = (
     .where(Room.id == bindparam("room"), Room.version == bindparam("expected"))
     .values(version=bindparam("next"), updated_at=bindparam("now"))
 )
+# The same, fenced: only the owner holding the room's current lease token may advance it.
+ADVANCE_FENCED = (
+    update(Room)
+    .where(Room.id == bindparam("room"), Room.version == bindparam("expected"), Room.lease_token == bindparam("lease"))
+    .values(version=bindparam("next"), updated_at=bindparam("now"))
+)
 
 
 def hash_token(token: str) -> str:
@@ -48,20 +54,26 @@ def changed(result: Result[Any]) -> int:
     return cast(CursorResult[Any], result).rowcount
 
 
-def advance(session: Session | Connection, room_id: str, expected_version: int, **values: Any) -> None:
+def advance(
+    session: Session | Connection, room_id: str, expected_version: int, lease: int | None = None, **values: Any
+) -> None:
     """Move the room from ``expected_version`` to the next, with ``values``; ``VersionConflict`` if
-    another writer moved it first (``UPDATE … WHERE version = :expected``)."""
+    another writer moved it first (``UPDATE … WHERE version = :expected``) or, with ``lease``, if
+    another process has taken the room over since this one claimed ``lease`` (``AND lease_token =
+    :lease``, in the same statement: a fence that no timing can slip past)."""
     if values:
+        fence = [] if lease is None else [Room.lease_token == lease]
         statement = (
             update(Room)
-            .where(Room.id == room_id, Room.version == expected_version)
+            .where(Room.id == room_id, Room.version == expected_version, *fence)
             .values(version=expected_version + 1, updated_at=utcnow(), **values)
         )
         advanced = session.execute(statement)
     else:  # the common case, with a statement built once
-        advanced = session.execute(
-            ADVANCE_VERSION,
-            {"room": room_id, "expected": expected_version, "next": expected_version + 1, "now": utcnow()},
-        )
+        parameters = {"room": room_id, "expected": expected_version, "next": expected_version + 1, "now": utcnow()}
+        if lease is None:
+            advanced = session.execute(ADVANCE_VERSION, parameters)
+        else:
+            advanced = session.execute(ADVANCE_FENCED, {**parameters, "lease": lease})
     if changed(advanced) != 1:
-        raise VersionConflict(f"room {room_id} is no longer at version {expected_version}")
+        raise VersionConflict(f"room {room_id} is no longer at version {expected_version} under lease {lease}")

@@ -9,9 +9,14 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 from .engine import make_engine, make_sessionmaker
+
+# What the database being away raises (not a change being wrong): refused, never answered 500.
+UNREACHABLE: tuple[type[Exception], ...] = (OperationalError, InterfaceError, PoolTimeout)
 
 # On PostgreSQL, READ COMMITTED (the default) takes a new snapshot per statement.
 _SNAPSHOT = {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}

@@ -54,6 +54,9 @@ class Room(Base):
     seats: Mapped[int] = mapped_column(Integer, default=2, server_default="2")  # the table's seat count
     match_id: Mapped[str | None] = mapped_column(String(40))
     version: Mapped[int] = mapped_column(Integer, default=0)
+    # Grows by one with each takeover (``RoomRepository.claim``); a versioned write names the token
+    # its owner claimed, so a process that lost the room can never commit for it (migration 0013).
+    lease_token: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     # R6.3, a turn-based table while its match is played: the seat on turn and until when it may act

@@ -201,6 +201,16 @@ class RoomRepository:
         with self._db.engine.connect() as connection:
             return [(str(room_id), str(creator)) for room_id, creator in connection.execute(query).all()]
 
+    def claim(self, room_id: str) -> int | None:
+        """Take the room over: its lease token, grown by one (None if there is no such room). From
+        now on a write fenced with an older token fails (``common.advance``); the caller rebuilds the
+        room after this, so that every write of the previous owner is in what it reads."""
+        with self._db.transaction() as session:
+            claimed = session.execute(update(Room).where(Room.id == room_id).values(lease_token=Room.lease_token + 1))
+            if changed(claimed) != 1:
+                return None
+            return session.scalars(select(Room.lease_token).where(Room.id == room_id)).one()
+
     def versions(self, room_ids: Collection[str]) -> dict[str, tuple[int, str]]:
         """(version, status) of each room as the database has it."""
         if not room_ids:
@@ -229,9 +239,9 @@ class RoomRepository:
                     if changed(closed) != 1:
                         raise SeatTaken("the table could not be closed")
                 case OptionsWrite():
-                    advance(session, change.room_id, change.expected_version, options=change.options)
+                    advance(session, change.room_id, change.expected_version, change.lease, options=change.options)
                 case RematchOfferWrite():
-                    advance(session, change.room_id, change.expected_version)
+                    advance(session, change.room_id, change.expected_version, change.lease)
                     _set_deadline(session, change.room_id, "rematch", None, None)
                     _set_deadline(session, change.room_id, "accepted", None, None)
                     if change.seat is not None and change.deadline is not None:
@@ -243,6 +253,7 @@ class RoomRepository:
                         session,
                         change.room_id,
                         change.expected_version,
+                        change.lease,
                         status="playing",
                         match_id=change.match.id,
                         **_turn_values(change.match.turn),

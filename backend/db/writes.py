@@ -113,6 +113,7 @@ class ActionWrite:
     end: MatchEnd | None
     totals: tuple[int, ...]
     turn: TurnWrite | None = None  # a turn-based table's next turn (R6.3); None at a live table
+    lease: int | None = None  # the lease token the owner claimed (``RoomRepository.claim``): the fence
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +144,7 @@ class RematchOfferWrite:
     seat: int | None
     deadline: datetime | None
     accepted: tuple[int, ...] = ()
+    lease: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +152,7 @@ class RematchStartWrite:
     room_id: str
     expected_version: int
     match: NewMatch
+    lease: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +182,7 @@ class OptionsWrite:
     room_id: str
     expected_version: int
     options: dict[str, Any]
+    lease: int | None = None
 
 
 # Every change of a room but a move, each carried out in one transaction (``RoomRepository.write``).
@@ -187,7 +191,8 @@ RoomWrite = ActionWrite | RoomChange  # a move goes to the action log, with the 
 
 
 class VersionConflict(Exception):
-    """Another writer advanced the room first; the caller's view of it is stale."""
+    """Another writer advanced the room first, or another process took it over (a newer lease
+    token): the caller's view of it is stale."""
 
 
 class StoreUnavailable(Exception):

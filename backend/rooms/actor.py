@@ -13,11 +13,20 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from pydantic import BaseModel
 
-from backend.db.writes import ActionWrite, SeatTaken, StoreUnavailable, VersionConflict
+from backend.db.writes import (
+    ActionWrite,
+    OptionsWrite,
+    RematchOfferWrite,
+    RematchStartWrite,
+    SeatTaken,
+    StoreUnavailable,
+    VersionConflict,
+)
 from backend.engine import events_for, view_for
 from backend.ops import metrics
 
@@ -63,6 +72,8 @@ RETIRED = Refusal(RoomCode.UNAVAILABLE, "this server is restarting and has hande
 # A command that waited for a copy of the room that went stale meanwhile: nothing was done or sent,
 # so the service carries it out again on the room rebuilt.
 STALE_COPY = Refusal(RoomCode.STALE_VERSION, "the table moved on; try again")
+# The writes that move the version on: one whose answer was lost may have been committed.
+VERSIONED_WRITES = (ActionWrite, OptionsWrite, RematchOfferWrite, RematchStartWrite)
 
 
 class RoomActor:
@@ -78,6 +89,8 @@ class RoomActor:
         bot_delay_s: float,
         on_stale: Callable[[RoomActor], None],
         spectators: Spectators | None = None,
+        on_unsure: Callable[[RoomActor], None] = lambda actor: None,
+        lease: int | None = None,
     ) -> None:
         self._spectators = spectators
         self.state = state
@@ -88,6 +101,11 @@ class RoomActor:
         self._limits = limits
         self._bot_delay_s = bot_delay_s
         self._on_stale = on_stale
+        self._on_unsure = on_unsure  # a commit's answer was lost: the room is to be rebuilt from its log
+        # The lease token claimed when this copy was built (``RoomRepository.claim``): every write
+        # that moves the version names it, so once another process has taken the room over, no write
+        # of this copy can be committed (it goes stale instead, and what it held goes to the owner).
+        self.lease = lease
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
         self._timer_deadline: datetime | None = None
@@ -140,8 +158,8 @@ class RoomActor:
         """After a takeover: the dead owner may have committed a change it never published, so
         every connected player gets the full current state, and every spectator (anywhere) the
         current state too, with no events (one that has this version already is sent nothing)."""
-        for holder in self.state.seats:
-            if holder is not None and holder.bot_level is None and holder.player_id in self.state.present:
+        for holder in self.state.seats:  # present or not: a socket the sweep has not counted yet too
+            if holder is not None and holder.bot_level is None:
                 self._run(SendState(holder.player_id))
         if self._spectators is not None:
             self._spectators.publish(self.state, ())
@@ -187,9 +205,19 @@ class RoomActor:
             log.exception("room %s: could not carry out %s at version %d", self.id, effect, self.state.version)
 
     async def _persist(self, effect: Persist) -> Refusal | None:
+        """Commit one write. A refusal is returned to the caller, who answers the intent once.
+
+        Two failures leave the truth in the database, not here, so this copy goes stale and the
+        command is carried out again on the room rebuilt from its log (``STALE_COPY``), which answers
+        it truly (DESIGN promise 4): a ``VersionConflict`` (another writer, or a fenced lease: the
+        intent may be the one another owner stored) and a move the database may have committed while
+        its answer was lost (``StoreUnavailable`` of a write that advances the version)."""
         started = time.perf_counter()
+        write = effect.write
+        if self.lease is not None and isinstance(write, VERSIONED_WRITES):
+            write = replace(write, lease=self.lease)
         try:
-            await self._store.write(effect.write)
+            await self._store.write(write)
             metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
             if isinstance(effect.write, ActionWrite):
                 metrics.MOVES.labels(effect.write.action.kind).inc()
@@ -197,12 +225,16 @@ class RoomActor:
         except VersionConflict:
             self.stale = True
             self._on_stale(self)
-            failure = Refusal(RoomCode.STALE_VERSION, "the table moved on; reloading")
+            return STALE_COPY
         except SeatTaken:
             failure = Refusal(RoomCode.ROOM_FULL, "somebody else took the seat first")
         except StoreUnavailable as error:
             metrics.DB_ERRORS.inc()
             log.warning("the database is unreachable for room %s: %s", self.id, error)
+            if isinstance(write, VERSIONED_WRITES):
+                self.stale = True  # committed or not: only the log can say; rebuilt under the same lease
+                self._on_unsure(self)
+                return STALE_COPY
             failure = Refusal(
                 RoomCode.UNAVAILABLE, "the database is unreachable for a moment; nothing changed, try again"
             )
@@ -211,9 +243,6 @@ class RoomActor:
             log.exception("could not store a change of room %s", self.id)
             failure = Refusal(RoomCode.SERVER_ERROR, "the change could not be saved; nothing was applied, try again")
         metrics.REFUSALS.labels(failure.code).inc()
-        if effect.failure_to is not None:
-            player, msg_id = effect.failure_to
-            self._send(player, rejected_message(msg_id, failure, self.state.version).model_dump_json())
         return failure
 
     def _run(self, effect: Effect) -> None:

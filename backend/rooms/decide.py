@@ -302,7 +302,7 @@ def _apply(
             stakes=stakes,
             absence=tuple(None for _ in state.seats),
         )
-    effects: list[Effect] = [Persist(write, failure_to=None if player is None else (player, msg_id))]
+    effects: list[Effect] = [Persist(write)]
     effects.append(Publish(tuple(events), reply_to=None if player is None or msg_id is None else (player, msg_id)))
     if end is not None:
         effects.extend(SendPresence(s) for s, held in enumerate(state.absence) if held is not None)
@@ -561,7 +561,7 @@ def _rematch(state: RoomState, command: cmd.Rematch, now: datetime, limits: Limi
         offered = _advance(remembered, rematch=None)
         write = RematchOfferWrite(state.id, state.version, None, None)
     effects: list[Effect] = [
-        Persist(write, failure_to=reply),
+        Persist(write),
         Publish((RematchChanged(action=action, seat=seat),), reply_to=reply),
     ]
     return offered, follow_ups(offered, effects)
@@ -589,7 +589,7 @@ def _start_rematch(
     rotated = replace(state, seats=(*state.seats[1:], state.seats[0]))
     started, new = _start_match(rotated, _new_match(rotated, fresh), now)
     events.append(MatchStarted(new.id))
-    persist: list[Effect] = [Persist(RematchStartWrite(state.id, state.version, new), failure_to=reply)]
+    persist: list[Effect] = [Persist(RematchStartWrite(state.id, state.version, new))]
     return _with_clocks(started, persist, [Publish(tuple(events), reply_to=reply)], now)
 
 
@@ -619,7 +619,7 @@ def _chat(state: RoomState, command: cmd.Chat, now: datetime) -> Decision:
     effects: list[Effect] = []
     if state.match_id is not None:  # stored with the match, so that it survives a restart
         write = ChatWrite(state.match_id, seat, command.text, now, keep=CHAT_LOG_LINES)
-        effects.append(Persist(write, failure_to=(player, msg_id)))
+        effects.append(Persist(write))
     effects.append(line)
     return _remember(logged, (player, msg_id, command.version), line), effects
 

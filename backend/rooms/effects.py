@@ -26,7 +26,6 @@ class Persist:
     """Commit ``write`` before anything else is done; if it fails the new state is dropped."""
 
     write: RoomWrite
-    failure_to: tuple[str, int | None] | None = None  # (player, msg id) told if the write fails
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,8 @@ class RoomStore(Protocol):
     async def load(self, room_id: str) -> StoredRoom | None: ...
 
     async def write(self, write: RoomWrite) -> None:
-        """Commit ``write``; raise ``VersionConflict`` or ``SeatTaken`` if another writer came first."""
+        """Commit ``write``; raise ``VersionConflict`` or ``SeatTaken`` if another writer came first
+        (or, for a write fenced by a lease token, another process took the room over since)."""
 
     async def busy_elsewhere(self, room_id: str, player_ids: Sequence[str]) -> str | None:
         """The name of one of ``player_ids`` now playing in another room, if any."""

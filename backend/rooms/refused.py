@@ -17,6 +17,7 @@ class RoomRefused(Exception):
 
 
 UNAVAILABLE = Refusal(RoomCode.UNAVAILABLE, "the table is moving to another server; nothing changed, try again")
+DATABASE_AWAY = Refusal(RoomCode.UNAVAILABLE, "the database is unreachable for a moment; try again")
 
 
 def no_table(room_id: str) -> RoomRefused:

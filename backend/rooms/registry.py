@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from backend.db.writes import StoreUnavailable
 from backend.ops import metrics
 from backend.ops.logs import ids
 
@@ -21,11 +22,14 @@ from .cluster.leases import Leases
 from .decide import Limits
 from .model import RoomState
 from .ports import BotRunner, Bus, Clock
-from .refused import UNAVAILABLE, RoomRefused, no_table
+from .refused import DATABASE_AWAY, UNAVAILABLE, RoomRefused, no_table
 from .sql_store import SqlRoomStore, rebuild
 from .watch import Spectators
 
 log = logging.getLogger(__name__)
+
+RESOLVE_PAUSE_S = 0.25  # the first wait before a room whose commit lost its answer is rebuilt (then doubled)
+RESOLVE_PAUSE_MAX_S = 2.0
 
 
 class RoomRegistry:
@@ -51,6 +55,8 @@ class RoomRegistry:
         self._leases = leases
         self._actors: dict[str, RoomActor] = {}
         self._loading = asyncio.Lock()
+        # Rooms waiting for the database to say what a commit whose answer was lost did.
+        self._resolving: dict[str, asyncio.Task[None]] = {}
         self.draining = False  # a graceful restart is under way: no new rooms
         # A cluster: a room was just taken; learn what the other processes know of it.
         self.on_taken: Callable[[str], Awaitable[None]] | None = None
@@ -77,7 +83,7 @@ class RoomRegistry:
         None if another process owns it; ``RoomRefused`` if there is no such room."""
         leases = self._leases
         actor = self._actors.get(room_id)
-        if actor is not None and (leases is None or leases.owns(room_id)):
+        if actor is not None and not actor.stale and (leases is None or leases.owns(room_id)):
             return actor
         if self.draining:  # handing rooms over, not taking them
             if leases is None:
@@ -88,8 +94,11 @@ class RoomRegistry:
         async with self._loading:
             actor = self._actors.get(room_id)
             if actor is None or actor.stale:
+                resolving = actor is not None  # a commit whose answer was lost: the log says what happened
                 actor = await self._rebuild(room_id)
-                if leases is not None:
+                if resolving:
+                    actor.announce()
+                elif leases is not None:
                     if self.on_taken is not None:
                         await self.on_taken(room_id)
                     actor.announce()
@@ -99,7 +108,14 @@ class RoomRegistry:
         return actor
 
     async def _rebuild(self, room_id: str) -> RoomActor:
-        stored = await self._room_store.load(room_id)
+        """The room as the database holds it; ``RoomRefused`` (``unavailable``) while the database
+        cannot be read."""
+        try:
+            lease = await self._room_store.claim(room_id)  # first: every write of a previous owner is in the load
+            stored = None if lease is None else await self._room_store.load(room_id)
+        except StoreUnavailable as error:
+            log.info("room %s cannot be rebuilt now: %s", room_id, error)
+            raise RoomRefused(DATABASE_AWAY) from error
         if stored is None:
             if self._leases is not None:
                 await self._leases.release(room_id)
@@ -115,10 +131,36 @@ class RoomRegistry:
             bot_delay_s=self._bot_delay_s,
             on_stale=self.forget,
             spectators=self._spectators,
+            on_unsure=self.resolve_later,
+            lease=lease,
         )
+        older = self._actors.get(room_id)
+        if older is not None:
+            older.stop()  # a stale copy: its timers and computer moves are the new copy's now
         self._actors[room_id] = actor
         actor.resume()
         return actor
+
+    def resolve_later(self, actor: RoomActor) -> None:
+        """A commit of ``actor`` lost its answer (the database went away in it): rebuild the room from
+        its log as soon as the database answers, so that everybody is told what was stored even if
+        nobody sends anything meanwhile (the computer's turn, a sender that gave up)."""
+        if actor.id not in self._resolving:
+            task = asyncio.get_running_loop().create_task(self._resolve(actor.id))
+            self._resolving[actor.id] = task
+            task.add_done_callback(lambda _: self._resolving.pop(actor.id, None))
+
+    async def _resolve(self, room_id: str) -> None:
+        pause = RESOLVE_PAUSE_S
+        while (actor := self._actors.get(room_id)) is not None and actor.stale and not self.draining:
+            await asyncio.sleep(pause)
+            try:
+                await self.owned(room_id)
+            except RoomRefused:
+                pause = min(pause * 2, RESOLVE_PAUSE_MAX_S)
+            except Exception as error:  # Redis away too: the sweep or the next command rebuilds it
+                log.info("room %s: not rebuilt yet: %s", room_id, error)
+                return
 
     def forget(self, actor: RoomActor) -> None:
         """Drop the room from memory (and hand its lease back); it is rebuilt when next needed."""
@@ -151,3 +193,5 @@ class RoomRegistry:
     def stop_all(self) -> None:
         for actor in self._actors.values():
             actor.stop()
+        for task in self._resolving.values():
+            task.cancel()

@@ -55,8 +55,13 @@ class CommandRouter:
                 actor = await self._registry.owned(room_id)
                 if actor is not None:
                     refusal = await actor.handle(command)
+                    if refusal is STALE_COPY and time.monotonic() < deadline:
+                        # The copy went stale (another writer, a fenced lease, a commit whose answer
+                        # was lost): carried out again on the room rebuilt from the log, which
+                        # answers an intent already stored as accepted.
+                        continue
                     if refusal is STALE_COPY:
-                        continue  # the copy went stale while the command waited for it: rebuilt, again
+                        break
                     if refusal is not None:
                         raise RoomRefused(refusal)
                     return actor.state
@@ -101,4 +106,7 @@ class CommandRouter:
             return Forwarded(Refusal(refused.code, refused.message))
         if actor is None:
             return Forwarded(None, retry=True)
-        return Forwarded(await actor.handle(command))
+        refusal = await actor.handle(command)
+        if refusal is STALE_COPY:  # rebuilt (here or by the room's new owner): the sender looks again
+            return Forwarded(None, retry=True)
+        return Forwarded(refusal)

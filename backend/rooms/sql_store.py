@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from sqlalchemy.exc import InterfaceError, OperationalError
-
 from backend import engine
 from backend.db.action_log import action_record
+from backend.db.database import UNREACHABLE
 from backend.db.group_commit import GroupCommitter
 from backend.db.rooms import RoomRecord
 from backend.db.store import Store
@@ -99,7 +98,10 @@ class SqlRoomStore:
         self._commits = 0
 
     async def load(self, room_id: str) -> StoredRoom | None:
-        stored = await asyncio.to_thread(self._store.actions.load_room, room_id)
+        try:
+            stored = await asyncio.to_thread(self._store.actions.load_room, room_id)
+        except UNREACHABLE as error:
+            raise StoreUnavailable(str(error).splitlines()[0]) from error
         if stored is None:
             return None
         seed = None if stored.match is None else int(stored.match.seed)
@@ -117,7 +119,7 @@ class SqlRoomStore:
     async def write(self, write: RoomWrite) -> None:
         try:
             await self._write(write)
-        except (OperationalError, InterfaceError) as error:  # the database is away, not the change wrong
+        except UNREACHABLE as error:  # the database is away (or lost the answer), not the change wrong
             raise StoreUnavailable(str(error).splitlines()[0]) from error
 
     async def _write(self, write: RoomWrite) -> None:
@@ -132,8 +134,18 @@ class SqlRoomStore:
     async def busy_elsewhere(self, room_id: str, player_ids: Sequence[str]) -> str | None:
         return await asyncio.to_thread(self._store.rooms.playing_elsewhere, room_id, list(player_ids))
 
+    async def claim(self, room_id: str) -> int | None:
+        """Take the room over: its new lease token (``RoomRepository.claim``), the fence of every write."""
+        try:
+            return await asyncio.to_thread(self._store.rooms.claim, room_id)
+        except UNREACHABLE as error:
+            raise StoreUnavailable(str(error).splitlines()[0]) from error
+
     async def version(self, room_id: str) -> int | None:
-        stored = await asyncio.to_thread(self._store.rooms.versions, [room_id])
+        try:
+            stored = await asyncio.to_thread(self._store.rooms.versions, [room_id])
+        except UNREACHABLE as error:
+            raise StoreUnavailable(str(error).splitlines()[0]) from error
         return stored[room_id][0] if room_id in stored else None
 
     def close(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -21,6 +22,7 @@ from backend.db.writes import (
     JoinWrite,
     MatchEnd,
     NewMatch,
+    RematchOfferWrite,
     SeatTaken,
     SettlementRow,
     VersionConflict,
@@ -105,6 +107,30 @@ def test_a_batch_of_plain_moves_is_stored_whole_and_a_stale_one_alone_refused(st
     for room_id, _ in rooms:
         stored = store.actions.load_room(room_id)
         assert stored is not None and stored.record.room.version == 2 and [a.seq for a in stored.actions] == [1]
+
+
+def test_a_write_fenced_by_an_older_lease_token_is_refused_at_the_right_version(store: Store) -> None:
+    """Fencing (migration 0013): each takeover claims a greater token; a move, a batch of moves and
+    a rematch offer that name an older one are refused in the same statement as the version check,
+    even at the version the room is at; the owner's own token goes through."""
+    rooms = [_room_with_match(store) for _ in range(2)]
+    for room_id, _ in rooms:
+        assert store.rooms.claim(room_id) == 1  # the paused owner
+        assert store.rooms.claim(room_id) == 2  # the one that took the room over
+    room_id, match_id = rooms[0]
+    with pytest.raises(VersionConflict):
+        store.actions.commit([replace(_play(room_id, match_id, 1, 1), lease=1)])
+    stale_batch = [replace(_play(r, m, 1, 1), lease=1) for r, m in rooms]
+    assert all(isinstance(outcome, VersionConflict) for outcome in store.actions.commit(stale_batch))
+    with pytest.raises(VersionConflict):
+        store.rooms.write(RematchOfferWrite(room_id, 1, None, None, lease=1))
+    owners = [replace(_play(r, m, 1, 1), lease=2) for r, m in rooms]
+    assert store.actions.commit(owners) == [None, None]  # the batch's fenced path, two statements
+    for room_id, _ in rooms:
+        stored = store.actions.load_room(room_id)
+        assert stored is not None and stored.record.room.version == 2 and [a.seq for a in stored.actions] == [1]
+        assert stored.record.room.lease_token == 2
+    assert store.rooms.claim("r_nobody") is None
 
 
 def test_r6_1_settlements_and_the_ledger_are_exact(store: Store) -> None:

@@ -112,19 +112,29 @@ async def test_an_accepted_play_is_stored_then_published_to_both_seats() -> None
     room.stop()
 
 
-async def test_a_database_blip_refuses_with_a_temporary_code_and_changes_nothing() -> None:
+async def test_a_database_blip_changes_nothing_and_leaves_the_answer_to_the_log() -> None:
+    """The write failed, maybe after the commit (its answer lost): the copy adopts nothing, tells
+    nobody anything, and goes stale, to be rebuilt from the log that knows (tests/rooms/test_one_answer.py)."""
     store, bus = FakeStore(), FakeBus()
     state = started()
-    room = actor(state, store, bus)
+    unsure: list[RoomActor] = []
+    room = RoomActor(
+        state,
+        store=store,
+        bus=bus,
+        clock=FakeClock(),
+        bots=NoBots(),
+        limits=Limits(),
+        bot_delay_s=0,
+        on_stale=lambda _: None,
+        on_unsure=unsure.append,
+    )
     store.down = True
     player, card = mover(state)
-    await room.handle(cmd.PlayCard(player, 1, state.version, card, False))
+    assert await room.handle(cmd.PlayCard(player, 1, state.version, card, False)) is STALE_COPY
     assert room.state is state  # nothing half-applied
-    [(who, answer)] = bus.sent
-    assert who == player and answer["type"] == "rejected" and answer["code"] == "unavailable"
-    store.down = False  # the same intent, resent, now goes through exactly once
-    await room.handle(cmd.PlayCard(player, 1, state.version, card, False))
-    assert len(store.writes) == 1 and room.state.version == state.version + 1
+    assert bus.sent == []  # the caller answers, once
+    assert room.stale and unsure == [room]
     room.stop()
 
 
