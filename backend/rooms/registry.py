@@ -168,6 +168,9 @@ class RoomRegistry:
             del self._actors[actor.id]
         actor.stop()
         if self._leases is not None and self._leases.owns(actor.id):
+            # Not ours from now on (a fenced copy's command, retried at once, must look for the owner
+            # rather than find the lease still counted here); handed back in Redis in the background.
+            self._leases.disown(actor.id)
             asyncio.get_running_loop().create_task(self._leases.release(actor.id))
 
     def forget_room(self, room_id: str) -> None:

@@ -44,6 +44,28 @@ class Cluster:
                 return server
         return None
 
+    async def presence_of(self, room_id: str, players: set[str], within: float = 20) -> None:
+        """Wait until ``presence:{room}`` names every one of ``players`` (after a Redis restart it is
+        filled again by the processes holding their sockets)."""
+        import redis.asyncio
+
+        client = redis.asyncio.Redis.from_url(self.redis.url, decode_responses=True)
+        try:
+            async with asyncio.timeout(within):
+                while not players <= set(await client.hgetall(f"presence:{room_id}")):
+                    await asyncio.sleep(0.1)
+        finally:
+            await client.aclose()
+
+    def absence_clocks(self, room_id: str) -> list[int]:
+        """The seats of the room held by a stored absence clock (R6.2)."""
+        engine = create_engine(self.database_url.replace("postgresql://", "postgresql+psycopg://"))
+        with engine.connect() as connection:
+            query = text("SELECT seat FROM room_deadlines WHERE room_id = :r AND kind = 'absence'")
+            rows = connection.execute(query, {"r": room_id}).all()
+        engine.dispose()
+        return [row[0] for row in rows]
+
     def actions(self, match_id: str) -> list[tuple[int, int]]:
         engine = create_engine(self.database_url.replace("postgresql://", "postgresql+psycopg://"))
         with engine.connect() as connection:
@@ -263,10 +285,18 @@ async def test_racing_intents_through_two_processes_apply_exactly_once(cluster: 
 
 
 async def test_play_resumes_after_redis_restarts(cluster: Cluster) -> None:
+    """Redis restarts empty: every process announces the sockets it holds again (presence), so both
+    players, whose sockets never closed, are shown connected and held by no absence clock (R6.2), and
+    the match plays on to its end."""
     anna, ben, room = await table_across(cluster, {"target": 301})
     rng = random.Random(11)
     await play_on([anna, ben], rng, max_moves=8)
     cluster.redis.restart()
+    await cluster.presence_of(room["id"], {anna.player.id, ben.player.id})
+    await play_on([anna, ben], rng, max_moves=8)
+    assert cluster.absence_clocks(room["id"]) == []
+    for seat in (anna, ben):
+        assert all(player["connected"] for player in seat.state["room"]["players"]), seat.state  # type: ignore[index]
     await play_on([anna, ben], rng)
     assert anna.view["winner"] is not None and anna.view["totals"] == ben.view["totals"]
     log = cluster.actions(room["match_id"] or anna.state["room"]["match_id"])  # type: ignore[index]

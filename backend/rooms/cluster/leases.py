@@ -1,8 +1,10 @@
 """Room leases: each room has exactly one owner process at a time, the one holding its lease.
 
 The lease is a Redis key ``room:{id}:owner`` set with ``SET NX PX`` and renewed while the owner
-keeps the room. It is an optimisation for liveness; safety comes from the version compare-and-swap
-in the database, so a process that lost its lease can never commit over the new owner's moves.
+keeps the room, taken only while this process's inbox is listened to. It is an optimisation for
+liveness; safety comes from the database: each takeover claims the room's next lease token
+(``RoomRepository.claim``) and every write names it beside the version, so a process that lost its
+lease — paused, or cut off from Redis — can never commit over the new owner, whatever the timing.
 The heartbeat that renews the leases also keeps ``alive:{proc}`` (``presence``) in the same round
 trip: one pipeline a second for everything this process claims.
 """
@@ -47,6 +49,7 @@ def owner_key(room_id: str) -> str:
 class Leases:
     def __init__(self, link: RedisLink) -> None:
         self.id = link.id
+        self._link = link
         self._redis = link.redis
         self._owned: set[str] = set()
         self._task: asyncio.Task[None] | None = None
@@ -62,6 +65,8 @@ class Leases:
     async def acquire(self, room_id: str) -> bool:
         if room_id in self._owned:
             return True
+        if not self._link.reachable():  # its inbox not (yet) listened to again: not an owner now
+            return False
         try:
             won = await self._redis.set(owner_key(room_id), self.id, nx=True, px=LEASE_MS)
         except (RedisError, OSError):
@@ -85,6 +90,8 @@ class Leases:
         compare-and-swap in the database still lets only one writer advance the room."""
         if room_id in self._owned:
             return True
+        if not self._link.reachable():
+            return False
         try:
             won = await self._redis.eval(_TAKE_OVER, 1, owner_key(room_id), gone, self.id, LEASE_MS)
         except (RedisError, OSError):
@@ -94,6 +101,10 @@ class Leases:
             self._owned.add(room_id)
             log.info("took over the lease of a dead owner", extra=ids(room=room_id, node=self.id, event="lease_taken"))
         return bool(won)
+
+    def disown(self, room_id: str) -> None:
+        """Stop counting the room as this process's at once (``release`` hands the lease back)."""
+        self._owned.discard(room_id)
 
     async def release(self, room_id: str) -> None:
         self._owned.discard(room_id)

@@ -89,6 +89,12 @@ class RedisLink:
     def listening(self, channel: str) -> bool:
         return channel in self._channels
 
+    def reachable(self) -> bool:
+        """Is this process's inbox listened to, as Redis confirmed on the current connection? A
+        process nobody can reach must not take a room: a command forwarded to it would find nobody,
+        and its sender would take the room over as a dead owner's (two owners)."""
+        return self.inbox in self._confirmed
+
     async def listen(self, channel: str) -> None:
         """Listen to ``channel`` from now on, without waiting for Redis to confirm it."""
         if channel in self._channels:
@@ -215,6 +221,7 @@ class RedisLink:
             except (RedisError, OSError, ConnectionError) as error:
                 metrics.REDIS_ERRORS.labels("subscribe").inc()
                 log.warning("Redis subscription lost (%s); reconnecting", error)
+                self._confirmed.clear()  # unreachable until Redis confirms the inbox again
                 self.on_subscription_lost()
                 await asyncio.sleep(0.5)
             finally:

@@ -29,6 +29,15 @@ class Presence:
     async def arrived(self, room_id: str, player_id: str) -> None:
         await self._redis.hset(f"presence:{room_id}", player_id, self.id)
 
+    async def arrived_all(self, players: Iterable[tuple[str, str]]) -> None:
+        """After Redis came back (empty, perhaps): this process is alive and holds these sockets
+        (room, player), in one round trip, so that no owner takes a connected player for away."""
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.set(alive_key(self.id), "1", ex=ALIVE_S)
+            for room_id, player_id in players:
+                pipe.hset(f"presence:{room_id}", player_id, self.id)
+            await pipe.execute()
+
     async def left(self, room_id: str, player_id: str) -> None:
         # Only if the presence still points here: the player may have moved to another process.
         if await self._redis.hget(f"presence:{room_id}", player_id) == self.id:
