@@ -96,6 +96,11 @@ class Settings(BaseSettings):
     lobby_heartbeat_s: float = Field(
         default=20.0, gt=0, description="Seconds between the heartbeat comments of an idle lobby event stream"
     )
+    lobby_tables_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="How often a process with lobby streams reads the public tables again (changes here: at once)",
+    )
 
 
 @lru_cache

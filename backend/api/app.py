@@ -31,7 +31,7 @@ from backend.rooms.sql_store import SqlRoomStore
 from backend.rooms.watch import Spectators, WatchLimits
 from backend.settings import Settings, get_settings
 
-from . import analysis, friends, head_to_head, routes, ws
+from . import analysis, friends, head_to_head, my_games, routes, ws
 from .codes import TransportCode
 from .headers import SecurityHeaders
 from .limits import Limiter, MemoryCounters, RedisCounters, limits_from
@@ -93,9 +93,17 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         )
         rebuilt = await app.state.rooms.start()
         rooms: Rooms = app.state.rooms
-        lobby_events = LobbyEvents(store, cluster)  # "Play again" invitations (backend/api/friends.py)
+        # "Play again" invitations (backend/api/friends.py), "My games" and the public tables.
+        lobby_events = LobbyEvents(
+            store,
+            cluster,
+            games=lambda player_id: my_games.my_games(store, rooms, player_id),
+            tables=lambda: my_games.lobby_tables(store, rooms),
+            tables_every_s=settings.lobby_tables_s,
+        )
         app.state.lobby_events = lobby_events
         rooms.lobby.on_table_changed = lobby_events.table_changed
+        rooms.registry.on_changed.append(lobby_events.room_changed)
 
         async def drain() -> None:  # SIGTERM: hand the rooms over, send the sockets elsewhere
             await rooms.drain(CloseCode.SERVICE_RESTART, "server restarting; reconnect")

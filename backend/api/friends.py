@@ -28,7 +28,8 @@ from backend.settings import Settings
 from .codes import FriendCode, LobbyEvent, TransportCode
 from .deps import CurrentPlayer, RoomsDep, StoreDep, api_error, client_address, limited, player_for_token, token_from
 from .lobby_events import LobbyEvents
-from .lobby_messages import Invitation, Invited, Person, RecentOpponent, StreamReady, sse
+from .lobby_messages import Invitation, Invited, MyGames, Person, RecentOpponent, StreamReady, sse
+from .my_games import my_games
 from .params import InvitationId
 from .routes import Now, _current, _refused
 from .ws import SocketsByAddress
@@ -120,6 +121,13 @@ async def decline_invitation(room_id: InvitationId, player: CurrentPlayer, event
     return Response(status_code=204)
 
 
+@router.get("/me/games", response_model=MyGames, tags=["friends"])
+async def games(player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> MyGames:
+    """ "My games": every table the player sits at that is open or being played, the player's turn
+    first (the soonest deadline first), with who is to act, until when, and the last move."""
+    return await my_games(store, rooms, player.id)
+
+
 async def _stream_player(request: Request, store: Store, ticket: str | None) -> Player | None:
     """A one-time socket ticket (EventSource cannot send headers), else the token (header or cookie)."""
     if ticket:
@@ -143,7 +151,8 @@ async def lobby_stream(
     ] = None,
 ) -> StreamingResponse:
     """The lobby's event stream: ``invitation`` and ``invitation_gone`` as they happen (waiting
-    invitations first), then ``ready``; a comment line every ``LOBBY_HEARTBEAT_S`` while idle."""
+    invitations first), ``games`` ("My games") and ``tables`` (the public tables) when it opens and
+    whenever they change, then ``ready``; a comment line every ``LOBBY_HEARTBEAT_S`` while idle."""
     player = await _stream_player(request, store, ticket)
     if player is None:
         raise api_error(401, TransportCode.UNAUTHORIZED, "a valid socket ticket or player token is needed")
@@ -155,15 +164,22 @@ async def lobby_stream(
     listener = await events.listen(player.id)
     try:
         waiting = await events.waiting(player.id, now)
+        first = await events.first_events(player.id)
     except (RedisError, OSError) as error:  # Redis away: no stream now (the client tries again)
         counted.give_back(address)
         await events.stop(listener)
         raise api_error(503, TransportCode.REDIS_UNAVAILABLE, str(error)) from error
+    except BaseException:  # the database away (a 503 from the app's handler), or the client left
+        counted.give_back(address)
+        await events.stop(listener)
+        raise
 
     async def stream() -> AsyncIterator[str]:
         try:
             for invitation in waiting:
                 yield sse(LobbyEvent.INVITATION, invitation)
+            for opening in first:  # "My games" and the public tables
+                yield opening
             yield sse(LobbyEvent.READY, StreamReady(player_id=player.id, heartbeat_s=settings.lobby_heartbeat_s))
             while True:
                 text = await listener.next(settings.lobby_heartbeat_s)

@@ -7,6 +7,15 @@ once. An invitation lapses when its table starts or closes (``Lobby.on_table_cha
 leave, wherever it was asked) or when the invitee declines it; the book forgets it and the
 invitee's streams are sent ``invitation_gone``.
 
+The stream also carries "My games" (``games``: every table the player sits at, sent again whenever
+one of them changes: ``room_changed``, called by every room of this process after a committed
+change) and the public tables (``tables``: to join and to watch), which replace the lobby's polling.
+A player's games are built once per change for all of that player's streams in this process (and
+only where the player has one open: a change is announced on the player's channel, each process
+holding a stream builds the list); the public tables are built once per process, at most every
+``tables_every_s`` while some stream is open here, at once after a join, a leave, a start or an
+end seen here, and sent only when they changed.
+
 One process keeps the book in memory and hands events to its own streams. In a cluster
 (``REDIS_URL``) the book is in Redis and events travel over the cluster's pub/sub
 (``RedisCluster``, channel ``player:{id}``), which every process holding a stream of that player
@@ -19,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -29,13 +39,15 @@ from redis.exceptions import RedisError
 from backend.db.store import Store
 from backend.ops import metrics
 from backend.rooms.cluster import RedisCluster
+from backend.rooms.model import RoomState
 
 from .codes import InvitationEnd, LobbyEvent
-from .lobby_messages import Invitation, InvitationGone, sse
+from .lobby_messages import Invitation, InvitationGone, LobbyTables, MyGames, sse
 
 log = logging.getLogger(__name__)
 
 QUEUE_LIMIT = 64  # events waiting for a slow stream before it is closed (the client reconnects)
+COALESCE_S = 0.1  # changes within this long after the first are sent as one ``games`` / ``tables``
 
 
 class Listener:
@@ -152,9 +164,25 @@ class RedisBook:
 class LobbyEvents:
     """The lobby streams of this process and the invitations they are sent."""
 
-    def __init__(self, store: Store, cluster: RedisCluster | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        cluster: RedisCluster | None = None,
+        *,
+        games: Callable[[str], Awaitable[MyGames]] | None = None,
+        tables: Callable[[], Awaitable[LobbyTables]] | None = None,
+        tables_every_s: float = 5.0,
+    ) -> None:
         self._store = store
         self._cluster = cluster
+        self._games = games
+        self._tables = tables
+        self._tables_every_s = tables_every_s
+        self._games_due: set[str] = set()  # players whose games are about to be built
+        self._tables_text: str | None = None  # the newest ``tables`` event sent from here
+        self._tables_at = 0.0  # when it was built (the loop's clock)
+        self._tables_wake = asyncio.Event()
+        self._tables_task: asyncio.Task[None] | None = None
         self.book: InvitationBook = MemoryBook() if cluster is None else RedisBook(cluster.redis)
         self._listeners: defaultdict[str, set[Listener]] = defaultdict(set)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -170,6 +198,8 @@ class LobbyEvents:
         """A new stream of the player: from when this returns, events for the player reach it."""
         listener = Listener(player_id)
         self._listeners[player_id].add(listener)
+        if self._tables is not None and (self._tables_task is None or self._tables_task.done()):
+            self._tables_task = asyncio.get_running_loop().create_task(self._watch_tables())
         if self._cluster is not None:
             await self._cluster.players.follow(player_id)
         return listener
@@ -183,6 +213,9 @@ class LobbyEvents:
         if held:
             return
         del self._listeners[listener.player_id]
+        if not self._listeners and self._tables_task is not None:
+            self._tables_task.cancel()
+            self._tables_task = None
         if self._cluster is not None:
             with contextlib.suppress(RedisError, OSError):
                 await self._cluster.players.unfollow(listener.player_id, lambda: listener.player_id in self._listeners)
@@ -223,7 +256,8 @@ class LobbyEvents:
 
     def table_changed(self, room_id: str) -> None:
         """A join or a leave at a table (``Lobby.on_table_changed``): its invitations lapse once it
-        is no longer waiting for players."""
+        is no longer waiting for players; the public tables are read again."""
+        self.tables_changed()
         task = asyncio.get_running_loop().create_task(self._lapse_if_settled(room_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -251,6 +285,101 @@ class LobbyEvents:
             metrics.REDIS_ERRORS.labels("invitations").inc()
             log.info("the invitations to %s could not be lapsed: %s", room_id, error)
 
+    # ------------------------------------------------------------ "My games" and the public tables
+
+    async def first_events(self, player_id: str) -> list[str]:
+        """What a stream is sent when it opens, before ``ready``: the player's games and the tables."""
+        found: list[str] = []
+        if self._games is not None:
+            found.append(sse(LobbyEvent.GAMES, await self._games(player_id)))
+        if self._tables is not None:
+            loop = asyncio.get_running_loop()
+            if self._tables_text is None or loop.time() - self._tables_at > self._tables_every_s:
+                await self._build_tables()
+            if self._tables_text is not None:
+                found.append(self._tables_text)
+        return found
+
+    def room_changed(self, before: RoomState, after: RoomState) -> None:
+        """A room of this process committed a change: its players' games are sent again (wherever
+        their streams are), and the public tables if a table started, ended or changed its seats."""
+        players = {h.player_id for h in (*before.seats, *after.seats) if h is not None and h.bot_level is None}
+        for player_id in players:
+            self._spawn(self._announce_games(player_id))
+        if before.status != after.status or before.seats != after.seats:
+            self.tables_changed()
+
+    def tables_changed(self) -> None:
+        self._tables_wake.set()
+
+    async def _announce_games(self, player_id: str) -> None:
+        if self._cluster is None:
+            self._games_soon(player_id)
+            return
+        try:
+            await self._cluster.players.tell(player_id, {"games": True})
+        except (RedisError, OSError) as error:  # the stream is sent its games again when it reconnects
+            metrics.REDIS_ERRORS.labels("lobby").inc()
+            log.info("a change of %s's games could not be published: %s", player_id, error)
+
+    def _games_soon(self, player_id: str) -> None:
+        """Build the player's games for the streams held here (once for changes close together)."""
+        if self._games is None or player_id not in self._listeners or player_id in self._games_due:
+            return
+        self._games_due.add(player_id)
+        self._spawn(self._send_games(player_id))
+
+    async def _send_games(self, player_id: str) -> None:
+        assert self._games is not None
+        await asyncio.sleep(COALESCE_S)
+        self._games_due.discard(player_id)  # a change from now on builds them again
+        if player_id not in self._listeners:
+            return
+        try:
+            games = await self._games(player_id)
+        except Exception as error:  # the database away: the next change (or a reconnect) sends them
+            log.info("the games of %s could not be read: %s", player_id, error)
+            return
+        self._deliver(player_id, sse(LobbyEvent.GAMES, games))
+
+    async def _build_tables(self) -> bool:
+        """Build the public tables; whether they differ from the ones sent last."""
+        assert self._tables is not None
+        self._tables_at = asyncio.get_running_loop().time()
+        text = sse(LobbyEvent.TABLES, await self._tables())
+        if text == self._tables_text:
+            return False
+        self._tables_text = text
+        return True
+
+    async def _watch_tables(self) -> None:
+        """While streams are open here: the public tables, built again after a change seen here or
+        every ``tables_every_s`` (a change made by another process), sent to every stream if changed."""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._tables_wake.wait(), self._tables_every_s)
+                await asyncio.sleep(COALESCE_S)
+            self._tables_wake.clear()
+            try:
+                if not await self._build_tables():
+                    continue
+            except Exception as error:
+                log.info("the public tables could not be read: %s", error)
+                continue
+            text = self._tables_text
+            for held in list(self._listeners.values()):
+                for listener in list(held):
+                    if text is not None:
+                        listener.send(text)
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        async def run() -> None:
+            await work
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     # ------------------------------------------------------------ delivery
 
     async def _send(self, player_id: str, text: str) -> bool:
@@ -270,6 +399,9 @@ class LobbyEvents:
         return bool(held)
 
     def _relayed(self, player_id: str, message: dict[str, object]) -> None:
+        if message.get("games"):
+            self._games_soon(player_id)
+            return
         text = message.get("text")
         if isinstance(text, str):
             self._deliver(player_id, text)

@@ -1,14 +1,15 @@
 """ "Play again": the recent opponents a player can invite, and the messages of the lobby's event stream.
 
 ``GET /api/me/opponents`` answers ``RecentOpponent`` items; ``POST /api/me/opponents/{id}/invite``
-answers ``Invited``; ``GET /api/me/events`` sends ``Invitation``, ``InvitationGone`` and
-``StreamReady`` as Server-Sent Events, each the JSON of its model under the event name of
+answers ``Invited``; ``GET /api/me/events`` sends ``Invitation``, ``InvitationGone``, ``MyGames``,
+``LobbyTables`` and ``StreamReady`` as Server-Sent Events, each the JSON of its model under the event name of
 ``LobbyEvent`` (docs/protocol.md, "The lobby's event stream").
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -61,6 +62,43 @@ class InvitationGone(LobbyOut):
 
     room_id: str
     reason: InvitationEnd
+
+
+class LastMove(LobbyOut):
+    """The newest action of a table's match, as "My games" tells it ("Anna played K♥")."""
+
+    seat: int
+    kind: Literal["play", "bid", "pass", "discard", "resign"]
+    card: str | None = Field(default=None, description="the card played (a play)")
+    amount: int | None = Field(default=None, description="the bid (a bid)")
+    at: datetime
+
+
+class MyGame(LobbyOut):
+    """One table the player sits at, open or being played (``GET /api/me/games``, ``games``)."""
+
+    room: RoomOut = Field(description="the table: ``turn`` and ``turn_deadline`` say who is to act, until when")
+    seat: int = Field(description="the player's own seat")
+    my_turn: bool = Field(description="the game waits for this player")
+    last_move: LastMove | None = None
+
+
+class MyGames(LobbyOut):
+    """``games``: every table the player sits at, the player's turn first (the soonest deadline
+    first), then the others' turn, then the tables waiting for players; sent when the stream opens
+    and again whenever one of them changes."""
+
+    games: list[MyGame]
+    waiting: int = Field(description="how many of them wait for the player (the page title and the app badge)")
+
+
+class LobbyTables(LobbyOut):
+    """``tables``: the public tables waiting for players and the public matches one may watch (as
+    ``GET /api/rooms`` and ``GET /api/rooms/watchable``); sent when the stream opens and whenever
+    they change."""
+
+    open: list[RoomOut]
+    watchable: list[RoomOut]
 
 
 class StreamReady(LobbyOut):

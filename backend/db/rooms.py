@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, aliased
 
 from .common import advance, changed, new_id
 from .database import Database
-from .models import ChatLine, Match, MatchSeat, Player, Room, RoomDeadline, RoomSeat, utcnow
+from .models import Action, ChatLine, Match, MatchSeat, Player, Room, RoomDeadline, RoomSeat, utcnow
 from .writes import (
     AbsenceWrite,
     ChatWrite,
@@ -150,6 +150,21 @@ class RoomRepository:
             )
             rooms = list(session.scalars(query).all())
         return self.records(rooms)
+
+    def last_moves(self, match_ids: Collection[str]) -> dict[str, Action]:
+        """The newest logged action of each of these matches (none for a match without one), in one
+        query: the lobby's "My games" says what happened last at each table."""
+        if not match_ids:
+            return {}
+        newest = (
+            select(Action.match_id, func.max(Action.seq).label("seq"))
+            .where(Action.match_id.in_(list(match_ids)))
+            .group_by(Action.match_id)
+            .subquery()
+        )
+        query = select(Action).join(newest, (Action.match_id == newest.c.match_id) & (Action.seq == newest.c.seq))
+        with self._db.sessions() as session:
+            return {row.match_id: row for row in session.scalars(query).all()}
 
     def unfinished(self) -> list[RoomRecord]:
         """Every open or playing table, oldest first (the operator's list)."""

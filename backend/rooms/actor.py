@@ -91,6 +91,7 @@ class RoomActor:
         spectators: Spectators | None = None,
         on_unsure: Callable[[RoomActor], None] = lambda actor: None,
         lease: int | None = None,
+        on_changed: Callable[[RoomState, RoomState], None] = lambda before, after: None,
     ) -> None:
         self._spectators = spectators
         self.state = state
@@ -102,6 +103,9 @@ class RoomActor:
         self._bot_delay_s = bot_delay_s
         self._on_stale = on_stale
         self._on_unsure = on_unsure  # a commit's answer was lost: the room is to be rebuilt from its log
+        # A change was committed and published (the lobby's "My games", Web Push): told after the
+        # commit, never on the way to it; it must not block (it hands the work to a queue or a task).
+        self._on_changed = on_changed
         # The lease token claimed when this copy was built (``RoomRepository.claim``): every write
         # that moves the version names it, so once another process has taken the room over, no write
         # of this copy can be committed (it goes stale instead, and what it held goes to the owner).
@@ -184,7 +188,12 @@ class RoomActor:
                 failure = await self._persist(effect)
                 if failure is not None:
                     return failure
-        self.state = new
+        before, self.state = self.state, new
+        if any(isinstance(effect, Publish) for effect in effects):
+            try:
+                self._on_changed(before, new)
+            except Exception:
+                log.exception("room %s: a listener of its changes failed at version %d", self.id, new.version)
         refusal = None
         for effect in effects:
             if isinstance(effect, Reject):

@@ -57,6 +57,7 @@ class Lobby:
             raise RoomRefused(
                 Refusal(RoomCode.TOO_MANY_TABLES, f"you have {max_open} open tables already; start or leave one first")
             ) from None
+        self.on_table_changed(row.id)  # a new public table is listed in the lobby at once
         if not options.computer_seats:
             actor = await self._registry.owned(row.id, created=True)
             return (None if actor is None else actor.state), row.id

@@ -60,6 +60,9 @@ class RoomRegistry:
         self.draining = False  # a graceful restart is under way: no new rooms
         # A cluster: a room was just taken; learn what the other processes know of it.
         self.on_taken: Callable[[str], Awaitable[None]] | None = None
+        # A room of this process committed and published a change (``RoomActor``): the lobby's
+        # streams and the push notifications hear of it (a list: each is told, in order).
+        self.on_changed: list[Callable[[RoomState, RoomState], None]] = []
 
     def __len__(self) -> int:
         return len(self._actors)
@@ -133,6 +136,7 @@ class RoomRegistry:
             spectators=self._spectators,
             on_unsure=self.resolve_later,
             lease=lease,
+            on_changed=self._changed,
         )
         older = self._actors.get(room_id)
         if older is not None:
@@ -140,6 +144,13 @@ class RoomRegistry:
         self._actors[room_id] = actor
         actor.resume()
         return actor
+
+    def _changed(self, before: RoomState, after: RoomState) -> None:
+        for listener in self.on_changed:
+            try:
+                listener(before, after)
+            except Exception:
+                log.exception("room %s: a listener of its changes failed", after.id)
 
     def resolve_later(self, actor: RoomActor) -> None:
         """A commit of ``actor`` lost its answer (the database went away in it): rebuild the room from

@@ -1,5 +1,6 @@
 // The lobby's event stream (GET /api/me/events, Server-Sent Events; docs/protocol.md): "Play again"
-// invitations as they are made. An EventSource cannot send the token, so every (re)connect first
+// invitations as they are made, "My games" (`games`) and the public tables (`tables`) whenever they
+// change — the lobby polls nothing. An EventSource cannot send the token, so every (re)connect first
 // asks for a one-time ticket, as a table's socket does; a dropped stream is opened again after a
 // pause that grows (1 s … 30 s), at once when the page comes back online or into view.
 import { api } from './api.js';
@@ -10,10 +11,10 @@ const RETRY_MAX_MS = 30000;
 
 /**
  * Listen to the player's lobby events until `close()`: `onInvitation(invitation)`,
- * `onGone({room_id, reason})`, `onReady()` (the stream is listened to; waiting invitations came
+ * `onGone({room_id, reason})`, `onGames({games, waiting})`, `onTables({open, watchable})`, `onReady()` (the stream is listened to; waiting invitations came
  * just before) and `onDrop()` (it was lost; it is being opened again). Returns `{close}`.
  */
-export function lobbyEvents({ onInvitation, onGone, onReady = () => {}, onDrop = () => {} }) {
+export function lobbyEvents({ onInvitation, onGone, onGames = () => {}, onTables = () => {}, onReady = () => {}, onDrop = () => {} }) {
   let source = null;
   let timer = null;
   let stopped = false;
@@ -54,6 +55,14 @@ export function lobbyEvents({ onInvitation, onGone, onReady = () => {}, onDrop =
     es.addEventListener(LOBBY_EVENTS.INVITATION_GONE, (event) => {
       const gone = data(event);
       if (gone) onGone(gone);
+    });
+    es.addEventListener(LOBBY_EVENTS.GAMES, (event) => {
+      const games = data(event);
+      if (games) onGames(games);
+    });
+    es.addEventListener(LOBBY_EVENTS.TABLES, (event) => {
+      const tables = data(event);
+      if (tables) onTables(tables);
     });
     // A drop, a server restart or a refused ticket: never the browser's own retry with a used ticket.
     es.onerror = () => {

@@ -85,7 +85,7 @@ async def test_the_invite_makes_a_private_table_with_the_same_options_and_the_fr
         assert joined["status"] == "playing"
         gone = await ben_sees.wait_for(lambda name, _: name == "invitation_gone")
         assert gone == {"room_id": room["id"], "reason": "accepted"}
-        assert [name for name, _ in stranger.events] == ["ready"]  # a stranger's stream heard nothing
+        assert stranger.invitation_events() == ["ready"]  # a stranger's stream heard nothing
 
         # Only a recent opponent can be invited; a computer or a stranger cannot.
         refused = await anna.request("POST", f"/api/me/opponents/{dan.id}/invite")
@@ -107,7 +107,7 @@ async def test_a_waiting_invitation_comes_first_on_connect_and_not_now_dismisses
     stream = await LobbyStream(ben).open()
     other_device = await LobbyStream(ben).open()
     try:
-        assert [name for name, _ in stream.events] == ["invitation", "ready"]
+        assert stream.invitation_events() == ["invitation", "ready"]
         assert stream.events[0][1]["room_id"] == room_id
         assert (await ben.request("POST", f"/api/me/invitations/{room_id}/decline")).status_code == 204
         for device in (stream, other_device):
@@ -120,7 +120,7 @@ async def test_a_waiting_invitation_comes_first_on_connect_and_not_now_dismisses
         await other_device.close()
     reopened = await LobbyStream(ben).open()
     await reopened.close()
-    assert [name for name, _ in reopened.events] == ["ready"]
+    assert reopened.invitation_events() == ["ready"]
     # The table is still Anna's, waiting (she can share its link another way).
     assert [r["status"] for r in await anna.get("/api/rooms/mine") if r["id"] == room_id] == ["open"]
 

@@ -44,7 +44,7 @@ async def test_an_invitation_crosses_processes_and_lapses_wherever_the_table_sta
         waiting = await anna.post(f"/api/me/opponents/{cleo.id}/invite")
         assert waiting["online"] is False
         cleo_near = await LobbyStream(cleo, near.url).open()
-        assert [name for name, _ in cleo_near.events] == ["invitation", "ready"]
+        assert cleo_near.invitation_events() == ["invitation", "ready"]
         assert cleo_near.events[0][1]["room_id"] == waiting["room"]["id"]
 
         # Ben joins through the near process; his stream on the far one hears the invitation lapse.
@@ -56,7 +56,7 @@ async def test_an_invitation_crosses_processes_and_lapses_wherever_the_table_sta
         declined = await cleo_near.wait_for(lambda name, _: name == "invitation_gone")
         assert declined["reason"] == "declined"
         await cleo_near.close()
-        assert [name for name, _ in stranger.events] == ["ready"]
+        assert stranger.invitation_events() == ["ready"]
     finally:
         await ben_far.close()
         await stranger.close()

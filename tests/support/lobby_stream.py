@@ -103,6 +103,11 @@ class LobbyStream:
 
         return await asyncio.wait_for(scan(), timeout)
 
+    def invitation_events(self) -> list[str]:
+        """The names of the events received but "My games" and the public tables (``games``,
+        ``tables``: sent on every stream when it opens, and whenever they change)."""
+        return [name for name, _ in self.events if name not in ("games", "tables")]
+
     def named(self, name: str) -> list[dict[str, Any]]:
         return [data for event, data in self.events if event == name]
 

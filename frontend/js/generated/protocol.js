@@ -463,7 +463,9 @@ export const EXPERT_THINKING_S = Object.freeze(0.7);
 export const LOBBY_EVENTS = Object.freeze({
   "READY": "ready",
   "INVITATION": "invitation",
-  "INVITATION_GONE": "invitation_gone"
+  "INVITATION_GONE": "invitation_gone",
+  "GAMES": "games",
+  "TABLES": "tables"
 });
 
 // Why an invitation lapsed (invitation_gone).

@@ -40,7 +40,7 @@ export default {
   'lobby.new_table': 'Neuer Tisch',
   'lobby.create': 'Tisch eröffnen',
   'lobby.create.invalid': 'Die Tischoptionen wurden nicht akzeptiert.',
-  'lobby.mine': 'Deine Tische',
+  'lobby.mine': 'Meine Spiele',
   'lobby.mine.empty': 'Du hast keine offenen Tische.',
   // Play again (issue 27): recent opponents and live invitations.
   'lobby.again': 'Noch eine Partie',
@@ -595,6 +595,16 @@ export default {
   'lobby.scoring.simplified.short': 'vereinfacht (bis 100)',
   'lobby.stake.computer_seat': 'An einem Tisch mit Computerplatz wird ohne Einsatz gespielt.',
   'lobby.vs_waiting': 'Mit {names} — wartet auf weitere Mitspieler',
+  'lobby.games.their_turn': '{name} ist dran',
+  'lobby.games.play': 'Spielen',
+  'lobby.games.left_dh': 'noch {d} T. {h} Std.',
+  'lobby.games.left_hm': 'noch {h} Std. {m} Min.',
+  'lobby.games.left_m': 'noch {m} Min.',
+  'lobby.games.move.play': '{name} spielte {card}',
+  'lobby.games.move.bid': '{name} reizte {amount}',
+  'lobby.games.move.pass': '{name} passte',
+  'lobby.games.move.discard': '{name} drückte zwei Karten',
+  'lobby.games.move.resign': '{name} gab auf',
   'opt.target.1000': '1000 Punkte (klassisch)',
   'opt.target.500': '500 Punkte (kürzer)',
   'opt.target.300': '300 Punkte (schnell)',
@@ -995,6 +1005,7 @@ export default {
   'opt.computer_seats': { one: 'Computerplatz', other: 'Computerplätze' },
   'opt.computers_n': { one: '{n} Computer ({level})', other: '{n} Computer ({level})' },
   'lobby.live_now': { one: '{n} Tisch wird gerade gespielt — zuschauen', other: '{n} Tische werden gerade gespielt — zuschauen' },
+  'lobby.games.waiting': { one: 'Du bist in {n} Spiel dran', other: 'Du bist in {n} Spielen dran' },
 
   // Karten, die wandern, und Kartenbilder (issue 22)
   'prefs.trick_stay': 'Ein fertiger Stich bleibt liegen',

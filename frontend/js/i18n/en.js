@@ -40,7 +40,7 @@ export default {
   'lobby.new_table': 'New table',
   'lobby.create': 'Create table',
   'lobby.create.invalid': 'The table options were not accepted.',
-  'lobby.mine': 'Your tables',
+  'lobby.mine': 'My games',
   'lobby.mine.empty': 'You have no unfinished tables.',
   // Play again (issue 27): recent opponents and live invitations.
   'lobby.again': 'Play again',
@@ -595,6 +595,16 @@ export default {
   'lobby.scoring.simplified.short': 'simplified (to 100)',
   'lobby.stake.computer_seat': 'A table with a computer seat is played for no stake.',
   'lobby.vs_waiting': 'With {names}, waiting for more',
+  'lobby.games.their_turn': "{name}'s turn",
+  'lobby.games.play': 'Play',
+  'lobby.games.left_dh': '{d} d {h} h left',
+  'lobby.games.left_hm': '{h} h {m} min left',
+  'lobby.games.left_m': '{m} min left',
+  'lobby.games.move.play': '{name} played {card}',
+  'lobby.games.move.bid': '{name} bid {amount}',
+  'lobby.games.move.pass': '{name} passed',
+  'lobby.games.move.discard': '{name} put two cards away',
+  'lobby.games.move.resign': '{name} resigned',
   'opt.target.1000': '1000 points (classic)',
   'opt.target.500': '500 points (shorter)',
   'opt.target.300': '300 points (quick)',
@@ -995,6 +1005,7 @@ export default {
   'opt.computer_seats': { one: 'Computer seat', other: 'Computer seats' },
   'opt.computers_n': { one: '{n} computer ({level})', other: '{n} computers ({level})' },
   'lobby.live_now': { one: '{n} table being played — watch', other: '{n} tables being played — watch' },
+  'lobby.games.waiting': { one: 'Your turn in {n} game', other: 'Your turn in {n} games' },
 
   // Cards that travel and card faces (issue 22)
   'prefs.trick_stay': 'A finished trick stays',

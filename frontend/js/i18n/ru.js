@@ -40,7 +40,7 @@ export default {
   'lobby.new_table': 'Новый стол',
   'lobby.create': 'Открыть стол',
   'lobby.create.invalid': 'Параметры стола не приняты.',
-  'lobby.mine': 'Ваши столы',
+  'lobby.mine': 'Мои игры',
   'lobby.mine.empty': 'У вас нет незаконченных столов.',
   // Play again (issue 27): recent opponents and live invitations.
   'lobby.again': 'Сыграть ещё',
@@ -595,6 +595,16 @@ export default {
   'lobby.scoring.simplified.short': 'упрощённый (до 100)',
   'lobby.stake.computer_seat': 'За столом с компьютером играют без ставки.',
   'lobby.vs_waiting': 'За столом: {names}; ждём ещё игроков',
+  'lobby.games.their_turn': 'Ходит {name}',
+  'lobby.games.play': 'Играть',
+  'lobby.games.left_dh': 'осталось {d} дн. {h} ч',
+  'lobby.games.left_hm': 'осталось {h} ч {m} мин',
+  'lobby.games.left_m': 'осталось {m} мин',
+  'lobby.games.move.play': 'Последний ход: {name} — {card}',
+  'lobby.games.move.bid': 'Последний ход: {name} — заказ {amount}',
+  'lobby.games.move.pass': 'Последний ход: {name} — пас',
+  'lobby.games.move.discard': 'Последний ход: {name} — снос двух карт',
+  'lobby.games.move.resign': '{name}: сдача партии',
   'opt.target.1000': '1000 очков (классика)',
   'opt.target.500': '500 очков (короче)',
   'opt.target.300': '300 очков (быстро)',
@@ -995,6 +1005,7 @@ export default {
   'opt.computer_seats': { one: 'Место компьютера', few: 'Места компьютера', many: 'Места компьютера', other: 'Места компьютера' },
   'opt.computers_n': { one: '{n} компьютер ({level})', few: '{n} компьютера ({level})', many: '{n} компьютеров ({level})', other: '{n} компьютера ({level})' },
   'lobby.live_now': { one: '{n} партия идёт сейчас — смотреть', few: '{n} партии идут сейчас — смотреть', many: '{n} партий идут сейчас — смотреть', other: '{n} партии идут сейчас — смотреть' },
+  'lobby.games.waiting': { one: 'Ваш ход в {n} игре', few: 'Ваш ход в {n} играх', many: 'Ваш ход в {n} играх', other: 'Ваш ход в {n} игры' },
 
   // Карты в движении и рисунки карт (issue 22)
   'prefs.trick_stay': 'Взятка остаётся на столе',

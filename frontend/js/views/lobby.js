@@ -4,13 +4,14 @@ import { api, asList } from '../api.js';
 import { h, setChildren } from '../dom.js';
 import { EXPERT_THINKING_S, TABLE_OPTIONS } from '../generated/protocol.js';
 import { hasKey, t, tn } from '../i18n.js';
-import { cardBack, cardEl } from '../cards.js';
+import { SUIT_SYMBOL, cardBack, cardEl, rankOf, rankShort, suitOf } from '../cards.js';
 import { getPlayer, setPlayer } from '../session.js';
 import { apiErrorText, botName, durationText, inviteBox, inviteUrl, loading, nameForm, num, playerName, toast } from '../ui.js';
 import { GAME_IDS, TWO_HAND, gameAndSeats, gameInfo, gameName, seatCount, sentAsVariant, tableSummary, targetsOf } from '../games.js';
 import { lobbyEvents } from '../lobby-events.js';
 
-const REFRESH_MS = 4000;
+const REFRESH_MS = 4000; // a visitor without a name: the live tables (signed in, the event stream says it all)
+const CLOCK_MS = 30000; // "My games": the time left is written again this often (no request)
 // What the server offers comes from its own RoomCreate model (frontend/js/generated/protocol.js).
 const OPT = TABLE_OPTIONS;
 const values = (name) => OPT[name].values.map(String);
@@ -115,6 +116,36 @@ async function playAgain(opponent) {
   }
 }
 
+/** "3 d 4 h", "5 h 10 min", "12 min": the time until `deadline` (an ISO date), never below a minute. */
+export function timeLeft(deadline, now = Date.now()) {
+  const minutes = Math.max(1, Math.floor((Date.parse(deadline) - now) / 60000));
+  const d = Math.floor(minutes / 1440);
+  const hrs = Math.floor((minutes % 1440) / 60);
+  if (d) return t('lobby.games.left_dh', { d: num(d), h: num(hrs) });
+  if (hrs) return t('lobby.games.left_hm', { h: num(hrs), m: num(minutes % 60) });
+  return t('lobby.games.left_m', { m: num(minutes) });
+}
+
+/** "Anna played K♥", "Computer (easy) bid 120": the last move at a table, in the reader's language. */
+export function lastMoveText(move, players) {
+  if (!move) return '';
+  const name = playerName((players || [])[move.seat], players);
+  if (move.kind === 'play' && move.card) return t('lobby.games.move.play', { name, card: `${rankShort(rankOf(move.card))}${SUIT_SYMBOL[suitOf(move.card)]}` });
+  if (move.kind === 'bid') return t('lobby.games.move.bid', { name, amount: num(move.amount) });
+  return hasKey(`lobby.games.move.${move.kind}`) ? t(`lobby.games.move.${move.kind}`, { name }) : '';
+}
+
+/** How many games wait for the player: in the page title and, where there is one, the app's badge. */
+function showWaiting(n) {
+  document.title = n ? `(${n}) ${t('app.title')}` : t('app.title');
+  try {
+    if (n && typeof navigator.setAppBadge === 'function') navigator.setAppBadge(n).catch(() => null);
+    else if (!n && typeof navigator.clearAppBadge === 'function') navigator.clearAppBadge().catch(() => null);
+  } catch {
+    /* a browser without the Badging API, or one that refuses it here */
+  }
+}
+
 export function mount(root) {
   let timer = null;
   let destroyed = false;
@@ -123,6 +154,23 @@ export function mount(root) {
   const invitationsEl = h('section', { class: 'invitations', 'aria-label': t('lobby.invitations'), 'aria-live': 'polite', 'data-testid': 'invitations' });
   let stream = null;
   let streamFor = null;
+  // What the stream said last ("My games", the public tables), kept over re-renders; null: not yet.
+  let games = null;
+  let tables = null;
+  let mineEl = null;
+  let openEl = null;
+  // On a phone "My games" is below the create form: the games waiting for the player are one tap up top.
+  const gamesWaiting = h('button', {
+    type: 'button',
+    class: 'btn live-now games-waiting',
+    'data-testid': 'games-waiting',
+    hidden: true,
+    onclick: () => {
+      document.getElementById('mine-h')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      mineEl?.querySelector('.my-turn a')?.focus({ preventScroll: true });
+    },
+  });
+  const clock = setInterval(() => paintGames(), CLOCK_MS);
 
   /** The lobby's event stream, for the player signed in (none when nobody is). */
   function listen() {
@@ -133,8 +181,13 @@ export function mount(root) {
     stream = null;
     streamFor = id;
     invitations.clear();
+    games = null;
+    tables = null;
     renderInvitations();
-    if (!id) return;
+    if (!id) {
+      showWaiting(0);
+      return;
+    }
     invitationsEl.dataset.stream = 'connecting';
     stream = lobbyEvents({
       onInvitation(invitation) {
@@ -144,6 +197,17 @@ export function mount(root) {
       onGone(gone) {
         invitations.delete(gone.room_id);
         renderInvitations();
+      },
+      onGames(sent) {
+        games = sent;
+        showWaiting(sent.waiting || 0);
+        gamesWaiting.hidden = !sent.waiting;
+        gamesWaiting.textContent = sent.waiting ? tn('lobby.games.waiting', sent.waiting) : '';
+        paintGames();
+      },
+      onTables(sent) {
+        tables = sent;
+        paintTables();
       },
       onReady() {
         invitationsEl.dataset.stream = 'open'; // the browser tests wait for it before inviting
@@ -270,8 +334,11 @@ export function mount(root) {
       refreshWatchable();
       return;
     }
-    const mine = h('div', { 'data-testid': 'my-rooms' }, loading());
+    const mine = h('div', { 'data-testid': 'my-rooms', 'aria-live': 'polite' }, loading());
     const open = h('div', { 'data-testid': 'open-rooms' }, loading());
+    mineEl = mine;
+    openEl = open;
+    if (games) gamesWaiting.textContent = games.waiting ? tn('lobby.games.waiting', games.waiting) : '';
     const quickError = h('p', { class: 'form-error', role: 'alert', 'data-testid': 'quick-error' });
     const quick = h('button', {
       type: 'button',
@@ -305,6 +372,7 @@ export function mount(root) {
         { class: 'hero compact' },
         h('h1', { text: t('lobby.hello', { name: player.name }) }),
         h('p', { class: 'lead', text: t('lobby.tagline') }),
+        gamesWaiting,
         // Each button with its own caption under it (one line under both read as the second's).
         h(
           'div',
@@ -332,7 +400,22 @@ export function mount(root) {
     renderInvitations();
     setChildren(againEl, loading());
     renderAgain();
-    refresh(mine, open);
+    paintGames();
+    paintTables();
+  }
+
+  /** "My games" as the stream sent them (loading until it did). */
+  function paintGames() {
+    if (destroyed || !mineEl || !mineEl.isConnected || !games) return;
+    renderMine(mineEl, games.games || []);
+  }
+
+  /** The public tables to join and to watch, as the stream sent them. */
+  function paintTables() {
+    const player = getPlayer();
+    if (destroyed || !player || !tables) return;
+    if (openEl && openEl.isConnected) renderOpen(openEl, tables.open || [], player);
+    renderWatchable({ status: 'fulfilled', value: tables.watchable || [] }, player);
   }
 
   // Spectators: public tables being played, each with a "Watch" link (#/watch/<room>).
@@ -383,54 +466,45 @@ export function mount(root) {
     timer = setTimeout(refreshWatchable, REFRESH_MS);
   }
 
-  async function refresh(mineEl, openEl) {
-    clearTimeout(timer);
-    const player = getPlayer();
-    if (!player || destroyed) return;
-    const [mine, open, live] = await Promise.allSettled([api.myRooms(), api.openRooms(), api.watchableRooms()]);
-    if (destroyed || !mineEl.isConnected) return;
-    if (!getPlayer()) {
-      render();
-      return;
-    }
-    renderMine(mineEl, mine);
-    renderOpen(openEl, open, player);
-    renderWatchable(live, player);
-    timer = setTimeout(() => refresh(mineEl, openEl), REFRESH_MS);
-  }
-
-  function renderMine(el, result) {
-    if (result.status === 'rejected') {
-      setChildren(el, h('p', { class: 'form-error', text: apiErrorText(result.reason) }));
-      return;
-    }
-    const rooms = asList(result.value, 'rooms');
-    if (!rooms.length) {
+  function renderMine(el, list) {
+    if (!list.length) {
       setChildren(el, h('p', { class: 'muted', text: t('lobby.mine.empty') }));
       return;
     }
     const me = getPlayer();
-    setChildren(el, 
+    setChildren(
+      el,
       h(
         'ul',
-        { class: 'room-list' },
-        rooms.map((room) => {
-          const others = (room.players || []).filter((p) => p && p.id !== me.id);
-          const free = seatCount(room.options, room.players) - (room.players || []).filter(Boolean).length;
-          const label = !others.length
-            ? t('lobby.waiting_for_opponent')
-            : free > 0
-              ? t('lobby.vs_waiting', { names: others.map((p) => playerName(p, room.players)).join(', ') })
-              : t('lobby.vs', { name: others.map((p) => playerName(p, room.players)).join(', ') });
+        { class: 'room-list games-list' },
+        list.map((game) => {
+          const room = game.room;
+          const players = room.players || [];
+          const others = players.filter((p) => p && p.id !== me.id);
+          const free = seatCount(room.options, players) - players.filter(Boolean).length;
+          const names = others.map((p) => playerName(p, players)).join(', ');
+          const label = !others.length ? t('lobby.waiting_for_opponent') : free > 0 ? t('lobby.vs_waiting', { names }) : t('lobby.vs', { name: names });
           const isOpen = room.status === 'open';
+          const onTurn = room.turn == null ? null : players[room.turn];
+          const turnText = game.my_turn
+            ? room.turn_deadline
+              ? `${t('table.your_turn')} · ${timeLeft(room.turn_deadline)}`
+              : t('table.your_turn')
+            : room.status === 'playing' && onTurn
+              ? t('lobby.games.their_turn', { name: playerName(onTurn, players) })
+              : '';
+          const moveText = lastMoveText(game.last_move, players);
           return h(
             'li',
-            { class: 'room-row', 'data-testid': `my-room-${room.id}`, 'data-status': room.status },
+            { class: `room-row game-row${game.my_turn ? ' my-turn' : ''}`, 'data-testid': `my-room-${room.id}`, 'data-status': room.status, 'data-my-turn': game.my_turn ? 'true' : 'false' },
             h(
               'div',
               { class: 'room-main' },
               h('strong', { text: label }),
-              h('span', { class: `status-pill ${room.status}`, text: t(`room.status.${room.status}`) }),
+              turnText
+                ? h('span', { class: `turn-pill${game.my_turn ? ' mine' : ''}`, 'data-testid': `game-turn-${room.id}`, text: turnText })
+                : h('span', { class: `status-pill ${room.status}`, text: t(`room.status.${room.status}`) }),
+              moveText ? h('span', { class: 'last-move', 'data-testid': `game-last-${room.id}`, text: moveText }) : null,
               h('span', { class: 'room-game', 'data-testid': 'room-game', text: gameAndSeats(room) }),
               tableSummary(room.options),
             ),
@@ -438,7 +512,12 @@ export function mount(root) {
             h(
               'div',
               { class: 'row-actions' },
-              h('a', { class: 'btn primary', href: `#/table/${encodeURIComponent(room.id)}`, 'data-testid': `return-${room.id}`, text: isOpen ? t('lobby.open_table') : t('lobby.return') }),
+              h('a', {
+                class: `btn${game.my_turn || isOpen ? ' primary' : ''}`,
+                href: `#/table/${encodeURIComponent(room.id)}`,
+                'data-testid': `return-${room.id}`,
+                text: isOpen ? t('lobby.open_table') : game.my_turn ? t('lobby.games.play') : t('lobby.return'),
+              }),
               isOpen
                 ? h('button', {
                     type: 'button',
@@ -450,9 +529,8 @@ export function mount(root) {
                       try {
                         await api.leaveRoom(room.id);
                       } catch {
-                        /* shown by the refresh */
+                        e.target.disabled = false; // the stream sends the games again once it is gone
                       }
-                      render();
                     },
                   })
                 : null,
@@ -463,12 +541,8 @@ export function mount(root) {
     );
   }
 
-  function renderOpen(el, result, player) {
-    if (result.status === 'rejected') {
-      setChildren(el, h('p', { class: 'form-error', text: apiErrorText(result.reason) }));
-      return;
-    }
-    const rooms = asList(result.value, 'rooms').filter((room) => !(room.players || []).some((p) => p && p.id === player.id));
+  function renderOpen(el, list, player) {
+    const rooms = list.filter((room) => !(room.players || []).some((p) => p && p.id === player.id));
     if (!rooms.length) {
       setChildren(el, h('p', { class: 'muted', text: t('lobby.open.empty') }));
       return;
@@ -865,6 +939,8 @@ export function mount(root) {
     destroy() {
       destroyed = true;
       clearTimeout(timer);
+      clearInterval(clock);
+      document.title = t('app.title'); // the count belongs to the lobby (the badge stays: the games still wait)
       if (stream) stream.close();
       window.removeEventListener('player-changed', onPlayer);
     },
