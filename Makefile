@@ -26,6 +26,8 @@ test: $(BIN)/activate
 	$(BIN)/ruff check backend tests bench migrations
 	$(BIN)/ruff format --check backend tests bench migrations
 	$(BIN)/mypy --strict backend
+	# the search core compiled into numba's cache once, so that no pytest worker compiles it again
+	$(BIN)/python -m backend.search
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: $(BIN)/activate
