@@ -53,8 +53,8 @@ class LobbyEvent(StrEnum):
     READY = "ready"  # the stream is listened to: invitations sent from now on arrive
     INVITATION = "invitation"  # a recent opponent invites the player to a new private table
     INVITATION_GONE = "invitation_gone"  # it lapsed: the table started or closed, or it was declined
-    GAMES = "games"  # every table the player sits at ("My games"), whenever one of them changes
-    TABLES = "tables"  # the public tables to join and to watch, whenever they change
+    MY_GAMES = "games"  # every table the player sits at ("My games"), whenever one of them changes
+    PUBLIC_TABLES = "tables"  # the public tables to join and to watch, whenever they change
 
 
 class InvitationEnd(StrEnum):

@@ -291,7 +291,7 @@ class LobbyEvents:
         """What a stream is sent when it opens, before ``ready``: the player's games and the tables."""
         found: list[str] = []
         if self._games is not None:
-            found.append(sse(LobbyEvent.GAMES, await self._games(player_id)))
+            found.append(sse(LobbyEvent.MY_GAMES, await self._games(player_id)))
         if self._tables is not None:
             loop = asyncio.get_running_loop()
             if self._tables_text is None or loop.time() - self._tables_at > self._tables_every_s:
@@ -340,13 +340,13 @@ class LobbyEvents:
         except Exception as error:  # the database away: the next change (or a reconnect) sends them
             log.info("the games of %s could not be read: %s", player_id, error)
             return
-        self._deliver(player_id, sse(LobbyEvent.GAMES, games))
+        self._deliver(player_id, sse(LobbyEvent.MY_GAMES, games))
 
     async def _build_tables(self) -> bool:
         """Build the public tables; whether they differ from the ones sent last."""
         assert self._tables is not None
         self._tables_at = asyncio.get_running_loop().time()
-        text = sse(LobbyEvent.TABLES, await self._tables())
+        text = sse(LobbyEvent.PUBLIC_TABLES, await self._tables())
         if text == self._tables_text:
             return False
         self._tables_text = text

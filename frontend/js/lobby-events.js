@@ -56,11 +56,11 @@ export function lobbyEvents({ onInvitation, onGone, onGames = () => {}, onTables
       const gone = data(event);
       if (gone) onGone(gone);
     });
-    es.addEventListener(LOBBY_EVENTS.GAMES, (event) => {
+    es.addEventListener(LOBBY_EVENTS.MY_GAMES, (event) => {
       const games = data(event);
       if (games) onGames(games);
     });
-    es.addEventListener(LOBBY_EVENTS.TABLES, (event) => {
+    es.addEventListener(LOBBY_EVENTS.PUBLIC_TABLES, (event) => {
       const tables = data(event);
       if (tables) onTables(tables);
     });

@@ -464,8 +464,8 @@ export const LOBBY_EVENTS = Object.freeze({
   "READY": "ready",
   "INVITATION": "invitation",
   "INVITATION_GONE": "invitation_gone",
-  "GAMES": "games",
-  "TABLES": "tables"
+  "MY_GAMES": "games",
+  "PUBLIC_TABLES": "tables"
 });
 
 // Why an invitation lapsed (invitation_gone).
