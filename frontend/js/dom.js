@@ -78,3 +78,74 @@ export function setChildren(el, ...children) {
   append(el, children);
   return el;
 }
+
+// ------------------------------------------------------------------ keyed patching (issue 42)
+// A node's key for `sync`: kept beside the node, never in the DOM (no attribute to restyle or read).
+const KEYS = new WeakMap();
+
+/** The key `sync` gave `node`, or undefined. */
+export function keyOf(node) {
+  return KEYS.get(node);
+}
+
+/**
+ * Make `parent`'s children the nodes for `items`, in their order, by key: a child whose key
+ * (`key(item, i)`, a string or number) is still wanted is kept and given to `update(node, item, i)`
+ * (when given) — it keeps its focus, its animations and its listeners; a new key gets
+ * `create(item, i)` (which builds it whole: `update` is not called for it); every other child goes.
+ * Nothing is moved that is already in its place, so an unchanged list touches no node. Returns the
+ * nodes made this time (the caller may animate them in).
+ */
+export function sync(parent, items, key, create, update = null) {
+  const old = new Map();
+  for (const child of parent.children) {
+    const k = KEYS.get(child);
+    if (k !== undefined && !old.has(k)) old.set(k, child);
+  }
+  const made = [];
+  const nodes = items.map((item, i) => {
+    const k = String(key(item, i));
+    let node = old.get(k);
+    if (node) {
+      old.delete(k);
+      if (update) update(node, item, i);
+    } else {
+      node = create(item, i);
+      KEYS.set(node, k);
+      made.push(node);
+    }
+    return node;
+  });
+  const wanted = new Set(nodes);
+  for (let child = parent.firstChild; child; ) {
+    const next = child.nextSibling;
+    if (!wanted.has(child)) parent.removeChild(child);
+    child = next;
+  }
+  let ref = parent.firstChild;
+  for (const node of nodes) {
+    if (node === ref) ref = ref.nextSibling;
+    else parent.insertBefore(node, ref);
+  }
+  return made;
+}
+
+/**
+ * Set an element's text only when it differs (a write of the same text still dirties the layout).
+ */
+export function setText(el, text) {
+  const value = String(text ?? '');
+  if (el.textContent !== value) el.textContent = value;
+  return el;
+}
+
+/** Set (or, for null/undefined/false, remove) an attribute only when it differs. */
+export function setAttr(el, name, value) {
+  if (value === null || value === undefined || value === false) {
+    if (el.hasAttribute(name)) el.removeAttribute(name);
+  } else {
+    const v = value === true ? '' : String(value);
+    if (el.getAttribute(name) !== v) el.setAttribute(name, v);
+  }
+  return el;
+}

@@ -1,7 +1,8 @@
 """A connection that stalls without closing (issue 22, defect 7): the socket stays open but nothing
-arrives. A card tapped then says "sending…" within a moment, the bar's pill says the connection is
-slow once the app's own ping (``{"type": "ping"}`` → ``pong``) goes unanswered, and "reconnecting"
-once the page gives the socket up; when frames flow again the pill goes and the table goes on.
+arrives. A card tapped (in the trick at once, issue 42) then says "sending…" within a moment, the
+bar's pill says the connection is slow once the app's own ping (``{"type": "ping"}`` → ``pong``)
+goes unanswered, and "reconnecting" once the page gives the socket up; when frames flow again the
+pill goes and the table goes on.
 
 The stall is made with Playwright's WebSocket routing: the page's frames still reach the server, the
 server's are held back (and delivered when the stall ends), as a proxy or a dead radio link would.
@@ -94,7 +95,9 @@ def test_a_stalled_socket_shows_sending_and_the_pill_then_recovers(
         card.click(position={"x": 14, "y": 14})
         # within a moment (SENDING_MS, 400 ms) the card says so, and so does the pill
         page.clock.run_for(450)
-        sending = page.locator(f'[data-testid="hand"] [data-card="{code}"] [data-testid="sending"]')
+        # the card is in the trick at once (issue 42), and it is the card there that says so
+        expect(page.get_by_test_id(f"card-{code}")).to_have_count(0)
+        sending = page.locator(f'[data-testid="current-trick"] [data-card="{code}"] [data-testid="sending"]')
         expect(sending).to_be_visible(timeout=1500)
         expect(sending).to_have_text(sending_text)
         expect(pill).to_have_attribute("data-state", "sending", timeout=1500)
@@ -115,6 +118,7 @@ def test_a_stalled_socket_shows_sending_and_the_pill_then_recovers(
         stall.release()
         expect(page.get_by_test_id(f"card-{code}")).to_have_count(0)
         expect(pill).to_be_hidden()
+        expect(page.locator('[data-testid="sending"]')).to_have_count(0)
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()

@@ -12,7 +12,7 @@ import { canDeclare, dealOf, discardTurn, isBlocking, legalMoves, matchOver, pla
 import { whyText } from './names.js';
 import { handLayout, ROW_SHIFT } from './layout.js';
 import { talonKeys } from './model.js';
-import { DEAL_MS, DEAL_STAGGER_MS, flyFrom, motionOn, rectOf, slideFrom } from './motion.js';
+import { DEAL_STAGGER_MS, dealIn, flyFrom, motionOn, rectOf, slideFrom } from './motion.js';
 import { tapToRaise } from '../prefs.js';
 import { watchInput } from './touch.js';
 
@@ -30,8 +30,11 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => place()) : null;
   if (ro) ro.observe(box);
 
+  /** The hand's cards (not the pictures of a deal still flying in, motion.js `dealIn`). */
+  const cardsOf = () => [...el.children].filter((c) => !c.classList.contains('deal-ghost'));
+
   function place() {
-    const cards = [...el.children];
+    const cards = cardsOf();
     const n = cards.length;
     const w = box.clientWidth;
     const hgt = box.clientHeight;
@@ -71,7 +74,7 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   });
 
   function rove(target) {
-    for (const b of el.children) b.tabIndex = b === target ? 0 : -1;
+    for (const b of cardsOf()) b.tabIndex = b === target ? 0 : -1;
   }
 
   /**
@@ -109,7 +112,7 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     const dealt = newDeal || events.some((e) => e && (e.kind === 'deal_started' || e.kind === 'match_started'));
     dealShown = v.deal_number;
     const moving = motionOn();
-    const before = moving ? new Map([...el.children].map((b) => [b.dataset.card, rectOf(b)])) : null;
+    const before = moving ? new Map(cardsOf().map((b) => [b.dataset.card, rectOf(b)])) : null;
     last = key;
     const buttons = hand.map((code, i) => {
       if (picking) return pickButton(code, i, picked.has(code), talon.has(code), blocked);
@@ -157,7 +160,7 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   function travel(buttons, { before, drawn, dealt, from }) {
     buttons.forEach((button, i) => {
       const code = button.dataset.card;
-      if (dealt) flyFrom(button, from, { duration: DEAL_MS, delay: i * DEAL_STAGGER_MS, fade: true });
+      if (dealt) dealIn(button, from, { delay: i * DEAL_STAGGER_MS });
       else if (drawn.has(code) || (before.size && !before.has(code))) flyFrom(button, from, { fade: true });
       else slideFrom(button, before.get(code));
     });
@@ -186,7 +189,7 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   }
 
   function showRaised() {
-    for (const b of el.children) {
+    for (const b of cardsOf()) {
       const on = b.dataset.card === raised;
       b.classList.toggle('raised', on);
       if (on) b.dataset.raised = 'true';

@@ -49,6 +49,30 @@ export function flyFrom(el, from, { duration = PLAY_MS, delay = 0, fade = false 
   return el.animate([first, { transform: o.base, opacity: 1 }], { duration, delay, easing: EASE, fill: 'backwards' });
 }
 
+/**
+ * A dealt card of the hand: a picture of it (a copy that takes no tap) waits at `from` for its turn
+ * (`delay`, the deal's stagger) and flies to the card's place, while the card itself — the button a
+ * tap hits — stays where it belongs, unseen until its picture arrives. A tap during the deal so
+ * lands on the card where it will lie, never on a card still waiting at the stock (issue 42: a
+ * first tap there hit nothing and sent no play). Returns the picture's animation, or null.
+ */
+export function dealIn(el, from, { duration = DEAL_MS, delay = 0 } = {}) {
+  if (!motionOn() || !el.parentNode) return null;
+  const o = offset(el, from);
+  if (!o) return null;
+  const ghost = document.createElement('div');
+  ghost.className = `${el.className} deal-ghost`;
+  ghost.style.cssText = el.style.cssText;
+  ghost.setAttribute('aria-hidden', 'true');
+  for (const child of el.childNodes) ghost.appendChild(child.cloneNode(true));
+  el.after(ghost);
+  const flight = ghost.animate([{ transform: o.away, opacity: 0.4 }, { transform: o.base, opacity: 1 }], { duration, delay, easing: EASE, fill: 'backwards' });
+  // the card itself: no transform (its box stays in place), only hidden until its picture lands
+  el.animate([{ opacity: 0 }, { opacity: 0 }], { duration: duration + delay });
+  flight.finished.catch(() => null).then(() => ghost.remove());
+  return flight;
+}
+
 /** The card `el` flies from where it is to the rect `to`, shrinking and fading (a trick to its winner). */
 export function flyTo(el, to, { duration = SWEEP_MS, delay = 0, scale = 0.35 } = {}) {
   if (!motionOn() || !to) return null;

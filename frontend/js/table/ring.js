@@ -8,13 +8,13 @@
 // game's `stock` flag, `deal.stock_count`, `deal.declarer`), never from asking which game it is.
 // Cards travel (motion.js): a card played flies in from the hand or its seat, the trick taken stays
 // as long as this device's setting says (prefs.js; or until tapped) and then flies to its winner.
-import { cardBack, cardEl, SUIT_SYMBOL, suitBadge } from '../cards.js';
-import { h, setChildren } from '../dom.js';
+import { cardBack, cardEl, cardName, SUIT_SYMBOL, suitBadge } from '../cards.js';
+import { h, keyOf, setAttr, setChildren, sync } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { fitSoon } from '../fit.js';
 import { plainName, seatColour, seatTag, shortName } from './names.js';
 import { hasStock, othersAround, positionOf, talonKeys, trickCards } from './model.js';
-import { dealOf, isMe, mySeat, phaseOf, seatCount, viewOf } from './store.js';
+import { dealOf, isMe, mySeat, optimisticCard, phaseOf, seatCount, viewOf } from './store.js';
 import { seatBox, tickSeats } from './seats.js';
 import { flyFrom, flyTo, motionOn, PLAY_MS, rectOf } from './motion.js';
 import { TRICK_STAY, trickStay } from '../prefs.js';
@@ -160,8 +160,22 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     return card;
   }
 
+  /** A card kept in the live trick (sync): what may change about it is its place in order and its owner's name. */
+  function patchTrickCard(s, card, code, seat, i) {
+    card.style.setProperty('--i', String(i));
+    const label = { card: cardName(code), name: plainName(s, seat) };
+    setAttr(card, 'aria-label', isMe(s, seat) ? t('ring.trick_card_mine', label) : t('ring.trick_card', label));
+    setAttr(card, 'data-colour', String(seatColour(s, seat)));
+    const tag = seatTag(s, seat, { class: `seat-tag trick-owner seat-c${seatColour(s, seat)}`, 'data-testid': `trick-owner-${code}` });
+    const old = card.querySelector('.trick-owner');
+    if (!old) card.append(tag);
+    else if (old.textContent !== tag.textContent || old.className !== tag.className || old.title !== tag.title) old.replaceWith(tag);
+  }
+
   function renderTrick(s, n, my, events, origin) {
     const d = dealOf(s);
+    // The cards on the felt already (mine drawn at once, issue 42): they do not fly in again.
+    const shownBefore = new Set([...trickLayer.children].map((c) => keyOf(c)).filter(Boolean));
     const fresh = s.msg !== lastMsg;
     lastMsg = s.msg;
     const v = viewOf(s);
@@ -186,7 +200,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
       const g = h('div', { class: 'ring-ghost final', 'data-testid': 'final-trick', 'data-winner': String(f.winner) });
       g.append(...layCards(g, f, (card, seat) => ({ testids: false, winner: seat === f.winner })));
       setChildren(ghostLayer, g);
-      flyIn(g, played, origin);
+      flyIn(g, played, origin, shownBefore);
       if (sweepFinal) {
         // The live table's: after its moment (a tap cannot clear it behind the summary: "until
         // tapped" waits as long as "normal"), the last trick goes to its winner like every other.
@@ -203,7 +217,18 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
       dropGhost();
       ghostLayer.replaceChildren();
     }
-    setChildren(trickLayer, layCards(trickLayer, d.trick, () => ({})));
+    // The live trick, keyed by seat and card: a card already there is kept (the server's answer to
+    // a card drawn at once redraws nothing); a card new to it flies in if it was played just now.
+    const live = trickCards(d.trick, n);
+    trickLayer.style.setProperty('--k', String(live.length));
+    const liveKey = ({ card, seat }) => `${seat}:${card}:${positionOf(n, my, seat)}`;
+    const made = sync(
+      trickLayer,
+      live,
+      liveKey,
+      ({ card, seat }, i) => trickCard(s, card, seat, n, my, i),
+      (node, { card, seat }, i) => patchTrickCard(s, node, card, seat, i),
+    );
     const won = events.find((e) => e && e.kind === 'trick_won');
     if (won) {
       // A trick just taken: its cards stay a moment where they were played (prefs.js: short, normal,
@@ -215,7 +240,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
       if (stay === 'tap') g.append(h('span', { class: 'ghost-hint', text: t('ring.tap_to_clear') }));
       setChildren(ghostLayer, g);
       ghost = { el: g, winner: won.seat, timer: null };
-      flyIn(g, played, origin);
+      flyIn(g, played, origin, shownBefore);
       const ms = TRICK_STAY[stay];
       if (ms !== null) {
         const mine = ghost;
@@ -226,13 +251,23 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     } else if (ghost && fresh && !events.length) {
       dropGhost(); // a state that no action caused (a reconnect): drawn as it is
     }
-    flyIn(trickLayer, played, origin);
+    if (!motionOn()) return;
+    const mine = optimisticCard(s);
+    const now = new Set(played.map((e) => `${e.seat}:${e.card}:${positionOf(n, my, e.seat)}`));
+    if (mine) now.add(`${my}:${mine}:${positionOf(n, my, my)}`);
+    for (const node of made) {
+      if (!now.has(keyOf(node))) continue; // on the table already when the page came (a reconnect)
+      const seat = Number(node.dataset.seat);
+      const at = origin && seat === my ? origin(node.dataset.card) : null;
+      flyFrom(node, at || seatRect(seat, true), { fade: !at });
+    }
   }
 
-  /** The cards just played fly in from the hand (`origin`) or from their seat's box. */
-  function flyIn(layer, played, origin) {
+  /** The cards just played fly in from the hand (`origin`) or from their seat's box (not one on the felt already). */
+  function flyIn(layer, played, origin, shownBefore) {
     if (!played.length || !motionOn()) return;
     for (const e of played) {
+      if (shownBefore && [...shownBefore].some((k) => k.startsWith(`${e.seat}:${e.card}:`))) continue;
       const card = layer.querySelector(`.trick-card[data-card="${e.card}"]`);
       if (!card) continue;
       const from = (origin && origin(e.card)) || seatRect(e.seat, true);

@@ -29,7 +29,9 @@ export function initialState({ myId = null, bottom = 0 } = {}) {
     chat: [],
     unread: 0,
     sheet: { open: false, tab: 'chat' },
-    pending: null, // {id, kind, card, slow}: a blocking intent sent, not yet answered (slow: for a while)
+    pending: null, // {id, kind, card, slow}: a blocking intent sent, not yet answered (slow: for a while);
+    // a card played at once (issue 42) also has `optimistic: true` and the `version` it was made against
+    putBack: null, // {card, reason: 'refused' | 'lost' | 'timeout', code, seq}: a card played at once came back
     awaitingState: false, // after stale_version: the current state follows at once
     rejected: null, // {id, code, seq}
     illegal: null, // {card, code, seq}: the last tap on a card that may not be played
@@ -44,6 +46,9 @@ export function initialState({ myId = null, bottom = 0 } = {}) {
 }
 
 // ------------------------------------------------------------------ selectors (pure)
+/** The card drawn in the trick before the server's answer (issue 42), or null. */
+export const optimisticCard = (s) => (s.pending && s.pending.optimistic ? s.pending.card : null);
+
 export const roomOf = (s) => (s.shown && s.shown.room) || (s.msg && s.msg.room) || null;
 export const viewOf = (s) => (s.shown && s.shown.view) || null;
 export const dealOf = (s) => (viewOf(s) && viewOf(s).deal) || null;
@@ -202,10 +207,11 @@ export function reduce(state, action) {
     case 'watch_state':
       return onState(s, action);
     case 'rejected': {
-      const seq = s.seq + 1;
       const clear = s.pending && (action.id === s.pending.id || action.id === null);
+      const next = clear ? putBack(s, 'refused', String(action.code || '')) : s;
+      const seq = next.seq + 1;
       return {
-        ...s,
+        ...next,
         seq,
         pending: clear ? null : s.pending,
         awaitingState: action.code === 'stale_version' ? true : s.awaitingState,
@@ -224,18 +230,25 @@ export function reduce(state, action) {
       const next = { ...s, conn: action.status, fatal: action.status === 'fatal' ? action.detail || 'unknown' : s.fatal };
       if (action.status === 'connecting' || action.status === 'open') next.fatal = null;
       if (action.status === 'open' || !viewOf(s) || isSpectator(s)) return next;
-      // While our own socket is down our own presence light says so too.
+      // While our own socket is down our own presence light says so too; a card played at once comes back.
       const me = mySeat(s);
-      return withPlayers({ ...next, pending: null }, (players) => players.map((p, seat) => (p && seat === me ? { ...p, connected: false } : p)));
+      return withPlayers({ ...putBack(next, 'lost'), pending: null }, (players) => players.map((p, seat) => (p && seat === me ? { ...p, connected: false } : p)));
     }
-    case 'local/sent':
-      return { ...s, pending: action.blocking ? { id: action.id, kind: action.kind, card: action.card || null, slow: false } : s.pending };
+    case 'local/sent': {
+      if (!action.blocking) return { ...s };
+      const pending = { id: action.id, kind: action.kind, card: action.card || null, slow: false };
+      // A legal card of mine is in the trick at once (issue 42); the server's answer confirms it.
+      if (action.optimistic && action.kind === 'play' && playTurn(s) && legalMoves(s).has(action.card) && s.shown === s.msg) {
+        return { ...s, pending: { ...pending, optimistic: true, version: s.version }, shown: optimisticShown(s.msg, action.card), effects: ['card'] };
+      }
+      return { ...s, pending };
+    }
     case 'local/pending_slow':
       return s.pending && s.pending.id === action.id && !s.pending.slow ? { ...s, pending: { ...s.pending, slow: true } } : state;
     case 'local/health':
       return action.health === s.health ? state : { ...s, health: action.health === 'slow' ? 'slow' : 'ok' };
     case 'local/pending_timeout':
-      return s.pending && s.pending.id === action.id ? { ...s, pending: null } : s;
+      return s.pending && s.pending.id === action.id ? { ...putBack(s, 'timeout'), pending: null } : state;
     case 'local/summary_close':
       return closeSummary(s);
     case 'local/banner_done':
@@ -268,8 +281,41 @@ export function reduce(state, action) {
   }
 }
 
-function onState(s, m) {
-  if (typeof m.version === 'number' && m.version < s.version) return s;
+/**
+ * The server's state `m` with my `card` played: out of my hand, into the trick after the cards
+ * there (my seat leads an empty one), my count one less, the turn on to the next seat (nobody's
+ * when the trick is full: who takes it is the server's to say), nothing else playable.
+ */
+export function optimisticShown(m, card) {
+  const v = m.view;
+  const d = v.deal;
+  const n = seatCountOf(v);
+  const me = v.seat;
+  const hand = [...(d.hand || [])];
+  const at = hand.indexOf(card);
+  if (at >= 0) hand.splice(at, 1); // one card: a game of two decks may hold its twin
+  const open = d.trick && Array.isArray(d.trick.cards) && d.trick.cards.length > 0;
+  const trick = open ? { ...d.trick, cards: [...d.trick.cards, card] } : { ...(d.trick || {}), leader: me, cards: [card] };
+  const counts = Array.isArray(d.hand_counts) ? d.hand_counts.map((c, seat) => (seat === me ? Math.max(0, c - 1) : c)) : d.hand_counts;
+  const deal = { ...d, hand, hand_counts: counts, trick, turn: trick.cards.length < n ? (me + 1) % n : null };
+  return { ...m, view: { ...v, deal, legal: [], blocked: [] }, optimistic: card };
+}
+
+/** The card played at once goes back to the hand (the server's table is shown), saying why. */
+function putBack(s, reason, code = '') {
+  if (!s.pending || !s.pending.optimistic) return s;
+  const seq = s.seq + 1;
+  return { ...s, seq, shown: s.held ? s.shown : s.msg, putBack: { card: s.pending.card, reason, code, seq } };
+}
+
+function onState(s0, m) {
+  if (typeof m.version === 'number' && m.version < s0.version) return s0;
+  const mine = s0.pending && s0.pending.optimistic ? s0.pending : null;
+  const answer = Boolean(s0.pending) && m.reply_to !== null && m.reply_to !== undefined && m.reply_to === s0.pending.id;
+  // A state of the same version that does not answer my play (a reply to something else, a resend)
+  // keeps my card in the trick; the answer or a newer table is the server's word and is shown as it is.
+  const keep = mine && !answer && m.version === s0.version;
+  const s = mine ? { ...s0, shown: s0.msg } : s0; // the deal as the server has it (a summary's too)
   const events = Array.isArray(m.events) ? m.events : [];
   const kinds = new Set(events.map((e) => e && e.kind));
   const before = s.msg;
@@ -320,8 +366,14 @@ function onState(s, m) {
     next.seq += 1;
     next.banners = [...next.banners, { id: next.seq, seat: e.seat, suit: e.suit, points: e.points }];
   }
+  if (keep) {
+    next.pending = s0.pending;
+    if (!next.held && next.shown === m && m.view && m.view.deal) next.shown = optimisticShown(m, mine.card);
+  }
   const fx = [];
-  if (kinds.has('card_played')) fx.push('card');
+  // my card's sound was given at the tap already
+  const heard = answer && mine ? events.filter((e) => e && e.kind === 'card_played' && !(e.card === mine.card && e.seat === mySeat(s))) : events.filter((e) => e && e.kind === 'card_played');
+  if (heard.length) fx.push('card');
   if (kinds.has('declaration')) fx.push('marriage');
   if (kinds.has('trick_won')) fx.push('trick');
   if (kinds.has('match_over')) fx.push('match');

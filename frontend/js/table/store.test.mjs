@@ -3,7 +3,7 @@
 // node --test frontend/js/table/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blockedMoves, connectionPill, initialState, legalMoves, marriagesOf, myTurn, reduce, whyNot } from './store.js';
+import { blockedMoves, connectionPill, initialState, isBlocking, legalMoves, marriagesOf, myTurn, optimisticCard, reduce, whyNot } from './store.js';
 
 const deepFreeze = (o) => {
   if (o && typeof o === 'object') {
@@ -190,4 +190,88 @@ test('the connection pill: a move waiting, a late pong, a socket down (issue 22)
   assert.equal(s.pending, null);
   s = reduce(s, { type: 'local/health', health: 'ok' });
   assert.equal(connectionPill(s), null);
+});
+
+// ------------------------------------------------------------------ a card drawn at once (issue 42)
+const played = (s) => s.shown.view.deal.trick.cards;
+
+test('a legal card sent is in the trick at once; the server’s state stays the truth', () => {
+  const s0 = reduce(start(), { type: 'local/conn', status: 'open' });
+  const s = reduce(s0, { type: 'local/sent', id: 9, kind: 'play', card: 'AS', blocking: true, optimistic: true });
+  assert.equal(optimisticCard(s), 'AS');
+  assert.deepEqual(played(s), ['AS']);
+  assert.deepEqual(s.shown.view.deal.hand, ['9S']);
+  assert.deepEqual(s.shown.view.deal.hand_counts, [1, 8]);
+  assert.equal(s.shown.view.deal.turn, 1);
+  assert.deepEqual(s.shown.view.legal, []);
+  assert.equal(s.msg, s0.msg); // the server's state is untouched
+  assert.equal(s.pending.version, 1);
+  assert.deepEqual(s.effects, ['card']);
+  assert.ok(isBlocking(s));
+  // an illegal card, or one sent without asking for it, is not drawn
+  assert.equal(optimisticCard(reduce(s0, { type: 'local/sent', id: 9, kind: 'play', card: '9S', blocking: true, optimistic: true })), null);
+  assert.equal(reduce(s0, { type: 'local/sent', id: 9, kind: 'play', card: 'AS', blocking: true }).shown, s0.shown);
+});
+
+test('the answer shows the server’s table; a same-version state keeps my card; a newer one is the server’s word', () => {
+  const s0 = reduce(start(), { type: 'local/conn', status: 'open' });
+  let s = reduce(s0, { type: 'local/sent', id: 9, kind: 'play', card: 'AS', blocking: true, optimistic: true });
+  // same version, not the answer (a reply to something else): my card stays, still pending
+  const same = reduce(s, { ...stateMsg({ version: 1, hand: ['AS', '9S'], legal: [{ card: 'AS', declare: null }] }), reply_to: 4 });
+  assert.deepEqual(played(same), ['AS']);
+  assert.equal(same.pending.id, 9);
+  assert.equal(same.msg.reply_to, 4);
+  // the answer: the server's table as it is, nothing pending, my card's sound not given twice
+  const answer = { ...stateMsg({ version: 2, hand: ['9S'], turn: 1, trick: ['AS'], events: [{ kind: 'card_played', seat: 0, card: 'AS' }] }), reply_to: 9 };
+  const done = reduce(same, answer);
+  assert.equal(done.shown, done.msg);
+  assert.equal(done.pending, null);
+  assert.equal(done.putBack, null);
+  assert.deepEqual(done.effects, []);
+  // a newer table that does not answer it: shown as the server has it (my card back in the hand)
+  const newer = reduce(s, stateMsg({ version: 3, hand: ['AS', '9S'] }));
+  assert.equal(newer.shown, newer.msg);
+  assert.equal(optimisticCard(newer), null);
+  assert.deepEqual(newer.shown.view.deal.hand, ['AS', '9S']);
+});
+
+test('a refusal, a lost socket or no answer in time put the card back, saying why', () => {
+  const s0 = reduce(start(), { type: 'local/conn', status: 'open' });
+  const s = reduce(s0, { type: 'local/sent', id: 9, kind: 'play', card: 'AS', blocking: true, optimistic: true });
+  const refused = reduce(s, { type: 'rejected', id: 9, code: 'must_follow' });
+  assert.equal(refused.shown, s0.msg);
+  assert.equal(refused.pending, null);
+  assert.deepEqual({ card: refused.putBack.card, reason: refused.putBack.reason, code: refused.putBack.code }, { card: 'AS', reason: 'refused', code: 'must_follow' });
+  assert.equal(reduce(s, { type: 'rejected', id: 3, code: 'must_follow' }).shown, s.shown); // another intent's
+  const lost = reduce(s, { type: 'local/conn', status: 'reconnecting' });
+  assert.equal(lost.putBack.reason, 'lost');
+  assert.deepEqual(lost.shown.view.deal.hand, ['AS', '9S']);
+  assert.equal(lost.pending, null);
+  const late = reduce(s, { type: 'local/pending_timeout', id: 9 });
+  assert.equal(late.putBack.reason, 'timeout');
+  assert.equal(late.shown, s0.msg);
+  assert.equal(reduce(late, { type: 'local/pending_timeout', id: 9 }), late); // once
+});
+
+test('a deal’s summary is made from the server’s state, not from the card drawn at once', () => {
+  let s = reduce(initialState({ myId: 'p0' }), stateMsg({ version: 5, hand: ['AS'], opp: 1, legal: [{ card: 'AS', declare: null }] }));
+  s = reduce(s, { type: 'local/conn', status: 'open' });
+  s = reduce(s, { type: 'local/sent', id: 9, kind: 'play', card: 'AS', blocking: true, optimistic: true });
+  const dealOver = { kind: 'deal_over', number: 0, totals: [120, 0], scores: [120, 0], card_points: [120, 0] };
+  const events = [
+    { kind: 'card_played', seat: 0, card: 'AS' },
+    { kind: 'card_played', seat: 1, card: '9S' },
+    { kind: 'trick_won', seat: 0, leader: 0, cards: ['AS', '9S'] },
+    dealOver,
+  ];
+  const answer = { ...stateMsg({ version: 6, hand: ['KH', 'QH'], opp: 2, totals: [120, 0], history: [{ number: 0, declarations: [] }], events }), reply_to: 9 };
+  s = reduce(s, answer);
+  assert.equal(s.held, true);
+  assert.equal(s.summary.event, dealOver);
+  const d = s.shown.view.deal;
+  assert.deepEqual(d.hand, []);
+  assert.deepEqual(d.hand_counts, [0, 0]);
+  assert.deepEqual(d.final_trick.cards, ['AS', '9S']);
+  assert.equal(s.shown.optimistic, undefined);
+  assert.equal(s.pending, null);
 });

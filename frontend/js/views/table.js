@@ -3,7 +3,7 @@
 // One table for every game and seat count: the seats around the felt (table/ring.js, me at the
 // bottom — for two the other on top), the stock, the auction, the talon or the trick in the middle.
 import { api } from '../api.js';
-import { cardBack } from '../cards.js';
+import { cardBack, cardName } from '../cards.js';
 import { h, setChildren } from '../dom.js';
 import { REFUSAL_CODES } from '../generated/protocol.js';
 import { t, tn } from '../i18n.js';
@@ -201,6 +201,10 @@ export function mount(root, roomId) {
     const before = state;
     state = reduce(state, action);
     if (state === before && action.type !== 'state') return;
+    if (action.type === 'local/pending_slow' || action.type === 'local/health') {
+      renderPill(); // they change the pill and the note on the card sent, nothing else
+      return;
+    }
     render(action.type === 'state' ? action.events || [] : []);
     afterChange(before, action);
   }
@@ -216,6 +220,7 @@ export function mount(root, roomId) {
 
   function afterChange(before, action) {
     for (const name of state.effects) feedback().cue(name);
+    if (state.putBack && state.putBack !== before.putBack) toast(putBackText(state.putBack), 'rejected-message');
     for (const b of state.banners) if (!before.banners.some((x) => x.id === b.id)) later(() => dispatch({ type: 'local/banner_done', id: b.id }), BANNER_MS);
     if (state.illegal && state.illegal !== before.illegal) {
       const seq = state.illegal.seq;
@@ -271,7 +276,9 @@ export function mount(root, roomId) {
       return false;
     }
     if (blocking) {
-      dispatch({ type: 'local/sent', id, kind: type, card: type === 'play' ? body.card : null, blocking: true });
+      // a play is drawn in the trick in this same task (issue 42): the answer confirms it, a refusal,
+      // a lost socket or PENDING_TIMEOUT_MS without an answer puts it back (store.js)
+      dispatch({ type: 'local/sent', id, kind: type, card: type === 'play' ? body.card : null, blocking: true, optimistic: type === 'play' });
       later(() => dispatch({ type: 'local/pending_slow', id }), SENDING_MS);
       later(() => dispatch({ type: 'local/pending_timeout', id }), PENDING_TIMEOUT_MS);
     }
@@ -341,8 +348,19 @@ export function mount(root, roomId) {
   }
 
   function onRejected(m) {
+    // a card played at once and refused: its toast says it is back, and why (afterChange)
+    if (state.pending && state.pending.optimistic && (m.id === state.pending.id || m.id === null)) return;
     if (m.code === 'stale_version') toast(t('reject.stale_version'), 'rejected-message');
     else toast(REJECT_CODES.has(m.code) ? rejectText(m.code) : t('reject.unknown'), 'rejected-message');
+  }
+
+  /** Why a card drawn in the trick before the server's answer is back in the hand (issue 42). */
+  function putBackText(back) {
+    const card = cardName(back.card);
+    if (back.reason === 'lost') return t('card.back_lost', { card });
+    if (back.reason === 'timeout') return t('card.back_timeout', { card });
+    const reason = back.code === 'stale_version' ? t('reject.stale_version') : REJECT_CODES.has(back.code) ? rejectText(back.code) : t('reject.unknown');
+    return t('card.back', { card, reason });
   }
 
   function rejectText(code) {
@@ -500,12 +518,13 @@ export function mount(root, roomId) {
     el.connPill.dataset.state = pill || 'ok';
     el.connPill.textContent = pill ? t(`conn.${pill}`) : '';
     const card = state.pending && state.pending.slow && state.pending.card;
-    for (const b of el.page.querySelectorAll('.hand .card.sending')) {
+    for (const b of el.page.querySelectorAll('.hand .card.sending, .trick-card.sending')) {
       if (b.dataset.card === card) continue;
       b.classList.remove('sending');
       b.querySelector('.sending-note')?.remove();
     }
-    const b = card ? el.page.querySelector(`.hand .card[data-card="${card}"]`) : null;
+    // the card sent: in the hand, or already in the trick (drawn there at once, issue 42)
+    const b = card ? el.page.querySelector(`.hand button.card[data-card="${card}"]`) || (state.pending.optimistic ? el.page.querySelector(`[data-testid="current-trick"] .trick-card[data-card="${card}"]`) : null) : null;
     if (b && !b.classList.contains('sending')) {
       b.classList.add('sending');
       b.append(h('span', { class: 'sending-note', 'data-testid': 'sending', text: t('conn.sending') }));
