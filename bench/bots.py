@@ -74,11 +74,10 @@ from backend.engine.shuffle import derive
 
 def make_bot(spec: str, rules: Rules | None = None) -> Bot:
     """The bot of a level for ``rules`` (default two-hand 1001), or an expert variant for ablations:
-    ``expert-noinfer`` (uniform worlds), ``expert-nomatch`` (maximize the deal score), ``expert-depthN``
-    (search at most N tricks deep; 0: playouts only), ``expert-worldsN``, ``expert-budgetS`` (seconds),
+    ``expert-noinfer`` (uniform worlds), ``expert-nomatch`` (maximize the deal score), ``expert-worldsN``,
+    ``expert-budgetS`` (seconds),
     ``expert-discardsN`` (three and four: the talon pairs searched),
-    combinable with ``+`` (``expert-noinfer+nomatch``); in the games of three and four
-    (``TableExpertBot``) ``depthN`` is refused."""
+    combinable with ``+`` (``expert-noinfer+nomatch``)."""
     rules = rules or Rules()
     if spec != "expert" and not spec.startswith("expert-"):
         return _on_bench_clock(bot_for(spec, rules))
@@ -90,8 +89,6 @@ def make_bot(spec: str, rules: Rules | None = None) -> Bot:
             options["infer"] = False
         elif part == "nomatch":
             options["match_aware"] = False
-        elif part.startswith("depth") and rules.two_hand:
-            options["max_depth"] = int(part.removeprefix("depth"))
         elif part.startswith("worlds"):
             options["max_worlds"] = int(part.removeprefix("worlds"))
         elif part.startswith("discards") and not rules.two_hand:

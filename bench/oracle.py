@@ -9,10 +9,10 @@ Two yardsticks, never levels a player can choose (they read the true deal):
 
 * ``exact`` — perfect information and (nearly) perfect play: alpha-beta with a
   transposition table over the rest of the deal with the true opponent hand and stock
-  order (``backend.bots.twohand.deep.DealSearch``), the endgame solver once the stock is empty.
-  A phase-1 decision deepens trick by trick until it is exact or ``--cap`` seconds of CPU
-  time have passed (the tables are kept for the whole deal, so only the first decisions of a deal
-  are ever capped); the run reports the share of phase-1 decisions that were exact.
+  order (``backend.search``, the compiled core, over both phases). A phase-1 decision is solved to
+  the end of the deal unless ``--cap`` seconds of CPU time pass first (then ``hard`` decides; the
+  table is kept for the whole deal, so only the first decisions of a deal are ever capped); the run
+  reports the share of phase-1 decisions that were exact.
 * ``same_budget`` — ``hard``'s own search (medium-policy playouts, same budget) given the
   true opponent hand and stock order: the value of the information alone.
 * ``hand`` — ``expert``'s own search (same deadline) given the true opponent hand but not
@@ -48,16 +48,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 from bots import expert_options, make_bot, wilson
 
 from backend.bots import SeatKnowledge, bot_for, observe
-from backend.bots.twohand.deep import DealSearch, Timeout
 from backend.bots.twohand.expert import ExpertBot
 from backend.bots.twohand.policy import DECLARE, cards_list
 from backend.bots.twohand.sim import values_of
-from backend.bots.twohand.solver import INF, Position
 from backend.bots.worlds import World
 from backend.engine import DealState, Play, Rules, apply, apply_deal, deal_actions, deal_result, new_deal, new_match
-from backend.engine.cards import cards_in
-from backend.engine.kernel import declarable
 from backend.engine.shuffle import derive
+from backend.search import Solver, Timeout
 
 
 class ExactOracle:
@@ -68,7 +65,8 @@ class ExactOracle:
     def __init__(self, cap: float = 3.0) -> None:
         self.cap = cap
         self._deal: tuple[int, ...] | None = None
-        self.search = DealSearch()
+        self.search = Solver(clock=time.process_time)
+        self.hard = bot_for("hard", Rules())
         self.decisions = 0
         self.exact = 0
 
@@ -78,65 +76,37 @@ class ExactOracle:
         if len(legal) == 1:
             return legal[0]
         key = (*state.initial_stock, *state.initial_hands, state.rules.by_suit)
-        if key != self._deal:  # a new deal: fresh tables, the true stock from its top
+        if key != self._deal:  # a new deal: fresh tables
             self._deal = key
-            self.search = DealSearch(state.rules.by_suit, clock=time.process_time)
-            self.search.set_stock(state.initial_stock)
+            self.search = Solver(state.rules.by_suit, clock=time.process_time)
         s = self.search
         me = state.turn
         pending = k.pending
-        if not state.stock:  # phase 2: the endgame solver (perfect information already)
-            hands = state.hands
-            pos = Position(
-                hands, state.leader, state.trick, state.trump, state.declared_suits, (pending[0], pending[1])
-            )
-            s.deadline = math.inf
-            return s.best(pos)[0]
-        pos_index = len(state.initial_stock) - len(state.stock)
-        left = len(state.stock) // 2
-        s.deadline = time.process_time() + self.cap
-        best: Play = legal[0]
-        self.decisions += 1
-        for depth in range(1, left + 1):
-            try:
-                best = self._best(state, me, pending, pos_index, depth)
-            except Timeout:
-                break
-            if depth == left:
-                self.exact += 1
-        return best
-
-    def _best(self, state: DealState, me: int, pending: list[int], pos: int, depth: int) -> Play:
-        s = self.search
+        phase1 = bool(state.stock)
+        s.deadline = time.process_time() + self.cap if phase1 else math.inf
+        s.set_stock(state.stock)
+        if phase1:
+            self.decisions += 1
         hands = state.hands
-        if state.trick:
-            lead = state.trick[0]
-            leader = state.leader
-            best_value, best_f = -INF, -1
-            for f in cards_in(hands[me]):
-                v = -s.after_trick(
-                    hands[leader],
-                    hands[me] & ~(1 << f),
-                    pos,
-                    lead,
-                    f,
-                    state.trump,
-                    state.declared_suits,
-                    pending[leader],
+        try:
+            if state.trick:
+                leader = state.leader
+                values = s.follow_values(
+                    state.trick[0], hands[leader], hands[me], state.trump, state.declared_suits, pending[leader],
                     pending[me],
-                    depth,
-                    -INF,
-                    -best_value,
-                )
-                if v > best_value:
-                    best_value, best_f = v, f
-            return Play(best_f)
-        hl, hf = hands[me], hands[1 - me]
-        args = (hl, hf, pos, state.trump, state.declared_suits, pending[me], pending[1 - me])
-        s.search(*args, -INF, INF, depth)
-        move = s.best1[args]
-        if move & DECLARE:
-            assert (move & 31) >> 3 in declarable(hl, state.declared_suits)
+                )  # fmt: skip
+                order = sorted(values)
+            else:
+                args = (hands[me], hands[1 - me], state.trump, state.declared_suits, pending[me], pending[1 - me])
+                values = s.lead_values(*args)
+                order = list(values)
+        except Timeout:
+            play = self.hard.choose(k, rng)
+            assert isinstance(play, Play)
+            return play
+        if phase1:
+            self.exact += 1
+        move = max(order, key=values.__getitem__)
         return Play(move & 31, bool(move & DECLARE))
 
 
@@ -144,7 +114,7 @@ class SameBudgetOracle:
     """``hard``'s Monte Carlo, but every world is the true one: its playouts (the medium policy for both
     seats, ``twohand.sim``) are deterministic, so every one of its worlds would give every play the same
     value, and one playout of each play in the true world picks what hard's budget of them would pick
-    (the first best in the same order on ties). Phase 2 and forced plays: hard itself (the exact solver)."""
+    (the first best in the same order on ties). Phase 2 and forced plays: hard itself (the exact values of the core)."""
 
     name = "same_budget"
 

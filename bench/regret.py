@@ -5,7 +5,7 @@
 
 Positions come from ``medium`` against ``medium`` (the ``--trick``-th trick, 0-based, on
 lead or following at random). Each level's play is scored by its exact value in the true
-deal (``DealSearch`` to the end of the deal, true opponent hand and stock order) minus
+deal (the search core, ``backend.search``, to the end of the deal, true opponent hand and stock order) minus
 the best play's: the regret against perfect information, mean and 95% interval, and
 paired against the first level. Levels are names of ``bench/bots.py``'s ``make_bot``
 (expert variants included).
@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 from bots import make_bot
 
 from backend.bots import MediumBot, observe
-from backend.bots.twohand.deep import DealSearch
-from backend.bots.twohand.expert import root_scores
+from backend.bots.twohand.exact import world_values
 from backend.engine import DealState, Play, Rules, apply_deal, new_deal
+from backend.search import Solver
 
 
 def medium_position(rules: Rules, rng: random.Random, trick: int, medium: MediumBot) -> DealState:
@@ -68,9 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         seat = state.turn
         assert seat is not None
         knowledge = observe(state, seat)
-        search = DealSearch(rules.by_suit)
-        search.set_stock(state.stock)
-        true = root_scores(search, knowledge, state.hands[1 - seat], depth=len(state.stock) // 2)
+        true = world_values(Solver(rules.by_suit), knowledge, state.hands[1 - seat], state.stock)
         best = max(true.values())
         for name, bot in bots.items():
             play = bot.choose(knowledge, random.Random(i))

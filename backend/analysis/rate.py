@@ -9,12 +9,12 @@ when the hidden cards are dealt otherwise in a way the seat could not tell apart
 Each candidate action's value is the expected *written deal score of every seat* (the deal's line on
 the score sheet, R5 / V0.9, what is already taken in the deal included), by the bots' own machinery:
 
-* two-hand 1001, stock empty (R4 phase 2: perfect information): the endgame solver's exact value of
-  every legal card (``twohand.solver``), one world, exact;
+* two-hand 1001, stock empty (R4 phase 2: perfect information): the search core's exact value of
+  every legal card (``twohand.exact``), one world, exact;
 * two-hand 1001, phase 1: every consistent world when there are few (``ExpertBot.all_worlds``), else
-  ``Budget.two_hand_worlds`` sampled ones, each searched by the expert's iterative deepening
-  (``ExpertBot.world_scores``: ``deep.DealSearch``, exact to the end of the deal at full depth) within
-  a budget of search nodes, never of time; exact when every world was enumerated and searched to the end;
+  ``Budget.two_hand_worlds`` sampled ones, each solved to the end of the deal by the expert's search
+  (``ExpertBot.world_scores`` on ``backend.search``) within a budget of search nodes, never of time (a
+  world not solved within it keeps its playout's scores); exact when every world was enumerated and solved;
 * the games of three and four (V2–V7): ``Budget.table_worlds`` sampled worlds, each candidate played out to
   the end with the ``medium`` heuristics for every seat (``bots.play``): cards (every legal play, a
   declaring lead and the plain lead of the same card apart, V0.5), discards (``bidding``'s best pairs
@@ -51,7 +51,7 @@ from backend.bots.hard import (
 )
 from backend.bots.knowledge import SeatKnowledge, observe
 from backend.bots.play import Game, objective, play_out, position
-from backend.bots.twohand import solver
+from backend.bots.twohand.exact import phase_two_values
 from backend.bots.twohand.expert import ExpertBot, counted, final_points
 from backend.bots.worlds import sample_world
 from backend.engine import Action, Bid, DealState, Discard, Pass, apply_deal
@@ -79,8 +79,8 @@ class Budget:
     table_worlds: int = 40  # sampled worlds of a decision in the games of three and four
     two_hand_worlds: int = 12  # sampled worlds of a two-hand phase-1 decision whose worlds are too many to take all
     enumerate_limit: int = 150  # two-hand phase 1: take every consistent world when there are at most this many
-    search_reads: int = 30  # two-hand phase 1: the search's budget in readings of its node counter (64 nodes each)
-    exact_reads: int = 1500  # ... when every world is taken (late in phase 1): enough to search each to the end
+    search_reads: int = 24  # two-hand phase 1: the search's budget in readings of its node counter (16384 nodes each)
+    exact_reads: int = 200  # ... when every world is taken (late in phase 1): enough to solve each to the end
     exact_tricks: int = 4  # three and four: the last tricks searched exactly in every world (``endgame``)...
     exact_worlds: int = 400  # ... when there are at most this many worlds
     exact_nodes: int = 400_000  # ... and their searches together take at most this many positions
@@ -188,8 +188,8 @@ def _mean(rows: list[Scores]) -> Scores:
 
 
 class _Counter:
-    """A clock that counts its readings: the search's budget in nodes (``DealSearch`` reads it every 64
-    phase-1 nodes and every 256 phase-2 ones), so that a rating never depends on the machine's speed."""
+    """A clock that counts its readings: the search's budget in nodes (``backend.search.Solver`` reads it
+    every ``SLICE_NODES`` nodes), so that a rating never depends on the machine's speed."""
 
     def __init__(self) -> None:
         self.reads = 0
@@ -210,7 +210,7 @@ def _two_hand_scores(k: SeatKnowledge, to_come: float) -> Scores:
 def _two_hand_play(k: SeatKnowledge, rng: random.Random, budget: Budget) -> Valued:
     plays = list(k.plays)
     if not k.stock_count:  # R4 phase 2: perfect information, the solver's exact values
-        solved = solver.EndgameSolver(k.rules.by_suit).values(solver.position(k))
+        solved = phase_two_values(k)
         return [(p, [_two_hand_scores(k, solved[p])]) for p in plays], True
     clock = _Counter()
     bot = ExpertBot(clock=clock, infer=False)
@@ -221,8 +221,8 @@ def _two_hand_play(k: SeatKnowledge, rng: random.Random, budget: Budget) -> Valu
         sampled = [sample_world(k, rng) for _ in range(budget.two_hand_worlds)]
         worlds, reads = [(w.hands[k.opponent], w.stock) for w in sampled], budget.search_reads
     moves = [move_of(p) for p in plays]
-    scores, depths = bot.world_scores(k, moves, worlds, clock() + reads)
-    exact = every is not None and min(depths) >= k.stock_count // 2  # every world searched to the end
+    scores, solved_worlds = bot.world_scores(k, moves, worlds, clock() + reads)
+    exact = every is not None and all(solved_worlds)  # every world solved to the end
     values: list[tuple[Action, list[Scores]]] = [
         (p, [_two_hand_scores(k, row[move]) for row in scores]) for p, move in zip(plays, moves, strict=True)
     ]

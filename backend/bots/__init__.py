@@ -13,7 +13,7 @@ The server needs one call, in its bot worker::
 which builds the same knowledge from the public parts of a state. The levels (``levels``) are pure
 and synchronous: ``choose(level, knowledge, rng)``. Modules: ``knowledge`` (what a seat knows),
 ``worlds`` (guessing the hidden cards), ``bidding`` and ``play`` (heuristics and playouts for the
-games of three and four), ``twohand`` (two-hand 1001's heuristics, its endgame solver and the
+games of three and four), ``twohand`` (two-hand 1001's heuristics, exact values on the search core and the
 ``expert``'s search).
 """
 

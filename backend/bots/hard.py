@@ -16,7 +16,7 @@ from .bidding import choose_discard, discard_candidates, hand_estimate
 from .knowledge import SeatKnowledge
 from .play import DECLARE, Game, fresh, game_of, objective
 from .twohand import sim as two_hand_sim
-from .twohand.solver import solve
+from .twohand.exact import solve
 from .worlds import World, sample_world
 
 __all__ = [
@@ -50,8 +50,8 @@ def game_for(k: SeatKnowledge, declarer: int | None = None, contract: int | None
 
 
 class HardBot:
-    """Determinized Monte Carlo over the hidden cards for bids, discards and plays; the exact solver
-    once a two-hand stock is empty."""
+    """Determinized Monte Carlo over the hidden cards for bids, discards and plays; the search core's
+    exact values once a two-hand stock is empty."""
 
     level = "hard"
 

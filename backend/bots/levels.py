@@ -10,15 +10,15 @@ synchronously and purely; all randomness comes from the ``rng`` argument.
   the lead in phase 1, take aces and tens cheaply, count trumps and cash sure winners in phase 2).
 * ``hard`` — determinized Monte Carlo: every decision samples the hidden cards (``worlds``) and plays
   each candidate out to the end of the deal in every world; once a two-hand stock is empty (R4 phase
-  2: perfect information) the exact endgame solver. Bidding: in each world the deal is played out
-  once with this seat as declarer (medium's discard) and once as a defender; the highest bid whose
-  estimated make-probability is at least one half and whose expected score is at least that of
-  passing is its limit, and it bids the lowest legal amount within it (a made contract scores the
-  points taken, not the bid, V0.6c). Discarding: the best ``discard_options`` pairs of medium's
+  2: perfect information) the exact values of the search core (``backend.search``). Bidding: in each
+  world the deal is played out once with this seat as declarer (medium's discard) and once as a
+  defender; the highest bid whose estimated make-probability is at least one half and whose expected
+  score is at least that of passing is its limit, and it bids the lowest legal amount within it (a
+  made contract scores the points taken, not the bid, V0.6c). Discarding: the best ``discard_options`` pairs of medium's
   heuristic, each played out in every world.
-* ``expert`` — two-hand 1001 (``twohand.expert``): a deep search in every sampled world; the games of
-  three and four (``expert``): hard's search with worlds weighted by the auction, the match utility
-  and more of everything, to a deadline.
+* ``expert`` — two-hand 1001 (``twohand.expert``): every sampled world solved to the end of the deal on
+  the compiled search core; the games of three and four (``expert``): hard's search with worlds
+  weighted by the auction, the match utility and more of everything, to a deadline.
 
 A ``hard`` decision spends a fixed number of simulated card plays (``plies``), at least ``min_worlds``
 worlds, and — in the games of three and four — stops early at a deadline (``budget`` seconds by

@@ -53,7 +53,7 @@ class Solver:
     """One searcher: a transposition table of ``2 ** table_bits`` entries and the core's other arrays.
 
     ``set_stock`` sets the world (the stock from its top card; empty once the stock is out): phase-1
-    table entries of other worlds stop counting, phase-2 ones go on serving. ``lead_values``,
+    table entries of other worlds stop counting, phase-2 ones go on serving until ``reset``. ``lead_values``,
     ``follow_values`` and ``value`` search exactly to the end of the deal. The search runs in slices of
     ``slice_nodes`` nodes and reads ``clock()`` between them; past ``deadline`` it raises ``Timeout``.
     ``nodes`` counts the nodes searched since the solver was made.
@@ -101,8 +101,7 @@ class Solver:
     @by_suit.setter
     def by_suit(self, by_suit: bool) -> None:
         self._stats[self._core.BY_SUIT] = int(by_suit)
-        self.set_stock([])  # the table's values were counted under the other scoring: a new generation
-        self._tt2[:] = _ints(len(self._tt2), -1)
+        self.reset()  # the table's values were counted under the other scoring
 
     @property
     def stock_count(self) -> int:
@@ -116,12 +115,24 @@ class Solver:
         for i, c in enumerate(stock):
             self._stock[i] = c
         s[core.STOCK_N] = len(stock)
-        s[core.GEN] += 1
-        if s[core.GEN] >= 1 << 19:  # the generation's bits are used up: forget every phase-1 entry
-            s[core.GEN] = 1
-            self._tt1[:] = _ints(len(self._tt1), -1)
+        self._next_generation()
         for i in range(len(self._killers)):
             self._killers[i] = -1
+
+    def _next_generation(self) -> int:
+        core, s = self._core, self._stats
+        s[core.GEN] += 1
+        if s[core.GEN] >= 1 << 19:  # the generation's bits are used up: forget every entry
+            s[core.GEN] = 1
+            s[core.EPOCH] = 0
+            self._tt1[:] = _ints(len(self._tt1), -1)
+        return int(s[core.GEN])
+
+    def reset(self) -> None:
+        """Forget every table entry and killer move (in constant time: a new epoch), so that what follows
+        searches the same nodes as a new solver would; the node count goes on."""
+        self._stats[self._core.EPOCH] = self._next_generation()
+        self.set_stock([])
 
     def _arrays(self) -> tuple[Any, ...]:
         return self._tt1, self._tt2, self._ttd, self._stock, self._stats, self._killers, self._buf

@@ -15,7 +15,8 @@ pending, follower's pending)``; *pending* is ``-1`` for a seat that has taken a 
 count already), else the declaration points waiting for its first trick. The stock itself (``stock``,
 top first) is part of the position of a world: a phase-1 entry of the transposition table carries the
 world's generation (``stats[GEN]``, raised for every new stock) and is worthless in another world; a
-phase-2 entry does not depend on the stock and serves every world.
+phase-2 entry does not depend on the stock and serves every world of one epoch (``stats[EPOCH]``, a
+new one for every decision, so that no decision's node counts depend on the decisions before it).
 
 The search has a transposition table (one entry per slot, always replaced: ``tt1``, ``tt2`` the key,
 ``ttd`` the bounds and the best lead), move ordering (the table's best lead, two killer leads of the
@@ -43,6 +44,7 @@ __all__ = [
     "ABORT",
     "BY_SUIT",
     "DECLARE",
+    "EPOCH",
     "GEN",
     "INF",
     "LIMIT",
@@ -66,8 +68,8 @@ KING, QUEEN = 2, 3
 DEPTH_SLOTS = 32
 
 # stats[...]
-NODES, LIMIT, ABORT, GEN, BY_SUIT, STOCK_N, MASK, TAKEN = range(8)
-STATS = 8
+NODES, LIMIT, ABORT, GEN, BY_SUIT, STOCK_N, MASK, TAKEN, EPOCH = range(9)
+STATS = 9
 
 SIGNATURE = (
     "int64(int64, int64, int64, int64, int64, int64, int64, int64, int64,"
@@ -202,6 +204,8 @@ def search(
     ctx = ((trump + 1) << 5) | (declared << 8)
     if phase1:
         ctx |= (pos + 1) | (stats[GEN] << 12)
+    else:
+        ctx |= stats[EPOCH] << 12
     k1 = hl | (ctx << 32)
     k2 = hf | ((pl + 1) << 32) | ((pf + 1) << 42)
     at = slot(k1, k2, stats[MASK])

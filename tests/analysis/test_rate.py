@@ -1,5 +1,5 @@
 """The rater (issue 26, ``backend.analysis.rate``): every decision of a deal rated from its seat's knowledge —
-exact against the two-hand solver and plain minimax in phase 2 (R4), blind to the hidden cards everywhere
+exact against the two-hand search core and plain minimax in phase 2 (R4), blind to the hidden cards everywhere
 (the hidden cards dealt again: the same rating), and whole deals of every game analysed."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from backend.analysis import decisions, rate, summarize
 from backend.analysis.model import ANALYSIS_VERSION, Decision, Rating
 from backend.analysis.rate import Budget, _rating
 from backend.bots import choose, observe
-from backend.bots.twohand.solver import EndgameSolver
 from backend.db.writes import ActionRecord
 from backend.engine import (
     Action,
@@ -32,7 +31,7 @@ from backend.engine import (
 )
 from backend.rooms.log import action_record
 from backend.rooms.replay import deal_frames, match_deals
-from tests.bots.support import GAME_IDS, GAMES, brute_force, counted_so_far, position_of, two_hand_position
+from tests.bots.support import GAME_IDS, GAMES, brute_force, counted_so_far, exact_values, two_hand_position
 
 from .support import bot_deal, redealt
 
@@ -72,7 +71,7 @@ def _phase2(rules: Rules, rng: random.Random, tricks_left: int, mid_trick: bool)
 def _check_exact(state: DealState, seed: int) -> None:
     seat = state.turn
     assert seat is not None
-    values = EndgameSolver(state.rules.by_suit).values(position_of(state))
+    values = exact_values(state)
     base = counted_so_far(state, seat)
     best_value = max(values.values())
     for play, value in values.items():
@@ -124,7 +123,7 @@ def test_r4_a_card_that_loses_a_rich_trick_is_a_blunder() -> None:
         state = _phase2(Rules(), rng, 4, False)
         seat = state.turn
         assert seat is not None
-        values = EndgameSolver(True).values(position_of(state))
+        values = exact_values(state)
         worst = min(values, key=lambda p: values[p])
         if (max(values.values()) - values[worst]) / 2 >= 25:
             break

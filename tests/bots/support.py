@@ -11,7 +11,6 @@ import random
 from backend.bots import EasyBot, HardBot, MediumBot, TableExpertBot, bot_for
 from backend.bots.levels import Bot
 from backend.bots.twohand.expert import ExpertBot
-from backend.bots.twohand.solver import Position
 from backend.engine import (
     DealState,
     Event,
@@ -236,17 +235,22 @@ def counted_so_far(state: DealState, seat: int) -> int:
     return points[seat] - points[1 - seat]
 
 
-def position_of(state: DealState) -> Position:
-    """The solver's position for a phase-2 state, read straight off the state (R3: pending declarations)."""
+def exact_values(state: DealState) -> dict[Play, int]:
+    """Phase 2 (stock empty): every legal play's exact value for the seat to move, its points to come
+    minus the opponent's, by the search core on the position read straight off the state (R3: pending
+    declarations) — not through a seat's knowledge."""
+    from backend.search import DECLARE, Solver
+
+    assert not state.stock and state.turn is not None
     pending = [0, 0]
     for d in state.declarations:
         pending[d.seat] += d.points
-    won = state.tricks_won
-    return Position(
-        (state.hands[0], state.hands[1]),
-        state.leader,
-        tuple(state.trick),
-        state.trump,
-        state.declared_suits,
-        (-1 if won[0] else pending[0], -1 if won[1] else pending[1]),
-    )
+    pl, pf = (-1 if state.tricks_won[s] else pending[s] for s in (state.leader, 1 - state.leader))
+    solver = Solver(state.rules.by_suit, table_bits=14)
+    solver.set_stock([])
+    hl, hf = state.hands[state.leader], state.hands[1 - state.leader]
+    if state.trick:
+        values = solver.follow_values(state.trick[0], hl, hf, state.trump, state.declared_suits, pl, pf)
+    else:
+        values = solver.lead_values(hl, hf, state.trump, state.declared_suits, pl, pf)
+    return {Play(m & 31, bool(m & DECLARE)): v for m, v in values.items()}

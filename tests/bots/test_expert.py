@@ -9,9 +9,8 @@ import time
 import pytest
 
 from backend.bots import ExpertBot, bot_for, observe
-from backend.bots.twohand.deep import DealSearch
-from backend.bots.twohand.expert import KQ_LEAD_WITHOUT_DECLARING, match_utility, root_scores, world_weight
-from backend.bots.twohand.solver import EndgameSolver
+from backend.bots.twohand.exact import solver, world_values
+from backend.bots.twohand.expert import KQ_LEAD_WITHOUT_DECLARING, match_utility, world_weight
 from backend.engine import DealState, Play, Rules, apply_deal, check_deal, deal_actions, deal_from_hands, new_deal
 from backend.engine.cards import card
 
@@ -20,9 +19,9 @@ from .support import (
     TWO_HAND_IDS,
     StepClock,
     counted_so_far,
+    exact_values,
     light_expert,
     permute_hidden,
-    position_of,
     two_hand_position,
 )
 
@@ -81,7 +80,7 @@ def test_expert_respects_its_deadline_on_a_fake_clock() -> None:
     bot = ExpertBot(budget=1.0, max_worlds=12, clock=clock)
     play = bot.choose(observe(state, _turn(state)), random.Random(0))
     assert play in deal_actions(state, _turn(state))
-    assert bot.last_depths == [0] * 12
+    assert bot.last_solved == [False] * 12
     assert clock.reads <= 3  # the deadline was set, then the first check stopped the search
 
 
@@ -138,8 +137,7 @@ def test_r3_worlds_weighted_by_a_king_led_without_declaring() -> None:
 
 def _reference_last_phase1_trick(state: DealState, seat: int) -> dict[Play, int]:
     """Each play's exact value for ``seat`` at the last phase-1 trick: the trick through the engine,
-    then the endgame solver (checked against brute force in test_solver) for phase 2."""
-    solver = EndgameSolver(state.rules.by_suit)
+    then the exact phase-2 values (checked against brute force in test_exact)."""
     out = {}
     for play in deal_actions(state, seat):
         assert isinstance(play, Play)
@@ -148,60 +146,50 @@ def _reference_last_phase1_trick(state: DealState, seat: int) -> dict[Play, int]
         if after.trick:
             for reply in deal_actions(after, _turn(after)):
                 done, _ = apply_deal(after, _turn(after), reply)
-                follows.append(_value_from(done, seat, solver))
+                follows.append(_value_from(done, seat))
             out[play] = min(follows)
         else:
-            out[play] = _value_from(after, seat, solver)
+            out[play] = _value_from(after, seat)
     return out
 
 
-def _value_from(state: DealState, seat: int, solver: EndgameSolver) -> int:
-    pos = position_of(state)
-    _, value = solver.best(pos)
+def _value_from(state: DealState, seat: int) -> int:
+    value = max(exact_values(state).values())
     mover = state.turn
     return counted_so_far(state, seat) + (value if mover == seat else -value)
 
 
-def test_deal_search_is_exact_at_the_last_phase1_trick() -> None:
+def test_world_values_are_exact_at_the_last_phase1_trick() -> None:
     rng = random.Random(41)
     for rules in (Rules(), Rules(declaration_scoring="by_order")):
         for i in range(4):
             state = two_hand_position(rules, rng, rules.layout.deck_size // 2 - 3, mid_trick=i % 2 == 1)
             seat = _turn(state)
             k = observe(state, seat)
-            search = DealSearch(rules.by_suit)
-            search.set_stock(state.stock)
-            scores = root_scores(search, k, state.hands[1 - seat], depth=1)
+            scores = world_values(solver(rules.by_suit), k, state.hands[1 - seat], state.stock)
             expected = _reference_last_phase1_trick(state, seat)
             before = counted_so_far(state, seat)
             got = {Play(m & 31, bool(m & 32)): before + v for m, v in scores.items()}
             assert got == expected
 
 
-def test_deal_search_values_do_not_depend_on_its_memo_tables_or_move_order() -> None:
-    """The search core's speed-ups are exact: a world searched pass after pass with its best-lead table
-    carried over (iterative deepening) scores every move as a fresh search does, and the playouts at the
-    depth cut-off give the same values with the policy memo tables emptied."""
-    from backend.bots.twohand import sim
+def test_world_values_do_not_depend_on_the_worlds_searched_before() -> None:
+    """The thread's solver keeps its table from world to world and decision to decision: a world valued
+    after others is valued as by a fresh solver."""
+    from backend.search import Solver
 
     rng = random.Random(5)
     rules = Rules()
-    for trick in (0, 1, 2):
-        state = two_hand_position(rules, rng, rules.layout.deck_size // 2 - trick, mid_trick=trick == 1)
+    shared = solver(rules.by_suit)
+    for trick in (2, 3):
+        state = two_hand_position(rules, rng, rules.layout.deck_size // 2 - trick, mid_trick=trick == 3)
         seat = _turn(state)
         k = observe(state, seat)
         opp = state.hands[1 - seat]
-        carried = DealSearch(rules.by_suit)
-        best: dict[tuple[int, ...], int] = {}
-        for depth in (1, 2):
-            carried.set_stock(state.stock, best)
-            got = root_scores(carried, k, opp, depth)
-            sim._lead.cache_clear()
-            sim._follow.cache_clear()
-            fresh = DealSearch(rules.by_suit)
-            fresh.set_stock(state.stock)
-            assert got == root_scores(fresh, k, opp, depth)
-        assert best  # the table was filled and handed back
+        worlds = [list(state.stock), list(reversed(state.stock)), list(state.stock)]
+        for stock in worlds:
+            got = world_values(shared, k, opp, stock)
+            assert got == world_values(Solver(rules.by_suit, table_bits=12), k, opp, stock)
 
 
 @pytest.mark.parametrize("show_bottom", [False, True])

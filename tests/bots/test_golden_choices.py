@@ -4,8 +4,10 @@
 rule set and of the games for three and four, the action each level chose before the unification
 (written by the bots of that time, with small budgets so that this test is quick: hard with 2,000
 simulated plays, the expert with 6 worlds and a clock that counts its own calls, so that its deadline
-falls at the same point of its search). Two-hand 1001's levels — easy, medium, hard and expert — must
-choose exactly the same cards from the same seeds; the games of three and four changed their world
+falls at the same point of its search). Two-hand 1001's easy, medium and hard levels must choose
+exactly the same cards from the same seeds (its expert's search changed on purpose in issue 41: every
+world solved to the end of the deal on the compiled core instead of iterative deepening, so its old
+choices are no reference any more); the games of three and four changed their world
 sampler (uniform over the consistent deals, see ``bots.worlds``), so only their easy and medium
 levels, which sample nothing, are held to their old choices.
 """
@@ -89,7 +91,7 @@ def choices(rules: Rules, seed: int, play_rng: int, levels: tuple[str, ...]) -> 
 def test_the_computer_chooses_as_before_from_the_same_seeds(index: int) -> None:
     entry = golden()[index]
     rules = Rules.from_dict(entry["rules"])
-    levels = ("easy", "medium", "hard", "expert") if rules.two_hand else ("easy", "medium")
+    levels = ("easy", "medium", "hard") if rules.two_hand else ("easy", "medium")
     now = choices(rules, entry["seed"], entry["play_rng"], levels)
     before_all = entry["positions"][:POSITIONS]
     assert len(now) == len(before_all)

@@ -8,21 +8,19 @@ Phase 1 (stock not empty), for the seat whose turn it is:
    likelihood from what the opponent did (``world_weight``) and ``max_worlds`` of them
    are kept by weighted sampling without replacement, so the search time goes to the
    likely worlds.
-2. **Iterative deepening with a deadline.** Pass 0 scores every legal play in every
-   world by a ``medium`` playout (what ``hard`` does). Pass ``d`` (1, 2, …) replaces a
-   world's scores by an alpha-beta search (``deep.DealSearch``) that plays ``d`` phase-1
-   tricks exactly — both hands and the stock order are known inside a world — and then
-   estimates by a playout, or solves the rest of the deal exactly once the stock runs
-   out. The last pass (``d`` = phase-1 tricks left) is exact to the end of the deal.
-   Every search checks the clock; at the deadline the pass in progress is abandoned and
-   each world contributes the scores of the deepest search it completed.
+2. **Every world solved.** Pass 0 scores every legal play in every world by a ``medium`` playout
+   (what ``hard`` does). Then the worlds are solved one after the other, each to the end of the deal
+   by the compiled search core (``backend.search``: one alpha-beta over both phases, both hands and
+   the stock order being known inside a world), until all are solved or the deadline passes; a solved
+   world's exact scores replace its playout scores. Late in phase 1 every world is solved within the
+   deadline; early on, the few the deadline allows.
 3. **Match utility.** A world's score of a play is the deal score difference still to
    come; it is turned into an estimated chance of winning the match (``match_utility``)
    from the match totals, the deal's points so far and the target, and the play with
    the best mean chance over the worlds wins (ties, e.g. far from the target where the
    utility is almost linear, are broken by the mean score).
 
-Phase 2 (stock empty, perfect information): the exact endgame solver, as ``hard``.
+Phase 2 (stock empty, perfect information): the core's exact values (``exact.solve``), as ``hard``.
 
 The decision reads only the ``SeatKnowledge`` (R7). All randomness comes from ``rng``;
 the time limit comes from ``clock`` (injectable for tests), so a decision that does not
@@ -39,16 +37,16 @@ from collections.abc import Callable
 
 from backend.engine.cards import KING, QUEEN
 from backend.engine.deal import Play
+from backend.search import Timeout
 
 from ..knowledge import SeatKnowledge
 from ..match import match_utility as shared_match_utility
 from ..worlds import sample_world
-from .deep import DealSearch, Timeout
+from .exact import solve, solver, world_values
 from .policy import DECLARE, cards_list
 from .sim import play_out
-from .solver import solve
 
-__all__ = ["THINKING_S", "ExpertBot", "counted", "final_points", "match_utility", "root_scores", "world_weight"]
+__all__ = ["THINKING_S", "ExpertBot", "counted", "final_points", "match_utility", "world_weight"]
 
 # The deadline of a phase-1 decision in seconds: the expert's typical thinking time per card, which the
 # lobby shows (``EXPERT_THINKING_S`` in the generated client protocol).
@@ -127,18 +125,6 @@ def _declared_before(k: SeatKnowledge, suit: int, card: int) -> bool:
     return any(d.suit == suit for d in pending) and not (k.trick and k.trick[0] == card)
 
 
-def root_scores(search: DealSearch, k: SeatKnowledge, opp: int, depth: int) -> dict[int, int]:
-    """Every legal move's score (deal score difference to come, for the seat) in one world whose
-    stock is already set in ``search``; the opponent holds ``opp``."""
-    me, other = k.seat, k.opponent
-    pending = k.pending
-    if k.trick:  # the opponent led: any follow is legal in phase 1 (R4)
-        return search.follow_values(
-            k.trick[0], opp, k.hand, 0, k.trump, k.declared_suits, pending[other], pending[me], depth
-        )
-    return search.lead_values(k.hand, opp, 0, k.trump, k.declared_suits, pending[me], pending[other], depth)
-
-
 def counted(k: SeatKnowledge) -> tuple[int, int, int]:
     """(seat's points so far, opponent's, points of the deal in all): card points of the tricks
     taken, declarations of seats that took a trick (R3), and the total the deal's points add up to
@@ -174,11 +160,10 @@ class ExpertBot:
     def __init__(
         self,
         budget: float = THINKING_S,
-        max_worlds: int = 40,
+        max_worlds: int = 80,
         clock: Callable[[], float] = time.perf_counter,
         match_aware: bool = True,
         infer: bool = True,
-        max_depth: int = 99,
         enumerate_limit: int = 150,
     ) -> None:
         self.budget = budget
@@ -186,9 +171,8 @@ class ExpertBot:
         self.clock = clock
         self.match_aware = match_aware
         self.infer = infer
-        self.max_depth = max_depth
         self.enumerate_limit = enumerate_limit
-        self.last_depths: list[int] = []  # per world, the deepest completed pass (for benchmarks)
+        self.last_solved: list[bool] = []  # per world of the last decision, solved to the end (for benchmarks)
 
     def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Play:
         k = knowledge
@@ -198,7 +182,7 @@ class ExpertBot:
         if len(plays) == 1:
             return plays[0]
         if not k.stock_count:
-            self.last_depths = []
+            self.last_solved = []
             return solve(k)
         return self._phase1(k, plays, rng)
 
@@ -258,16 +242,15 @@ class ExpertBot:
         else:
             worlds = self.sample_worlds(k, rng)
         moves = [p.card | (DECLARE if p.declare else 0) for p in plays]
-        scores, self.last_depths = self.world_scores(k, moves, worlds, deadline)
+        scores, self.last_solved = self.world_scores(k, moves, worlds, deadline)
         return plays[self.pick(k, moves, scores, weights)]
 
     def world_scores(
         self, k: SeatKnowledge, moves: list[int], worlds: list[tuple[int, list[int]]], deadline: float
-    ) -> tuple[list[dict[int, int]], list[int]]:
+    ) -> tuple[list[dict[int, int]], list[bool]]:
         """Every move's score (deal score difference to come, for the seat) in every world (the
-        opponent's hand, the stock top first), by the deepest search each world completed before
-        ``deadline`` of ``clock``, and that depth per world (0: the playout; the phase-1 tricks left:
-        exact to the end of the deal)."""
+        opponent's hand, the stock top first): the exact value where the world was solved before
+        ``deadline`` of ``clock``, else its playout's; and per world whether it was solved."""
         me = k.seat
         pending = k.pending
         by_suit = k.rules.by_suit
@@ -284,21 +267,17 @@ class ExpertBot:
                 diff = play_out(hands, stock, k.trump, k.declared_suits, list(pending), k.leader, lead, by_suit, move)
                 row[move] = diff if me == 0 else -diff
             scores.append(row)
-        depths = [0] * len(worlds)
+        solved = [False] * len(worlds)
 
-        # Passes 1..exact: alpha-beta per world until the deadline.
-        tricks_left = k.stock_count // 2  # draws still to come = phase-1 tricks left, this one included
-        search = DealSearch(by_suit, deadline=deadline, clock=self.clock)
-        orders: list[dict[tuple[int, ...], int]] = [{} for _ in worlds]  # per world, best leads of its last pass
+        # Then every world to the end of the deal, one after the other, until the deadline.
+        search = solver(by_suit, deadline, self.clock)
         try:
-            for depth in range(1, min(tricks_left, self.max_depth) + 1):
-                for i, (opp, stock) in enumerate(worlds):
-                    search.set_stock(stock, orders[i])
-                    scores[i] = root_scores(search, k, opp, depth)
-                    depths[i] = depth
+            for i, (opp, stock) in enumerate(worlds):
+                scores[i] = world_values(search, k, opp, stock)
+                solved[i] = True
         except Timeout:
             pass
-        return scores, depths
+        return scores, solved
 
     # ------------------------------------------------------------ the match utility
 

@@ -4,7 +4,7 @@ A *world* is one guess of the hidden cards (the opponent's hand and the stock or
 that agrees with everything the bot has seen. ``play_out`` plays such a world to the
 end of the deal with the ``policy`` heuristics for both seats (each seat's policy sees
 only its own hand, the opponent's hand being "unseen" to it) and returns the score
-still to come, as the endgame solver counts it (see ``solver``). The rules of play
+still to come, as the search core counts it (see ``exact``). The rules of play
 (who takes a trick, declaration points) are the engine's ``kernel``.
 """
 
