@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,6 +96,32 @@ class Settings(BaseSettings):
     lobby_heartbeat_s: float = Field(
         default=20.0, gt=0, description="Seconds between the heartbeat comments of an idle lobby event stream"
     )
+    # Web Push (backend/push, docs/operating.md "Notifications")
+    push: bool = Field(
+        default=True, description="Send Web Push notifications (your turn, reminders, ends, invitations)"
+    )
+    vapid_private_key: SecretStr | None = Field(
+        default=None,
+        description="The VAPID private key (PEM, or raw base64url); unset: made on first start, kept in the database",
+    )
+    vapid_subject: str = Field(
+        default="mailto:operator@example.invalid",
+        description="The VAPID contact (mailto: or https:) sent to push services",
+    )
+    push_services: list[str] = Field(
+        default=[
+            "https://fcm.googleapis.com",
+            "https://updates.push.services.mozilla.com",
+            "https://web.push.apple.com",
+            "https://*.notify.windows.com",
+        ],
+        description="The push services a subscription's endpoint may name (scheme://host[:port], * for one label)",
+    )
+    push_max_subscriptions: int = Field(default=10, ge=1, description="Devices one player may subscribe")
+    push_poll_s: float = Field(default=5.0, gt=0, description="How often a process looks for due notifications")
+    push_timeout_s: float = Field(default=10.0, gt=0, description="How long a push service's answer is waited for")
+    push_retries: int = Field(default=5, ge=1, description="Sends of one notification before it is given up")
+    push_backoff_s: float = Field(default=30.0, gt=0, description="The first retry's wait (doubled each time)")
     lobby_tables_s: float = Field(
         default=5.0,
         gt=0,

@@ -80,3 +80,44 @@ self.addEventListener('fetch', (event) => {
   }
   event.respondWith(cacheFirst(request));
 });
+
+// Web Push (issue 45): the server's notification ({title, body, url, tag, kind}) shown; one per table
+// (`tag`: a newer one replaces the older), and a tap opens its table in a window of the game.
+self.addEventListener('push', (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = { title: event.data ? event.data.text() : '1001' };
+  }
+  const url = typeof data.url === 'string' && data.url.startsWith('/#/') ? data.url : '/';
+  event.waitUntil(
+    self.registration.showNotification(data.title || '1001', {
+      body: data.body || '',
+      tag: data.tag || 'table',
+      renotify: true,
+      icon: '/icons/icon-192.png',
+      badge: '/icons/icon-192.png',
+      data: { url, kind: data.kind || '' },
+    }),
+  );
+});
+
+async function openTable(url) {
+  const target = new URL(url, self.location.origin).href;
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  for (const client of windows) {
+    if (new URL(client.url).origin !== self.location.origin) continue;
+    const shown = await client.navigate(target).catch(() => null);
+    if (shown) {
+      await shown.focus().catch(() => null);
+      return shown;
+    }
+  }
+  return self.clients.openWindow(target);
+}
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  event.waitUntil(openTable((event.notification.data && event.notification.data.url) || '/'));
+});

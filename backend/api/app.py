@@ -19,6 +19,9 @@ from backend.db.writes import StoreUnavailable
 from backend.ops import logs, shutdown
 from backend.ops import web as ops_web
 from backend.ops.redaction import install_secret_filter
+from backend.push.service import Pusher, PushTiming
+from backend.push.store import PushRepository
+from backend.push.vapid import VapidKey, new_private_pem
 from backend.rooms.adapters import LocalBus, SystemClock
 from backend.rooms.analysis import Analyses, AnalysisLimits
 from backend.rooms.bots import ProcessBotRunner
@@ -31,7 +34,7 @@ from backend.rooms.sql_store import SqlRoomStore
 from backend.rooms.watch import Spectators, WatchLimits
 from backend.settings import Settings, get_settings
 
-from . import analysis, friends, head_to_head, my_games, routes, ws
+from . import analysis, friends, head_to_head, my_games, push, routes, ws
 from .codes import TransportCode
 from .headers import SecurityHeaders
 from .limits import Limiter, MemoryCounters, RedisCounters, limits_from
@@ -104,6 +107,24 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         app.state.lobby_events = lobby_events
         rooms.lobby.on_table_changed = lobby_events.table_changed
         rooms.registry.on_changed.append(lobby_events.room_changed)
+        pusher = None
+        if settings.push:  # Web Push (backend/push): the key pair, made on first start unless a setting gives it
+            push_repo = PushRepository(store.database)
+            given = settings.vapid_private_key
+            private = (
+                given.get_secret_value()
+                if given is not None
+                else await asyncio.to_thread(push_repo.key, new_private_pem)
+            )
+            app.state.vapid = VapidKey(private, settings.vapid_subject)
+            app.state.push_repo = push_repo
+            timing = PushTiming(
+                settings.push_poll_s, settings.push_timeout_s, settings.push_retries, settings.push_backoff_s
+            )
+            pusher = Pusher(push_repo, app.state.vapid, the_clock, timing)
+            app.state.pusher = pusher
+            rooms.registry.on_changed.append(pusher.room_changed)
+            pusher.start()
 
         async def drain() -> None:  # SIGTERM: hand the rooms over, send the sockets elsewhere
             await rooms.drain(CloseCode.SERVICE_RESTART, "server restarting; reconnect")
@@ -125,6 +146,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
             yield
         finally:
             lobby_events.close_all()
+            if pusher is not None:
+                await pusher.stop()
             await app.state.analyses.shutdown()
             await app.state.rooms.shutdown()
             store.dispose()
@@ -138,6 +161,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     )
     app.state.settings = settings
     app.state.limiter = None
+    app.state.push_repo = None
+    app.state.pusher = None
     for away in (*UNREACHABLE, StoreUnavailable):  # an outage is a 503 on every route, never a 500
         app.add_exception_handler(away, _database_away)
     app.add_exception_handler(RedisError, _redis_away)
@@ -146,6 +171,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     app.include_router(friends.router)
     app.include_router(head_to_head.router)
     app.include_router(analysis.router)
+    app.include_router(push.router)
     app.include_router(ws.router)
     if settings.metrics:
         app.include_router(ops_web.router)  # /metrics: off unless METRICS=1 (docs/operating.md)

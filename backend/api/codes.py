@@ -38,6 +38,14 @@ class FriendCode(StrEnum):
     INVITATION_UNKNOWN = "invitation_unknown"  # no such invitation waits for the player
 
 
+class PushCode(StrEnum):
+    """Refusals of a Web Push subscription (``/api/me/push-subscriptions``)."""
+
+    PUSH_SUBSCRIPTION_INVALID = "push_subscription_invalid"  # not a known push service's https URL, bad keys, too big
+    TOO_MANY_SUBSCRIPTIONS = "too_many_subscriptions"  # the player has PUSH_MAX_SUBSCRIPTIONS devices subscribed
+    PUSH_UNAVAILABLE = "push_unavailable"  # this server sends no notifications (PUSH=0)
+
+
 class AnalysisCode(StrEnum):
     """Refusals of the computer analysis of a finished deal (``/api/matches/{id}/deals/{n}/analysis``)."""
 
@@ -66,10 +74,10 @@ class InvitationEnd(StrEnum):
     DECLINED = "declined"  # the invitee said "Not now" (on this or another device)
 
 
-RefusalCode = IllegalCode | RoomCode | TransportCode | DeviceLinkCode | FriendCode | AnalysisCode
+RefusalCode = IllegalCode | RoomCode | TransportCode | DeviceLinkCode | FriendCode | AnalysisCode | PushCode
 REFUSAL_CODES: tuple[str, ...] = tuple(
     code.value
-    for enum in (IllegalCode, RoomCode, TransportCode, DeviceLinkCode, FriendCode, AnalysisCode)
+    for enum in (IllegalCode, RoomCode, TransportCode, DeviceLinkCode, FriendCode, AnalysisCode, PushCode)
     for code in enum
 )
 
@@ -82,6 +90,7 @@ __all__ = [
     "FriendCode",
     "InvitationEnd",
     "LobbyEvent",
+    "PushCode",
     "RefusalCode",
     "TransportCode",
 ]

@@ -105,6 +105,9 @@ async def invite_opponent(
         expires_at=now + timedelta(seconds=settings.open_table_ttl_s),
     )
     online = await events.invite(invitee.id, invitation)
+    pusher = getattr(request.app.state, "pusher", None)
+    if pusher is not None and not online:  # not seen in an open lobby: a notification, where allowed
+        pusher.invited(invitee.id, room.id, room.invite_code, player.name, invitation.expires_at)
     return Invited(room=room, invitee=Person(id=invitee.id, name=invitee.name), online=online)
 
 

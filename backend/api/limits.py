@@ -39,6 +39,7 @@ Group = Literal[
     "account",
     "invites",
     "analyses",
+    "push",
 ]
 
 
@@ -76,6 +77,8 @@ DEFAULT_LIMITS: dict[Group, GroupLimits] = {
     "invites": GroupLimits(address=_per(60, 60), player=_per(10, 60)),
     # Asking for a deal's analysis (a stored one is only read; the analyses' own limits bound the work).
     "analyses": GroupLimits(address=_per(120, 60), player=_per(60, 60)),
+    # Turning a device's notifications on or off (a subscription is written each time).
+    "push": GroupLimits(address=_per(60, 3600), player=_per(30, 3600)),
 }
 
 

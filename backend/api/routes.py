@@ -150,11 +150,21 @@ async def sign_out_others(request: Request, player: CurrentPlayer, store: StoreD
     stop working (a socket already open stays so until it closes)."""
     token = token_from(request.headers.get("authorization"), request.cookies.get("token"))
     assert token is not None  # CurrentPlayer found a player by it
-    return SignedOut(devices=await asyncio.to_thread(store.players.sign_out_others, player.id, token))
+    signed_out = await asyncio.to_thread(store.players.sign_out_others, player.id, token)
+    await _drop_subscriptions(request, player.id)
+    return SignedOut(devices=signed_out)
+
+
+async def _drop_subscriptions(request: Request, player_id: str) -> None:
+    """Web Push: no device of the player is notified any more (a device still signed in subscribes
+    again when its lobby opens, if its notifications were on)."""
+    repo = getattr(request.app.state, "push_repo", None)
+    if repo is not None:
+        await asyncio.to_thread(repo.drop_player, player_id)
 
 
 @router.delete("/me", status_code=204, tags=["players"], dependencies=[limited("account")])
-async def delete_account(player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> Response:
+async def delete_account(request: Request, player: CurrentPlayer, store: StoreDep, rooms: RoomsDep) -> Response:
     """The account is deleted: the player's open tables are closed, every token revoked, and the name
     in finished matches becomes "Deleted player"; the stakes ledger keeps the rows, which are the
     other players' record too. Refused (``409 room_started``) while a match of the player is being
@@ -168,6 +178,7 @@ async def delete_account(player: CurrentPlayer, store: StoreDep, rooms: RoomsDep
         except RoomRefused as error:
             raise _refused(error) from error
     await asyncio.to_thread(store.players.delete, player.id)
+    await _drop_subscriptions(request, player.id)
     return Response(status_code=204)
 
 

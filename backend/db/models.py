@@ -403,3 +403,48 @@ class Analysis(Base):
     asker: Mapped[str] = mapped_column(String(64))
     started_at: Mapped[datetime]
     updated_at: Mapped[datetime]
+
+
+class PushKey(Base):
+    """The server's VAPID key pair (RFC 8292), made on first start and kept (one row, ``id`` 1),
+    unless the ``VAPID_PRIVATE_KEY`` setting supplies it. The private key as PEM text."""
+
+    __tablename__ = "push_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    private_pem: Mapped[str] = mapped_column(String(400))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PushSubscription(Base):
+    """One device's Web Push subscription (issue 45): the push service's ``endpoint`` (unique: a
+    device subscribes once, for whoever is signed in there), its keys and the device's language."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(1024), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(100))
+    auth: Mapped[str] = mapped_column(String(40))
+    lang: Mapped[str] = mapped_column(String(5))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PushOutbox(Base):
+    """A notification waiting to be sent to one subscription, from ``due_at`` on; a process takes it
+    by setting ``claimed_until`` (a compare-and-swap: one process sends it) and deletes it once the
+    push service took it. ``attempts`` counts failed sends (the next waits longer); ``expires_at``
+    is when it is no use any more (a turn's deadline: the TTL sent is the time left until then)."""
+
+    __tablename__ = "push_outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    subscription_id: Mapped[int] = mapped_column(ForeignKey("push_subscriptions.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))  # turn | reminder | end | invite
+    room_id: Mapped[str] = mapped_column(String(40))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    due_at: Mapped[datetime] = mapped_column(index=True)
+    expires_at: Mapped[datetime | None]
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    claimed_until: Mapped[datetime | None]

@@ -51,6 +51,9 @@ REST_LIMITED = Counter(
     "thousand_rest_limited", "REST writes answered 429 (backend/api/limits.py), by group", ["group"], registry=REGISTRY
 )
 REDIS_ERRORS = Counter("thousand_redis_errors", "Redis calls that failed", ["op"], registry=REGISTRY)
+PUSHES = Counter(
+    "thousand_pushes", "Web Push notifications by outcome (sent, gone, retried, failed)", ["outcome"], registry=REGISTRY
+)
 DB_ERRORS = Counter("thousand_db_errors", "Database writes that failed (not version conflicts)", registry=REGISTRY)
 ROOMS_EXPIRED = Counter("thousand_rooms_expired", "Open tables closed because nobody joined", registry=REGISTRY)
 ROOMS_EVICTED = Counter("thousand_rooms_evicted", "Finished rooms dropped from memory", registry=REGISTRY)

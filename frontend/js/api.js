@@ -116,4 +116,8 @@ export const api = {
   signOutOthers: () => request('POST', '/api/me/sign-out-others'),
   /** Delete this account (finished matches keep it as "Deleted player"); 409 room_started while playing. */
   deleteAccount: () => request('DELETE', '/api/me'),
+  // Web Push (issue 45, push.js): the server's VAPID public key, and this device's subscription.
+  pushKey: () => request('GET', '/api/push/key'),
+  subscribePush: (subscription) => request('POST', '/api/me/push-subscriptions', subscription),
+  unsubscribePush: (endpoint) => request('DELETE', `/api/me/push-subscriptions?endpoint=${encodeURIComponent(endpoint)}`),
 };

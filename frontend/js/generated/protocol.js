@@ -56,7 +56,10 @@ export const REFUSAL_CODES = Object.freeze([
   "deal_not_found",
   "deal_unfinished",
   "analysis_limit",
-  "analysis_queue_full"
+  "analysis_queue_full",
+  "push_subscription_invalid",
+  "too_many_subscriptions",
+  "push_unavailable"
 ]);
 
 // Why the server closes a socket.

@@ -9,6 +9,7 @@ import { getPlayer, setPlayer } from '../session.js';
 import { apiErrorText, botName, durationText, inviteBox, inviteUrl, loading, nameForm, num, playerName, toast } from '../ui.js';
 import { GAME_IDS, TWO_HAND, gameAndSeats, gameInfo, gameName, seatCount, sentAsVariant, tableSummary, targetsOf } from '../games.js';
 import { lobbyEvents } from '../lobby-events.js';
+import { disablePush, enablePush, pushState, resyncPush } from '../push.js';
 
 const REFRESH_MS = 4000; // a visitor without a name: the live tables (signed in, the event stream says it all)
 const CLOCK_MS = 30000; // "My games": the time left is written again this often (no request)
@@ -135,6 +136,39 @@ export function lastMoveText(move, players) {
   return hasKey(`lobby.games.move.${move.kind}`) ? t(`lobby.games.move.${move.kind}`, { name }) : '';
 }
 
+/** "Tell me when it's my turn": a tap turns this device's notifications on or off (the browser's
+ * permission prompt comes only from that tap); hidden where the browser has no Web Push. */
+function pushToggle() {
+  const note = h('p', { class: 'help', 'data-testid': 'push-note' });
+  const button = h('button', { type: 'button', class: 'btn', 'data-testid': 'push-toggle', hidden: true });
+  const box = h('div', { class: 'push-toggle', 'data-testid': 'push-box' }, button, note);
+  let state = 'unsupported';
+  const show = (next) => {
+    state = next;
+    box.dataset.state = state;
+    button.hidden = state === 'unsupported' || state === 'denied';
+    button.textContent = state === 'on' ? t('lobby.push.off') : t('lobby.push.on');
+    button.setAttribute('aria-pressed', state === 'on' ? 'true' : 'false');
+    note.textContent = state === 'on' ? t('lobby.push.is_on') : state === 'denied' ? t('lobby.push.denied') : state === 'off' ? t('lobby.push.help') : '';
+    note.hidden = state === 'unsupported';
+  };
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      show(state === 'on' ? await disablePush() : await enablePush());
+    } catch {
+      note.textContent = t('lobby.push.failed');
+    } finally {
+      button.disabled = false;
+    }
+  });
+  show('unsupported');
+  pushState()
+    .then(show)
+    .catch(() => show('unsupported'));
+  return box;
+}
+
 /** How many games wait for the player: in the page title and, where there is one, the app's badge. */
 function showWaiting(n) {
   document.title = n ? `(${n}) ${t('app.title')}` : t('app.title');
@@ -188,6 +222,7 @@ export function mount(root) {
       showWaiting(0);
       return;
     }
+    resyncPush().catch(() => null); // a device whose notifications are on says so again (never asks)
     invitationsEl.dataset.stream = 'connecting';
     stream = lobbyEvents({
       onInvitation(invitation) {
@@ -389,7 +424,7 @@ export function mount(root) {
         h(
           'div',
           { class: 'lobby-lists' },
-          h('section', { class: 'card-panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h', text: t('lobby.mine') }), mine),
+          h('section', { class: 'card-panel', 'aria-labelledby': 'mine-h' }, h('h2', { id: 'mine-h', text: t('lobby.mine') }), mine, pushToggle()),
           h('section', { class: 'card-panel', 'aria-labelledby': 'again-h' }, h('h2', { id: 'again-h', text: t('lobby.again') }), againEl),
           h('section', { class: 'card-panel', 'aria-labelledby': 'open-h' }, h('h2', { id: 'open-h', text: t('lobby.open') }), open),
           h('section', { class: 'card-panel', 'aria-labelledby': 'watch-h', hidden: true }, h('h2', { id: 'watch-h', text: t('watch.title') }), watchable),
