@@ -266,6 +266,7 @@ async def create_room(
         reactions_for_spectators=body.reactions_for_spectators,
         hints=body.hints is not False,
         pace=body.pace,
+        auto_play=body.auto_play,
     )
     problem = hints_problem(options, people=options.seats - body.computers) if body.hints else None
     if problem is not None:

@@ -119,6 +119,10 @@ class RoomCreate(Strict):
         description="R6.3: live (a dropped seat is held reconnect_grace_s, R6.2), or days per move (1d, 2d, 3d, 7d): "
         "no socket needed; a person who does not act in time has abandoned the match",
     )
+    auto_play: bool = Field(
+        default=False,
+        description="turn-based tables only (refused at a live one): a person's only legal card is played by itself",
+    )
     hints: bool | None = Field(
         default=None,
         description="hints at my turn (backend/rooms/hints.py): unset, on wherever they may be offered (one "
@@ -127,6 +131,8 @@ class RoomCreate(Strict):
 
     @model_validator(mode="after")
     def _computer_games_are_friendly(self) -> RoomCreate:
+        if self.auto_play and self.pace == "live":
+            raise ValueError("auto_play is for turn-based tables (pace 1d, 2d, 3d or 7d)")
         if self.computers and self.stake_per_point != 0:
             raise ValueError("games against the computer are played for no stake (stake_per_point must be 0)")
         rules = self.rules()  # the engine judges the combination (e.g. a target the game does not offer)

@@ -33,10 +33,11 @@ from backend.ops import metrics
 from . import commands as cmd
 from .bots import HintsBusy, fallback_action
 from .codes import CloseCode, RoomCode
-from .decide import Limits, decide, follow_ups
+from .decide import Limits, decide, follow_ups, forced_card
 from .effects import (
     AskBot,
     AskHint,
+    AutoPlay,
     CloseSockets,
     Effect,
     Persist,
@@ -297,6 +298,10 @@ class RoomActor:
                 self._arm(effect.deadline)
             case AskBot():
                 self._ask_bot(effect)
+            case AutoPlay():
+                task = asyncio.create_task(self._auto_play(effect))
+                self._hints.add(task)  # held like the hints' tasks, and cancelled with them
+                task.add_done_callback(self._hints.discard)
             case AskHint():
                 task = asyncio.create_task(self._hint(effect))
                 self._hints.add(task)
@@ -379,6 +384,23 @@ class RoomActor:
             await self.handle(ready)
         except Exception:
             log.exception("room %s: the hint could not be answered", self.id)
+
+    # ------------------------------------------------------------ auto_play (issue 45)
+
+    async def _auto_play(self, effect: AutoPlay) -> None:
+        """The person's only legal card, played for them once this change has been told (a command
+        of its own: stored, published and timed like the person's own play)."""
+        state = self.state
+        holder = state.seats[effect.seat]
+        if state.version != effect.version or holder is None:
+            return
+        card = forced_card(state, effect.seat)
+        if card is None:
+            return
+        try:
+            await self.handle(cmd.command_for(holder.player_id, effect.version, card))
+        except Exception:
+            log.exception("room %s: the forced card of seat %d could not be played", self.id, effect.seat)
 
     # ------------------------------------------------------------ the computer
 

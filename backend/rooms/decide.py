@@ -39,6 +39,7 @@ from .codes import CloseCode, RoomCode
 from .effects import (
     AskBot,
     AskHint,
+    AutoPlay,
     CloseSockets,
     Effect,
     Persist,
@@ -777,4 +778,17 @@ def follow_ups(state: RoomState, effects: list[Effect]) -> list[Effect]:
     holder = None if turn is None else state.seats[turn]
     if turn is not None and holder is not None and holder.bot_level is not None:
         effects.append(AskBot(turn, state.version))
+    elif turn is not None and holder is not None and forced_card(state, turn) is not None:
+        effects.append(AutoPlay(turn, state.version))
     return effects
+
+
+def forced_card(state: RoomState, seat: int) -> Play | None:
+    """At an ``auto_play`` table (turn-based, issue 45): the seat's one legal action if it is a card
+    (a choice to declare a marriage with it is two actions: the person chooses)."""
+    if not state.options.auto_play or not state.options.turn_based or state.match is None:
+        return None
+    actions = engine.legal_actions(state.match, seat)
+    if len(actions) == 1 and isinstance(actions[0], Play):
+        return actions[0]
+    return None

@@ -106,6 +106,14 @@ class AskBot:
 
 
 @dataclass(frozen=True, slots=True)
+class AutoPlay:
+    """A person's only legal card at an ``auto_play`` table: played by itself at ``version``."""
+
+    seat: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
 class AskHint:
     """Work out the expert's choice for ``seat`` at ``version`` in the pool, outside the room's lock;
     it comes back as ``commands.HintReady``."""
@@ -131,6 +139,7 @@ class SendHint:
 Effect = (
     Persist
     | Publish
+    | AutoPlay
     | SendState
     | Reject
     | SendPresence

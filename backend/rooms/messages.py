@@ -62,6 +62,7 @@ class OptionsOut(Out):
     reactions_for_spectators: bool = Field(default=False, description="spectators see the quick reactions too")
     hints: bool = Field(default=True, description="the creator's wish for hints (room.hints: whether they are offered)")
     pace: Pace = Field(default="live", description="R6.3: live, or days per move (1d, 2d, 3d, 7d)")
+    auto_play: bool = Field(default=False, description="turn-based: a person's only legal card is played by itself")
 
 
 class SeatOut(Out):

@@ -133,6 +133,7 @@ def options_out(options: TableOptions) -> OptionsOut:
         reactions_for_spectators=options.reactions_for_spectators,
         hints=options.hints,
         pace=options.pace,
+        auto_play=options.auto_play,
     )
 
 

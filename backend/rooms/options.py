@@ -34,6 +34,9 @@ class TableOptions:
     # The creator's wish for hints; they are offered only where ``table_rules.hints_problem`` allows.
     hints: bool = True
     pace: Pace = "live"  # R6.3: live, or days per move
+    # Turn-based only (issue 45): a person whose one legal action is a single card plays it by
+    # itself at once, so a forced card costs nobody a day (lichess's premoves, the simple case).
+    auto_play: bool = False
 
     @property
     def seats(self) -> int:
@@ -66,6 +69,7 @@ class TableOptions:
             **({"reactions_for_spectators": True} if self.reactions_for_spectators else {}),
             **({} if self.hints else {"hints": False}),
             **({"pace": self.pace} if self.turn_based else {}),
+            **({"auto_play": True} if self.auto_play else {}),
         }
 
     @classmethod
@@ -86,6 +90,7 @@ class TableOptions:
             reactions_for_spectators=bool(data.get("reactions_for_spectators", False)),
             hints=bool(data.get("hints", True)),
             pace=_pace(data.get("pace", "live")),
+            auto_play=bool(data.get("auto_play", False)),
         )
 
 
@@ -118,4 +123,5 @@ _TABLE_ONLY = (
     "rated",
     "hints",
     "pace",
+    "auto_play",
 )

@@ -218,6 +218,10 @@ export const TABLE_OPTIONS = Object.freeze({
     ],
     "default": "live"
   },
+  "auto_play": {
+    "type": "boolean",
+    "default": false
+  },
   "hints": {
     "default": null,
     "type": "boolean"

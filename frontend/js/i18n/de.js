@@ -739,6 +739,7 @@ export default {
   'opt.pace.3d': '3 Tage pro Zug',
   'opt.pace.7d': '7 Tage pro Zug',
   'opt.pace.help': 'Live: alle spielen jetzt. Tage pro Zug: spielen, wann es passt; wer nicht rechtzeitig zieht, verliert die Partie.',
+  'opt.auto_play.long': 'Meine einzige erlaubte Karte von selbst spielen',
   'lobby.create.computer': 'Gegen den Computer spielen',
 
   'bot.name': 'Computer ({level})',

@@ -739,6 +739,7 @@ export default {
   'opt.pace.3d': '3 days per move',
   'opt.pace.7d': '7 days per move',
   'opt.pace.help': 'Live: everyone plays now. Days per move: play when it suits you; whoever does not move in time loses the match.',
+  'opt.auto_play.long': 'Play my only legal card by itself',
   'lobby.create.computer': 'Play against the computer',
 
   'bot.name': 'Computer ({level})',

@@ -38,6 +38,7 @@ const FORM_DEFAULTS = {
   hints: true, // issue 26: on wherever the server offers them (RoomCreate.hints unset); unticked sends false
   grace: defaultOf('reconnect_grace_s'),
   pace: OPT.pace ? defaultOf('pace') : 'live', // R6.3: live, or days per move
+  autoPlay: false, // turn-based only: the only legal card is played by itself
   stake: '0',
   // The lobby's own choices: a table for a friend is private and staked in EUR unless changed.
   currency: 'EUR',
@@ -749,6 +750,7 @@ export function mount(root) {
     // R6.3: live, or so many days per move (the server's set, TABLE_OPTIONS.pace).
     const pace = select('opt-pace', s.pace, (OPT.pace ? values('pace') : ['live']).map((v) => [v, label(`opt.pace.${v}`, v)]));
     const paceField = field('opt-pace', t('opt.pace'), pace, t('opt.pace.help'));
+    const [autoPlay, autoPlayField] = check('opt-auto-play', 'opt-auto-play', s.autoPlay, t('opt.auto_play.long'));
     const [rated, ratedField] = check('opt-rated', 'opt-rated', s.rated, t('opt.rated.long'));
     // Hints at my turn (issue 26): the server offers them to one person against the computer; the form
     // offers only to turn them off there (whether a table may have them is the server's to say).
@@ -801,6 +803,7 @@ export function mount(root) {
       stakeHelp,
       visibilityField,
       paceField,
+      autoPlayField,
       ratedField,
       hintsField,
       advanced,
@@ -863,6 +866,7 @@ export function mount(root) {
       visibilityField.hidden = bot;
       ratedField.hidden = k > 0; // a match with a computer seat is never rated
       hintsField.hidden = !bot;
+      autoPlayField.hidden = pace.value === 'live' || !OPT.auto_play;
       stake.disabled = k > 0;
       currency.disabled = k > 0;
       stake.value = k > 0 ? '0' : humanStake;
@@ -884,6 +888,7 @@ export function mount(root) {
         reactionsWatch: reactionsWatch.checked,
         grace: grace.value,
         pace: pace.value,
+        autoPlay: autoPlay.checked,
         stake: humanStake,
         currency: currency.value,
         visibility: visibility.value,
@@ -930,6 +935,7 @@ export function mount(root) {
       if (id && gameInfo(id).simplified) body.scoring = gameScoring.value;
       if (jungfrau.checked) body.jungfrau = true;
       if (pace.value !== 'live') body.pace = pace.value;
+      if (pace.value !== 'live' && autoPlay.checked) body.auto_play = true;
       if (k === 0 && !rated.checked) body.rated = false;
       if (vsComputer() && !hints.checked) body.hints = false;
       if (reactionsWatch.checked && spectators.checked) body.reactions_for_spectators = true;
