@@ -1,6 +1,7 @@
-""""My games" with REDIS_URL (issue 45): a move at a turn-based table, made through one process,
-reaches the lobby stream of the other player held by another process (the room's owner publishes on ``player:{id}`` that the games changed; the stream's process reads them once), and a
-public table made through one process is listed on the other's streams within LOBBY_TABLES_S."""
+""" "My games" with REDIS_URL (issue 45): a move at a turn-based table, made through one process,
+reaches the lobby stream of the other player held by another process (the room's owner publishes
+on ``player:{id}`` that the games changed; the stream's process reads them once), and a public
+table made through one process is listed on the other's streams within LOBBY_TABLES_S."""
 
 from __future__ import annotations
 
