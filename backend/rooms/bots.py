@@ -8,6 +8,14 @@ observer's ``SeatView`` and the seat's redacted events of the deal — never the
 The computer analysis of a finished deal (issue 26) rates its decisions in the same pool, one
 decision per task (``rate``), so that a bot's move waits behind at most one rating per analysis
 running (``ANALYSIS_CONCURRENT``, one by default).
+
+Every worker process is started together with the pool (at its first use: a server, or a test, that
+never asks the computer anything starts none; nothing waits for them but that first task) and warms
+itself before its first task (``warm_worker``: the bots'
+modules imported, two-hand 1001's search core loaded from numba's cache). A pool started lazily, one
+process at a time as tasks came (``ProcessPoolExecutor``'s way with "spawn"), made the computer's card
+that found every running process busy with a hint or a rating wait for a new process to import
+everything, and the hint won the race (issue 41).
 """
 
 from __future__ import annotations
@@ -44,6 +52,18 @@ def fallback_action(match: MatchState, seat: int) -> Action:
     auction (never a contract nobody chose), else the first legal action."""
     moves = legal_actions(match, seat)
     return Pass() if Pass() in moves else moves[0]
+
+
+def warm_worker() -> None:
+    """Runs once in every worker process as it starts, before its first task: the search core compiled
+    or loaded from numba's cache (the bots' and the analysis' modules came with this module's import)."""
+    from backend.search import warm
+
+    warm()
+
+
+def _ready() -> None:
+    """A task that does nothing: submitted once per worker so that the pool starts them all at once."""
 
 
 def decide(level: str, view: SeatView, events: Sequence[Event], seed: int) -> Action:
@@ -83,9 +103,12 @@ class ProcessBotRunner:
         if self._pool is None:
             # "spawn": a forked copy of a running server (threads, sockets) is not safe to use.
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                self._workers + self._hint_workers + self._analysis_workers, mp_context=context
-            )
+            count = self._workers + self._hint_workers + self._analysis_workers
+            self._pool = ProcessPoolExecutor(count, mp_context=context, initializer=warm_worker)
+            # With "spawn" the pool starts a process only for a task that finds none idle: as many tasks
+            # as processes, submitted at once, start them all now.
+            for _ in range(count):
+                self._pool.submit(_ready)
         return self._pool
 
     async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
