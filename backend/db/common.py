@@ -30,6 +30,15 @@ ADVANCE_FENCED = (
 )
 
 
+# The fence alone, for a write that does not move the version (an absence clock): the room row is
+# touched only if this process still holds the lease it claimed.
+HOLD_FENCED = (
+    update(Room)
+    .where(Room.id == bindparam("room"), Room.lease_token == bindparam("lease"))
+    .values(lease_token=bindparam("lease"))
+)
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -77,3 +86,10 @@ def advance(
             advanced = session.execute(ADVANCE_FENCED, {**parameters, "lease": lease})
     if changed(advanced) != 1:
         raise VersionConflict(f"room {room_id} is no longer at version {expected_version} under lease {lease}")
+
+
+def hold(session: Session | Connection, room_id: str, lease: int) -> None:
+    """``VersionConflict`` unless this process still holds the room under ``lease``; in the same
+    transaction as the write it fences, the row lock keeps a takeover from slipping in between."""
+    if changed(session.execute(HOLD_FENCED, {"room": room_id, "lease": lease})) != 1:
+        raise VersionConflict(f"room {room_id} is no longer held under lease {lease}")

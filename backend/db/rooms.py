@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import delete, exists, func, insert, select, update
 from sqlalchemy.orm import Session, aliased
 
-from .common import advance, changed, new_id
+from .common import advance, changed, hold, new_id
 from .database import Database
 from .models import Action, ChatLine, Match, MatchSeat, Player, Room, RoomDeadline, RoomSeat, utcnow
 from .writes import (
@@ -284,6 +284,8 @@ class RoomRepository:
                     session.execute(delete(RoomDeadline).where(RoomDeadline.room_id == change.room_id))
                     session.add(_match_row(change.room_id, change.match))
                 case AbsenceWrite():
+                    if change.lease is not None:
+                        hold(session, change.room_id, change.lease)
                     _set_deadline(session, change.room_id, "absence", change.seat, change.deadline)
                 case ChatWrite():
                     _add_chat_line(session, change)

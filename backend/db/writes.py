@@ -162,6 +162,9 @@ class AbsenceWrite:
     room_id: str
     seat: int
     deadline: datetime | None
+    # The owner's lease token: a clock written by a process that lost the room (paused past its
+    # lease) would hold a seat the new owner knows to be present; with it the write is refused.
+    lease: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

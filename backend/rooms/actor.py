@@ -19,6 +19,7 @@ from datetime import datetime
 from pydantic import BaseModel
 
 from backend.db.writes import (
+    AbsenceWrite,
     ActionWrite,
     OptionsWrite,
     RematchOfferWrite,
@@ -75,6 +76,9 @@ RETIRED = Refusal(RoomCode.UNAVAILABLE, "this server is restarting and has hande
 STALE_COPY = Refusal(RoomCode.STALE_VERSION, "the table moved on; try again")
 # The writes that move the version on: one whose answer was lost may have been committed.
 VERSIONED_WRITES = (ActionWrite, OptionsWrite, RematchOfferWrite, RematchStartWrite)
+# The writes fenced by the owner's lease token: those that move the version, and the absence clocks
+# (a clock stored by a process that lost the room would hold a seat whose player is present).
+FENCED_WRITES = (*VERSIONED_WRITES, AbsenceWrite)
 
 
 class RoomActor:
@@ -224,7 +228,7 @@ class RoomActor:
         its answer was lost (``StoreUnavailable`` of a write that advances the version)."""
         started = time.perf_counter()
         write = effect.write
-        if self.lease is not None and isinstance(write, VERSIONED_WRITES):
+        if self.lease is not None and isinstance(write, FENCED_WRITES):
             write = replace(write, lease=self.lease)
         try:
             await self._store.write(write)

@@ -762,7 +762,17 @@ def _tick(state: RoomState, now: datetime) -> Decision:
             Publish((RematchChanged(action="timeout", seat=offer.seat),)),
         ]
         return lapsed, follow_ups(lapsed, effects)
-    return state, follow_ups(state, [])
+    if clocks_settled(state):
+        return state, follow_ups(state, [])
+    # Nothing due: the clocks are brought in line with who is here — a clock restored from the store
+    # (a rebuild after a takeover, a clock a paused owner wrote) for a player who is connected stops.
+    return _with_clocks(state, [], [], now)
+
+
+def clocks_settled(state: RoomState) -> bool:
+    """Every absence clock runs exactly where R6.2 holds a seat (a ``Tick`` would change none)."""
+    absence = state.absence or (None,) * len(state.seats)
+    return all(_should_hold(state, seat) == (absence[seat] is not None) for seat in range(len(state.seats)))
 
 
 # ---------------------------------------------------------------- what follows any change

@@ -23,6 +23,7 @@ from backend.db.store import Store
 
 from . import commands as cmd
 from .cluster import RENEW_S, RedisCluster
+from .decide import clocks_settled
 from .refused import RoomRefused
 from .registry import RoomRegistry
 from .routing import CommandRouter
@@ -101,6 +102,10 @@ class ClusterRepair:
                     for player in self.grace.gone(room_id, actor.state.present - present, time.monotonic()):
                         self.grace.forget(room_id, player)
                         await actor.handle(cmd.Disconnect(player))
+                    if not clocks_settled(actor.state):
+                        # a clock restored with the room (rebuilt after a takeover) for a player who
+                        # is here: stopped now rather than when it falls due (R6.2)
+                        await actor.handle(cmd.Tick())
                     await self._watching.recount(room_id)
             except asyncio.CancelledError:
                 raise

@@ -175,6 +175,23 @@ def test_r6_2_deadlines_are_stored_and_cleared_with_the_match_end(store: Store) 
     assert store.rooms.record(room_id).deadlines == []  # type: ignore[union-attr]
 
 
+def test_an_absence_clock_fenced_by_an_older_lease_token_is_not_stored(store: Store) -> None:
+    # a paused owner's clock for a seat (R6.2) after another process took the room over (issue 44)
+    room_id, _ = _room_with_match(store)
+    old, new = store.rooms.claim(room_id), store.rooms.claim(room_id)
+    assert old is not None and new == old + 1
+    deadline = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+    with pytest.raises(VersionConflict):
+        store.rooms.write(AbsenceWrite(room_id, 1, deadline, lease=old))
+    assert store.rooms.record(room_id).deadlines == []  # type: ignore[union-attr]
+    store.rooms.write(AbsenceWrite(room_id, 1, deadline, lease=new))
+    [row] = store.rooms.record(room_id).deadlines  # type: ignore[union-attr]
+    assert (row.kind, row.seat) == ("absence", 1)
+    store.rooms.write(AbsenceWrite(room_id, 1, None, lease=new))
+    assert store.rooms.record(room_id).deadlines == []  # type: ignore[union-attr]
+    assert store.rooms.record(room_id).room.lease_token == new  # type: ignore[union-attr]
+
+
 def test_a_socket_ticket_opens_once_and_only_in_time(store: Store) -> None:
     anna, _ = store.players.create("Anna")
     ticket = store.players.issue_ticket(anna.id, timedelta(seconds=30))

@@ -12,7 +12,7 @@ from backend.engine import Rules
 from backend.engine import view_for as seat_view
 from backend.rooms import commands as cmd
 from backend.rooms.codes import RoomCode
-from backend.rooms.decide import Limits, decide
+from backend.rooms.decide import Limits, clocks_settled, decide
 from backend.rooms.effects import AskBot, Effect, Persist, Publish, Reject, SendChat, SendPresence, SendState, WakeAt
 from backend.rooms.model import FreshMatch, RoomState, SeatHolder
 from backend.rooms.options import TableOptions
@@ -174,6 +174,25 @@ def test_r6_2_a_clock_restored_from_its_stored_deadline_goes_on_from_there() -> 
     assert WakeAt(deadline) in effects
     over, _ = step(restored, cmd.Tick(), deadline)
     assert over.match is not None and over.match.end_reason == "absence"
+
+
+def test_r6_2_a_restored_clock_of_a_player_who_is_here_is_stopped_by_the_next_tick() -> None:
+    # a paused owner stored Ben's clock after the new owner had seen him come back: the room rebuilt
+    # from the store has a running clock for a connected player
+    deadline = T0 + timedelta(seconds=20)
+    restored = replace(started(), absence=(None, deadline))
+    assert not clocks_settled(restored)
+    settled, effects = step(restored, cmd.Tick(), T0 + timedelta(seconds=1))
+    assert settled.absence == (None, None) and clocks_settled(settled)
+    assert AbsenceWrite("r_1", 1, None) in [e.write for e in of(effects, Persist)]
+    assert settled.version == restored.version  # a clock is not a move
+    later, _ = step(settled, cmd.Tick(), deadline)
+    assert later.live  # nobody forfeits for a clock that should never have run (R6.2)
+    # a clock that runs where R6.2 holds the seat is settled, and a tick before its deadline keeps it
+    away, _ = step(started(), cmd.Disconnect(BEN), T0)
+    assert clocks_settled(away)
+    kept, effects = step(away, cmd.Tick(), T0 + timedelta(seconds=1))
+    assert kept.absence == away.absence and not of(effects, Persist)
 
 
 def finished() -> RoomState:
