@@ -430,7 +430,14 @@ def _judge(
             )
         ).all()
         rooms = {row[0]: (row[1], row[2]) for row in connection.execute(text("SELECT id, version, status FROM rooms"))}
-        clocks = connection.execute(text("SELECT count(*) FROM room_deadlines WHERE kind = 'absence'")).scalar_one()
+        # every clock left is a connected player held (all sockets are open by now): listed, so that a
+        # run that fails says which seat of which room, and when it was due
+        clocks = connection.execute(
+            text(
+                "SELECT d.room_id, d.seat, d.deadline, r.lease_token FROM room_deadlines d "
+                "JOIN rooms r ON r.id = d.room_id WHERE d.kind = 'absence' ORDER BY d.room_id, d.seat"
+            )
+        ).all()
         audit = connection.execute(text("SELECT room_id, version, lease, claim FROM fault_audit ORDER BY id")).all()
         seat_of = {
             (row[0], row[1]): row[2]
@@ -497,7 +504,7 @@ def _judge(
         "refused_but_stored": refused_stored,
         "written_by_fenced_process": fenced,
         "connected_shown_away": shown_away,
-        "absence_clocks": int(clocks),
+        "absence_clocks": len(clocks),
         "unanswered": unanswered,
         "http_500": tally.http_500,
         "stuck_rooms": stuck,
@@ -507,6 +514,10 @@ def _judge(
         "moves_accepted": accepted,
         "logged_actions": len(logged),
         "first_move_after_s": first_moves,
+        "absence_clock_rows": [
+            {"room": room, "seat": seat, "deadline": str(deadline), "lease_now": lease}
+            for room, seat, deadline, lease in clocks
+        ],
     }
     return figures, goals
 
