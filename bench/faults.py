@@ -523,11 +523,17 @@ def _judge(
 
 
 @contextlib.contextmanager
-def _folder() -> Iterator[Path]:
+def _folder(keep: Path | None = None) -> Iterator[Path]:
+    """A scratch folder for the private services and the app processes; with ``keep``, their logs
+    are copied there before it goes (to read why a goal count is not 0)."""
     path = Path(tempfile.mkdtemp(prefix="faults-"))
     try:
         yield path
     finally:
+        if keep is not None:
+            keep.mkdir(parents=True, exist_ok=True)
+            for log in path.glob("*.log"):
+                shutil.copy(log, keep / log.name)
         shutil.rmtree(path, ignore_errors=True)
 
 
@@ -539,12 +545,13 @@ def main() -> None:
     parser.add_argument("--recover", type=float, default=12.0, help="seconds of play after each fault")
     parser.add_argument("--warm", type=float, default=8.0, help="seconds of play before the first fault")
     parser.add_argument("--settle", type=float, default=30.0, help="at most this long for intents in flight at the end")
+    parser.add_argument("--logs", type=Path, help="copy the app processes' and PostgreSQL's logs to this folder")
     args = parser.parse_args()
     if _initdb() is None:
         print("no initdb under /usr/lib/postgresql: the faults need a private PostgreSQL cluster", file=sys.stderr)
         sys.exit(NO_PRIVATE_POSTGRES)
     started = time.monotonic()
-    with _folder() as folder:
+    with _folder(args.logs) as folder:
         result = asyncio.run(
             run(
                 folder,
