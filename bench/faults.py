@@ -385,9 +385,12 @@ async def run(
             await asyncio.sleep(0.2)
         await asyncio.sleep(2 * 2.0 + 1)  # two sweeps: a connected player the sweep would take for gone shows
         shown_away = await _shown_away(seats)
+        # read while every socket is still open: the clients' sockets closing at the stop rightly
+        # start clocks for whoever is left waiting (R6.2), which are not the server's fault
+        clocks = await asyncio.to_thread(_held_while_connected, engine, seats)
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
-        figures, goals = _judge(engine, seats, tally, faults, shown_away)
+        figures, goals = _judge(engine, seats, tally, faults, shown_away, clocks)
         engine.dispose()
         return Result(figures, goals)
     finally:
@@ -418,8 +421,33 @@ async def _shown_away(seats: list[SeatClient]) -> int:
     return away
 
 
+def _held_while_connected(engine: Any, seats: list[SeatClient]) -> list[dict[str, Any]]:
+    """The absence clocks (R6.2) running for players whose socket is open now, with the room's
+    lease token (to tell a clock a fenced owner wrote)."""
+    connected = {(seat.room_id, seat.player_id) for seat in seats if seat.socket is not None}
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                "SELECT d.room_id, d.seat, s.player_id, d.deadline, r.lease_token FROM room_deadlines d "
+                "JOIN rooms r ON r.id = d.room_id "
+                "JOIN room_seats s ON s.room_id = d.room_id AND s.seat = d.seat "
+                "WHERE d.kind = 'absence' ORDER BY d.room_id, d.seat"
+            )
+        ).all()
+    return [
+        {"room": room, "seat": seat, "deadline": str(deadline), "lease_now": lease}
+        for room, seat, player, deadline, lease in rows
+        if (room, player) in connected
+    ]
+
+
 def _judge(
-    engine: Any, seats: list[SeatClient], tally: Tally, faults: list[tuple[str, float]], shown_away: int
+    engine: Any,
+    seats: list[SeatClient],
+    tally: Tally,
+    faults: list[tuple[str, float]],
+    shown_away: int,
+    clocks: list[dict[str, Any]],
 ) -> tuple[dict[str, Any], dict[str, int]]:
     room_ids = sorted({seat.room_id for seat in seats})
     with engine.connect() as connection:
@@ -430,14 +458,6 @@ def _judge(
             )
         ).all()
         rooms = {row[0]: (row[1], row[2]) for row in connection.execute(text("SELECT id, version, status FROM rooms"))}
-        # every clock left is a connected player held (all sockets are open by now): listed, so that a
-        # run that fails says which seat of which room, and when it was due
-        clocks = connection.execute(
-            text(
-                "SELECT d.room_id, d.seat, d.deadline, r.lease_token FROM room_deadlines d "
-                "JOIN rooms r ON r.id = d.room_id WHERE d.kind = 'absence' ORDER BY d.room_id, d.seat"
-            )
-        ).all()
         audit = connection.execute(text("SELECT room_id, version, lease, claim FROM fault_audit ORDER BY id")).all()
         seat_of = {
             (row[0], row[1]): row[2]
@@ -514,10 +534,7 @@ def _judge(
         "moves_accepted": accepted,
         "logged_actions": len(logged),
         "first_move_after_s": first_moves,
-        "absence_clock_rows": [
-            {"room": room, "seat": seat, "deadline": str(deadline), "lease_now": lease}
-            for room, seat, deadline, lease in clocks
-        ],
+        "absence_clock_rows": clocks,  # which seat of which room, to read why
     }
     return figures, goals
 
