@@ -2,7 +2,7 @@
 // objects, only what changed is touched, the order follows the items.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyOf, setAttr, setText, sync } from '../dom.js';
+import { keyOf, patch, patchChildren, patchHook, setAttr, setText, sync } from '../dom.js';
 
 /** Just enough of a DOM element for `sync`: children, siblings, insertBefore, removeChild. */
 class Node {
@@ -100,13 +100,20 @@ test('a card added, one removed, the order changed: only those nodes move', () =
   assert.equal(parent.kids[0], d);
 });
 
-test('children sync did not make go; items may be objects keyed by a field; an empty list empties', () => {
+test('a child sync did not make stays where it is (a picture in flight); items may be objects keyed by a field; an empty list empties', () => {
   const parent = new Node('p');
-  parent.appendChild(new Node('stray'));
   sync(parent, [{ id: 1 }, { id: 2 }], (x) => x.id, (x) => new Node(`n${x.id}`));
-  assert.deepEqual(names(parent), ['n1', 'n2']);
+  const stray = parent.insertBefore(new Node('stray'), parent.kids[1]);
+  const [n1, n2] = [parent.kids[0], parent.kids[2]];
+  const moves = [n1.moves, n2.moves];
+  sync(parent, [{ id: 1 }, { id: 2 }], (x) => x.id, (x) => new Node(`n${x.id}`));
+  assert.deepEqual(names(parent), ['n1', 'stray', 'n2']);
+  assert.deepEqual([n1.moves, n2.moves], moves); // nothing moved round it
+  sync(parent, [{ id: 2 }, { id: 3 }], (x) => x.id, (x) => new Node(`n${x.id}`));
+  assert.deepEqual(names(parent), ['stray', 'n2', 'n3']);
   sync(parent, [], (x) => x.id, (x) => new Node(`n${x.id}`));
-  assert.deepEqual(names(parent), []);
+  assert.deepEqual(names(parent), ['stray']);
+  assert.equal(stray.parent, parent);
 });
 
 test('setText and setAttr write only a change', () => {
@@ -120,4 +127,135 @@ test('setText and setAttr write only a change', () => {
   assert.equal(el.getAttribute('hidden'), '');
   setAttr(el, 'hidden', false);
   assert.equal(el.hasAttribute('hidden'), false);
+});
+
+// ------------------------------------------------------------------ patch: a fresh drawing patched in
+
+/** An element or a text node of the stand-in with what `patch` reads and writes, counting writes. */
+class El extends Node {
+  constructor(tag, attrs = {}, ...kids) {
+    super(tag);
+    this.nodeType = 1;
+    this.nodeName = tag.toUpperCase();
+    this.writes = 0;
+    const el = this;
+    this.style = {
+      css: '',
+      get cssText() {
+        return this.css;
+      },
+      set cssText(v) {
+        this.css = v;
+        el.writes += 1;
+      },
+    };
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === 'style') this.style.css = v;
+      this.attrs.set(k, v);
+    }
+    for (const kid of kids) this.appendChild(typeof kid === 'string' ? new Text(kid) : kid);
+  }
+  get childNodes() {
+    return [...this.kids];
+  }
+  get attributes() {
+    return [...this.attrs].map(([name, value]) => ({ name, value }));
+  }
+  setAttribute(n, v) {
+    this.writes += 1;
+    super.setAttribute(n, v);
+  }
+  removeAttribute(n) {
+    this.writes += 1;
+    super.removeAttribute(n);
+  }
+}
+
+class Text extends Node {
+  constructor(value) {
+    super('#text');
+    this.nodeType = 3;
+    this.nodeName = '#text';
+    this.value = value;
+    this.writes = 0;
+  }
+  get nodeValue() {
+    return this.value;
+  }
+  set nodeValue(v) {
+    this.value = v;
+    this.writes += 1;
+  }
+}
+
+/** Every write under `el` (itself included), and every move of a node under it. */
+const writes = (el) => el.writes + el.kids.reduce((n, k) => n + writes(k), 0);
+
+const seat = (count, name, turn) =>
+  new El('div', { class: 'ring-seat', 'data-testid': 'seat-1', 'data-turn': String(turn), style: '--p:10%' }, new El('span', { class: 'seat-name' }, name), new El('span', { class: 'rs-cards', 'data-count': String(count) }, ...Array.from({ length: count }, () => new El('div', { class: 'card back' }))));
+
+test('patch: the same drawing again writes nothing; a change writes only itself and keeps every node', () => {
+  const box = seat(3, 'Anna', false);
+  const [name, cards] = box.kids;
+  const backs = cards.kids.slice();
+  patch(box, seat(3, 'Anna', false));
+  assert.equal(writes(box), 0);
+  patch(box, seat(2, 'Anna', true));
+  assert.equal(box.getAttribute('data-turn'), 'true');
+  assert.equal(box.kids[0], name);
+  assert.equal(box.kids[1], cards);
+  assert.equal(cards.getAttribute('data-count'), '2');
+  assert.deepEqual(cards.kids, backs.slice(0, 2)); // one back gone, the others kept
+  assert.equal(name.kids[0].nodeValue, 'Anna');
+  assert.equal(backs[2].parent, null);
+  assert.equal(writes(box), 2); // data-turn and data-count: nothing else written
+  patch(box, seat(2, 'Ben', true));
+  assert.equal(name.kids[0].nodeValue, 'Ben');
+  assert.equal(name.kids[0].writes, 1);
+});
+
+test('patch: attributes gone are removed, the style is written through the CSSOM', () => {
+  const el = new El('span', { class: 'a', title: 'x', style: '--p:1%' });
+  patch(el, new El('span', { class: 'b', style: '--p:2%' }));
+  assert.equal(el.getAttribute('class'), 'b');
+  assert.equal(el.hasAttribute('title'), false);
+  assert.equal(el.style.cssText, '--p:2%');
+});
+
+test('patchChildren: children keyed by test id are kept through a change of order; new ones are the fresh nodes', () => {
+  const list = new El('ul');
+  const row = (n, text) => new El('li', { 'data-testid': `row-${n}` }, text);
+  patchChildren(list, [row(0, 'a'), row(1, 'b')]);
+  const [r0, r1] = list.kids;
+  const r2 = row(2, 'c');
+  const made = patchChildren(list, [row(1, 'b'), r2, row(0, 'a!')]);
+  assert.deepEqual(made, [r2]);
+  assert.deepEqual(list.kids, [r1, r2, r0]);
+  assert.equal(r0.kids[0].nodeValue, 'a!');
+  // another kind at a place is another node
+  patchChildren(list, [new El('p', {}, 'empty')]);
+  assert.equal(list.kids.length, 1);
+  assert.equal(list.kids[0].nodeName, 'P');
+});
+
+test('patchChildren adopts children drawn before (without sync) by place and kind', () => {
+  const side = new El('div', {}, new El('div', { class: 'chip' }, '120'), new El('div', { class: 'last' }));
+  const [chip, last] = side.kids;
+  patchChildren(side, [new El('div', { class: 'chip' }, '130'), new El('div', { class: 'last' })]);
+  assert.deepEqual(side.kids, [chip, last]);
+  assert.equal(chip.kids[0].nodeValue, '130');
+});
+
+test('a patch hook owns the nodes it knows (a fitted name keeps what it shows)', () => {
+  const own = new WeakSet();
+  patchHook((node, fresh) => {
+    if (!own.has(node)) return false;
+    node.setAttribute('data-candidates', fresh.getAttribute('data-candidates'));
+    return true;
+  });
+  const name = new El('span', { 'data-candidates': 'Anna Smith|Anna' }, 'Anna');
+  own.add(name);
+  patch(name, new El('span', { 'data-candidates': 'Ben' }, 'Ben'));
+  assert.equal(name.kids[0].nodeValue, 'Anna'); // the hook kept the text
+  assert.equal(name.getAttribute('data-candidates'), 'Ben');
 });

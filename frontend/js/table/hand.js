@@ -6,8 +6,8 @@
 // first, and nothing a tap or focus does restacks them (js/table/touch.js); with "tap to raise" on,
 // a first tap raises a card and a second one plays it.
 import { cardEl, cardName, sortHand } from '../cards.js';
-import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { h, keyOf, setAttr, sync } from '../dom.js';
+import { getLang, t } from '../i18n.js';
 import { canDeclare, dealOf, discardTurn, isBlocking, legalMoves, matchOver, playTurn, viewOf, whyNot } from './store.js';
 import { whyText } from './names.js';
 import { handLayout, ROW_SHIFT } from './layout.js';
@@ -20,7 +20,7 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   const el = h('div', { class: 'hand', 'data-testid': 'hand', role: 'group' });
   const reason = h('p', { class: 'illegal-reason', 'data-testid': 'illegal-reason', role: 'status', 'aria-live': 'assertive', hidden: true });
   const box = h('div', { class: 'hand-box' }, el, reason);
-  let last = null;
+  let laid = null; // the cards last laid out and moved (deal and order: no words in it)
   let focusKey = null; // the card to focus after the next render
   let count = 0;
   let dealShown = null; // the deal whose cards were last drawn here
@@ -41,19 +41,23 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     if (!n || !w || !hgt) return;
     const { rows, per, cw, step } = handLayout(n, w, hgt);
     const rowW = (k) => cw + (k - 1) * step;
-    el.style.setProperty('--hcw', `${cw}px`);
-    el.style.setProperty('--hstep', `${n > 1 ? Math.min(step, cw) : cw}px`); // the uncovered strip
+    const hcw = `${cw}px`;
+    const hstep = `${n > 1 ? Math.min(step, cw) : cw}px`; // the uncovered strip
+    if (el.style.getPropertyValue('--hcw') !== hcw) el.style.setProperty('--hcw', hcw);
+    if (el.style.getPropertyValue('--hstep') !== hstep) el.style.setProperty('--hstep', hstep);
     cards.forEach((card, i) => {
       const row = rows > 1 ? Math.floor(i / per) : 0;
       const inRow = rows > 1 ? Math.min(per, n - row * per) : n;
       const col = i - row * per;
       const x = (w - rowW(inRow)) / 2 + col * step;
       const y = row * cw * 1.4 * ROW_SHIFT + (hgt - cw * 1.4 * (1 + ROW_SHIFT * (rows - 1))) / 2;
-      card.style.left = `${Math.round(x)}px`;
-      card.style.top = `${Math.max(0, Math.round(y))}px`;
-      card.dataset.row = String(row);
+      const left = `${Math.round(x)}px`;
+      const top = `${Math.max(0, Math.round(y))}px`;
+      if (card.style.left !== left) card.style.left = left;
+      if (card.style.top !== top) card.style.top = top;
+      setAttr(card, 'data-row', row);
     });
-    el.dataset.rows = String(rows);
+    setAttr(el, 'data-rows', rows);
   }
 
   el.addEventListener('keydown', (event) => {
@@ -74,7 +78,10 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   });
 
   function rove(target) {
-    for (const b of cardsOf()) b.tabIndex = b === target ? 0 : -1;
+    for (const b of cardsOf()) {
+      const want = b === target ? 0 : -1;
+      if (b.tabIndex !== want) b.tabIndex = want;
+    }
   }
 
   /**
@@ -98,13 +105,28 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     const picked = new Set(picking ? s.discard || [] : []);
     const talon = new Set(picking ? d.talon || [] : []);
     fromTalonKey = talonKeys(v).card;
-    const key = `${v.deal_number}|${hand.join()}|${turn}|${blocked}|${[...legal.keys()].join()}|${s.illegal ? s.illegal.seq : ''}|${picking}|${[...picked].join()}|${t('table.your_hand')}`;
-    el.setAttribute('aria-label', t('table.your_hand'));
-    el.dataset.turn = String(turn);
-    el.dataset.picking = String(picking);
-    el.dataset.pending = String(blocked);
+    setAttr(el, 'aria-label', t('table.your_hand'));
+    setAttr(el, 'data-turn', String(turn));
+    setAttr(el, 'data-picking', String(picking));
+    setAttr(el, 'data-pending', String(blocked));
     renderReason(s);
-    if (key === last) return;
+    // The buttons are kept from one state to the next, keyed by card (issue 42): only what changed
+    // about a card is written. A card shaken anew (a refused tap) is a new button, so it shakes.
+    const shaking = s.illegal ? s.illegal.card : null;
+    const cardKey = (code) => (code === shaking ? `${code}!${s.illegal.seq}` : code);
+    const spec = (code, i) => (picking ? pickSpec(code, i, picked.has(code), talon.has(code), blocked) : playSpec(s, code, i, turn, legal, blocked, shaking));
+    const order = `${v.deal_number}|${hand.join()}|${picking}`;
+    const keepRaised = () => {
+      if (raised && !(turn && !blocked && !picking && legal.has(raised) && hand.includes(raised))) raised = null;
+    };
+    if (order === laid) {
+      // the same cards in the same places: nothing moves, nothing is measured
+      if (sync(el, hand, cardKey, (code, i) => button(spec(code, i)), (node, code, i) => apply(node, spec(code, i))).length) place();
+      keepRaised();
+      showRaised();
+      refocus(focused);
+      return;
+    }
     const drawn = new Set(events.filter((e) => e && e.kind === 'card_drawn' && e.card).map((e) => e.card));
     // A deal is dealt when it begins, and when the table opens on a deal nobody has touched yet.
     const untouched = !(d.tricks_played > 0) && !(d.trick && d.trick.cards && d.trick.cards.length) && !(d.calls && d.calls.length);
@@ -112,58 +134,98 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     const dealt = newDeal || events.some((e) => e && (e.kind === 'deal_started' || e.kind === 'match_started'));
     dealShown = v.deal_number;
     const moving = motionOn();
+    // where the cards were (only when they move: reading a place lays the page out)
     const before = moving ? new Map(cardsOf().map((b) => [b.dataset.card, rectOf(b)])) : null;
-    last = key;
-    const buttons = hand.map((code, i) => {
-      if (picking) return pickButton(code, i, picked.has(code), talon.has(code), blocked);
-      const move = turn ? legal.get(code) : undefined;
-      const isLegal = Boolean(move);
-      const declarable = canDeclare(move);
-      const cls = ['hand-card', turn ? (isLegal ? 'legal' : 'illegal') : 'idle'];
-      if (declarable) cls.push('declarable');
-      if (s.illegal && s.illegal.card === code) cls.push('shake');
-      const note = declarable ? t('card.note_declare') : !isLegal && !matchOver(s) ? whyText(s, whyNot(s, code)) : null;
-      const button = cardEl(code, {
-        button: true,
-        className: cls.join(' '),
-        attrs: {
-          'data-testid': `card-${code}`,
-          'data-legal': String(isLegal),
-          'data-declarable': declarable ? 'true' : null,
-          'data-declare-points': declarable ? String(move.declare) : null,
-          'aria-label': note ? t('card.label_with', { card: cardName(code), note }) : cardName(code),
-          title: declarable ? t('table.can_declare') : null,
-          // A card that may not be played stays a live button: a tap says why (its name says it too).
-          disabled: blocked,
-          tabindex: '-1',
-          style: `--i:${i}`,
-        },
-      });
-      button.addEventListener('click', (event) => tap(code, move, isLegal, event));
-      return button;
-    });
+    laid = order;
+    // the pictures of a deal still flying in belong to the hand that was: gone with it
+    if (dealt) for (const g of el.querySelectorAll('.deal-ghost')) g.remove();
+    const fresh = new Set(sync(el, hand, cardKey, (code, i) => button(spec(code, i)), (node, code, i) => apply(node, spec(code, i))));
+    const buttons = cardsOf();
     count = buttons.length;
-    if (raised && !(turn && !blocked && !picking && legal.has(raised) && hand.includes(raised))) raised = null;
-    el.replaceChildren(...buttons);
+    keepRaised();
     place();
-    if (moving) travel(buttons, { before, drawn, dealt, from: origin ? origin() : null });
+    if (moving) travel(buttons, { before, drawn, dealt, fresh, from: origin ? origin() : null });
     showRaised();
+    refocus(focused);
+  }
+
+  /** The roving tab stop on the card to focus, and focus there when the hand had it or was asked to. */
+  function refocus(focused) {
     const target = pick(focused || focusKey);
     if (target) rove(target);
     if (focused || focusKey) {
       focusKey = null;
-      focusTo(target);
+      if (document.activeElement !== target) focusTo(target);
     }
   }
 
   /** A new deal flies in from the stock one card after another; a drawn card too; the rest slide. */
-  function travel(buttons, { before, drawn, dealt, from }) {
+  function travel(buttons, { before, drawn, dealt, fresh, from }) {
     buttons.forEach((button, i) => {
       const code = button.dataset.card;
       if (dealt) dealIn(button, from, { delay: i * DEAL_STAGGER_MS });
       else if (drawn.has(code) || (before.size && !before.has(code))) flyFrom(button, from, { fade: true });
-      else slideFrom(button, before.get(code));
+      else if (!fresh.has(button) || before.has(code)) slideFrom(button, before.get(code));
     });
+  }
+
+  /** What a card of the hand is to show and do now: its classes, attributes and what a tap does. */
+  function playSpec(s, code, i, turn, legal, blocked, shaking) {
+    const move = turn ? legal.get(code) : undefined;
+    const isLegal = Boolean(move);
+    const declarable = canDeclare(move);
+    const cls = ['hand-card', turn ? (isLegal ? 'legal' : 'illegal') : 'idle'];
+    if (declarable) cls.push('declarable');
+    if (shaking === code) cls.push('shake');
+    const note = declarable ? t('card.note_declare') : !isLegal && !matchOver(s) ? whyText(s, whyNot(s, code)) : null;
+    return {
+      code,
+      i,
+      cls,
+      act: (event) => tap(code, move, isLegal, event),
+      attrs: {
+        'data-testid': `card-${code}`,
+        'data-legal': String(isLegal),
+        'data-declarable': declarable ? 'true' : null,
+        'data-declare-points': declarable ? String(move.declare) : null,
+        'data-selected': null,
+        'data-talon': null,
+        'aria-pressed': null,
+        'aria-label': note ? t('card.label_with', { card: cardName(code), note }) : cardName(code),
+        title: declarable ? t('table.can_declare') : null,
+        // A card that may not be played stays a live button: a tap says why (its name says it too).
+        disabled: blocked,
+      },
+    };
+  }
+
+  // What a tap on a kept button does now (its spec's `act`), and the language its face was drawn in.
+  const ACTS = new WeakMap();
+
+  /** A new button for a card (its face drawn once; a tap does what its latest spec says). */
+  function button({ code, i, cls, attrs, act }) {
+    const b = cardEl(code, { button: true, className: [...cls, 'hand-card'].join(' '), attrs: { ...attrs, tabindex: '-1', style: `--i:${i}` } });
+    b.dataset.lang = getLang();
+    ACTS.set(b, act);
+    b.addEventListener('click', (event) => ACTS.get(b)(event));
+    return b;
+  }
+
+  /** A kept button made to say what its spec says: only what differs is written. */
+  function apply(b, { code, i, cls, attrs, act }) {
+    ACTS.set(b, act);
+    for (const [name, value] of Object.entries(attrs)) setAttr(b, name, value);
+    const keep = ['card', ...[...b.classList].filter((c) => c === 'raised' || c === 'sending' || c.startsWith('suit-') || c === 'red' || c === 'black' || c === 'court-card')];
+    const want = [...new Set([...keep, ...cls])].join(' ');
+    if (b.className !== want) b.className = want;
+    if (b.style.getPropertyValue('--i') !== String(i)) b.style.setProperty('--i', String(i));
+    if (b.dataset.lang !== getLang()) {
+      // another language: the face's corner index is drawn anew (a rank's letter is a word)
+      const face = cardEl(code);
+      b.replaceChildren(...face.childNodes);
+      if (b.classList.contains('sending')) b.classList.remove('sending');
+      b.dataset.lang = getLang();
+    }
   }
 
   /** Where a card of this hand is now (before the next render): a card played flies from there. */
@@ -191,9 +253,8 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   function showRaised() {
     for (const b of cardsOf()) {
       const on = b.dataset.card === raised;
-      b.classList.toggle('raised', on);
-      if (on) b.dataset.raised = 'true';
-      else delete b.dataset.raised;
+      if (b.classList.contains('raised') !== on) b.classList.toggle('raised', on);
+      setAttr(b, 'data-raised', on ? 'true' : null);
     }
   }
 
@@ -208,28 +269,29 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
 
   /** A card of the declarer's hand while it discards: a toggle (aria-pressed), the talon's cards marked. */
   let fromTalonKey = 'ring.card_from_talon';
-  function pickButton(code, i, selected, fromTalon, blocked) {
+  function pickSpec(code, i, selected, fromTalon, blocked) {
     const cls = ['hand-card', 'pickable'];
     if (selected) cls.push('selected');
     if (fromTalon) cls.push('from-talon');
     const notes = [selected ? t('ring.card_picked') : null, fromTalon ? t(fromTalonKey) : null].filter(Boolean);
-    const button = cardEl(code, {
-      button: true,
-      className: cls.join(' '),
+    return {
+      code,
+      i,
+      cls,
+      act: () => onToggle(code),
       attrs: {
         'data-testid': `card-${code}`,
         'data-legal': 'false',
+        'data-declarable': null,
+        'data-declare-points': null,
         'data-selected': String(selected),
         'data-talon': fromTalon ? 'true' : null,
         'aria-pressed': String(selected),
         'aria-label': notes.length ? t('card.label_with', { card: cardName(code), note: notes.join(', ') }) : cardName(code),
+        title: null,
         disabled: blocked,
-        tabindex: '-1',
-        style: `--i:${i}`,
       },
-    });
-    button.addEventListener('click', () => onToggle(code));
-    return button;
+    };
   }
 
   function pick(code) {

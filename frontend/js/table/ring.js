@@ -9,7 +9,7 @@
 // Cards travel (motion.js): a card played flies in from the hand or its seat, the trick taken stays
 // as long as this device's setting says (prefs.js; or until tapped) and then flies to its winner.
 import { cardBack, cardEl, cardName, SUIT_SYMBOL, suitBadge } from '../cards.js';
-import { h, keyOf, setAttr, setChildren, sync } from '../dom.js';
+import { h, keyOf, patch, patchChildren, setAttr, setChildren, sync } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { fitSoon } from '../fit.js';
 import { plainName, seatColour, seatTag, shortName } from './names.js';
@@ -26,11 +26,11 @@ export const BANNER_MS = 2600;
  * shown as pictures only: no card codes in the DOM (the partner stays in the hand).
  */
 function syncBanners(banners, s) {
-  const shown = new Set([...banners.children].map((b) => b.dataset.id));
-  const wanted = new Set(s.banners.map((b) => String(b.id)));
-  for (const b of [...banners.children]) if (!wanted.has(b.dataset.id)) b.remove();
-  for (const b of s.banners) {
-    if (shown.has(String(b.id))) continue;
+  sync(banners, s.banners, (b) => b.id, (b) => banner(s, b));
+}
+
+function banner(s, b) {
+  {
     const pair = ['K', 'Q'].map((rank) => {
       const card = cardEl(`${rank}${b.suit}`, { className: 'tiny' });
       card.removeAttribute('data-card');
@@ -39,13 +39,13 @@ function syncBanners(banners, s) {
       card.removeAttribute('aria-label');
       return card;
     });
-    banners.append(
+    return (
       h(
         'div',
         { class: 'marriage-banner', 'data-testid': 'marriage-banner', 'data-id': String(b.id), 'data-seat': String(b.seat), 'data-suit': b.suit, 'data-points': String(b.points), role: 'status' },
         h('div', { class: 'pair' }, pair),
         h('p', { text: t('table.marriage_banner', { name: plainName(s, b.seat), symbol: SUIT_SYMBOL[b.suit], points: b.points }) }),
-      ),
+      )
     );
   }
 }
@@ -82,7 +82,6 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
   let ghost = null; // the trick just taken, on its way to the winner: { el, timer }
   let finalShown = false; // the ghost layer holds a deal's last trick (behind its summary)
   let lastMsg = null;
-  let lastKey = null;
   // "Tap to clear" (prefs.js): a tap on the felt's middle sends the trick just taken to its winner.
   trick.addEventListener('click', () => ghost && sweepGhost());
 
@@ -98,15 +97,20 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     const my = mySeat(s);
     const phase = phaseOf(s);
     const stocked = hasStock(v);
-    el.dataset.n = String(n);
-    el.dataset.phase = phase || '';
-    el.dataset.stock = String(stocked);
-    me.dataset.n = String(n);
-    centre.dataset.n = String(n); // the replay viewer lays out the centre without `el`
-    centre.dataset.stock = String(stocked);
+    // Every write below is made only where it changes something (issue 42): a state that changed
+    // one seat's count restyles and lays out that count, not the felt.
+    setAttr(el, 'data-n', n);
+    setAttr(el, 'data-phase', phase || '');
+    setAttr(el, 'data-stock', String(stocked));
+    setAttr(me, 'data-n', n);
+    setAttr(centre, 'data-n', n); // the replay viewer lays out the centre without `el`
+    setAttr(centre, 'data-stock', String(stocked));
     const opts = (seat) => ({ open: hands ? hands(seat) : null, pointsText, shortNames });
-    setChildren(seatsLayer, othersAround(n, my).map(({ seat, pos }) => seatBox(s, seat, pos, opts(seat))));
-    setChildren(me, seatBox(s, my, 'bottom', opts(my)));
+    // The seat boxes, kept from one state to the next (keyed by seat and place) and patched.
+    const box = ({ seat, pos }) => seatBox(s, seat, pos, opts(seat));
+    const seatKey = ({ seat, pos }) => `${seat}:${pos}`;
+    sync(seatsLayer, othersAround(n, my), seatKey, box, (node, item) => patch(node, box(item)));
+    sync(me, [{ seat: my, pos: 'bottom' }], seatKey, box, (node, item) => patch(node, box(item)));
 
     // The middle: the auction, the talon and the discard, or the trick.
     let content = trick;
@@ -115,7 +119,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     if (content === auctionPanel.el) auctionPanel.render(s);
     if (content === discardPanel.el) discardPanel.render(s);
     if (stage.firstChild !== content || stage.childElementCount !== 1) setChildren(stage, content);
-    stage.dataset.content = content === trick ? 'trick' : content === auctionPanel.el ? 'auction' : 'discard';
+    setAttr(stage, 'data-content', content === trick ? 'trick' : content === auctionPanel.el ? 'auction' : 'discard');
     renderStock(d, stocked);
     renderTrick(s, n, my, events, origin);
     renderSide(s, phase, stocked, events);
@@ -130,7 +134,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
 
   /** R2/R4: the stock as a pile with its count, the faced bottom card where shown, the trump beside it. */
   function renderStock(d, stocked) {
-    stockSide.hidden = !stocked;
+    if (stockSide.hidden !== !stocked) stockSide.hidden = !stocked;
     if (!stocked) return;
     const pile = [];
     if (d.stock_bottom) pile.push(cardEl(d.stock_bottom, { className: 'stock-bottom small', attrs: { 'data-testid': 'stock-bottom' } }));
@@ -138,13 +142,15 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
       const layers = Math.min(3, Math.ceil(d.stock_count / 3));
       for (let i = 0; i < layers; i++) pile.push(cardBack({ className: 'small stack', attrs: { style: `--i:${i}` } }));
     } else pile.push(h('div', { class: 'card small empty-slot', 'aria-hidden': 'true' }));
-    setChildren(
-      stock,
+    patchChildren(stock, [
       h('div', { class: 'stock-pile' }, pile),
       h('span', { class: 'count-chip', 'data-testid': 'stock-count', 'data-count': String(d.stock_count) }, String(d.stock_count)),
-    );
-    stock.setAttribute('aria-label', d.stock_count > 0 ? tn('table.stock_count', d.stock_count) : t('table.stock_empty'));
-    setChildren(stockSide, stock, trumpBadge(d));
+    ]);
+    setAttr(stock, 'aria-label', d.stock_count > 0 ? tn('table.stock_count', d.stock_count) : t('table.stock_empty'));
+    if (stock.parentNode !== stockSide) stockSide.prepend(stock);
+    const badge = stockSide.querySelector('.trump-badge');
+    if (badge) patch(badge, trumpBadge(d));
+    else stockSide.append(trumpBadge(d));
   }
 
   /** A card of the trick, in front of the seat that played it, marked with that seat's tag (its name in the label). */
@@ -169,7 +175,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     const tag = seatTag(s, seat, { class: `seat-tag trick-owner seat-c${seatColour(s, seat)}`, 'data-testid': `trick-owner-${code}` });
     const old = card.querySelector('.trick-owner');
     if (!old) card.append(tag);
-    else if (old.textContent !== tag.textContent || old.className !== tag.className || old.title !== tag.title) old.replaceWith(tag);
+    else patch(old, tag);
   }
 
   function renderTrick(s, n, my, events, origin) {
@@ -179,8 +185,8 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     const fresh = s.msg !== lastMsg;
     lastMsg = s.msg;
     const v = viewOf(s);
-    trick.setAttribute('aria-label', t('table.trick'));
-    trick.dataset.n = String(n);
+    setAttr(trick, 'aria-label', t('table.trick'));
+    setAttr(trick, 'data-n', n);
     const played = events.filter((e) => e && e.kind === 'card_played');
     const layCards = (layer, tr, extra) => {
       const cards = trickCards(tr, n);
@@ -220,7 +226,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     // The live trick, keyed by seat and card: a card already there is kept (the server's answer to
     // a card drawn at once redraws nothing); a card new to it flies in if it was played just now.
     const live = trickCards(d.trick, n);
-    trickLayer.style.setProperty('--k', String(live.length));
+    if (trickLayer.style.getPropertyValue('--k') !== String(live.length)) trickLayer.style.setProperty('--k', String(live.length));
     const liveKey = ({ card, seat }) => `${seat}:${card}:${positionOf(n, my, seat)}`;
     const made = sync(
       trickLayer,
@@ -337,19 +343,16 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
       if (d.discards && d.discards.length && phase !== 'discard') {
         parts.push(h('div', { class: 'my-discards', 'data-testid': 'discards' }, h('span', { class: 'label', text: isMe(s, d.declarer) ? t('ring.your_discards') : t('ring.discards') }), h('div', { class: 'last-cards' }, d.discards.map((code) => cardEl(code, { className: 'tiny', attrs: { 'data-testid': `discard-card-${code}` } })))));
       }
-      if (phase !== 'discard') parts.push(lastTrick(s, d, events));
+      if (phase !== 'discard') parts.push(lastTrick(s, d));
     }
-    setChildren(side, parts);
-    side.hidden = !parts.length;
+    // kept and patched part by part (each has its test id): the last trick is not drawn again
+    patchChildren(side, parts);
+    if (side.hidden !== !parts.length) side.hidden = !parts.length;
   }
 
   /** The last trick taken (not while a deal's final trick is still on the felt), and by whom. */
-  function lastTrick(s, d, events) {
+  function lastTrick(s, d) {
     const last = d.final_trick ? null : d.last_trick;
-    const key = `${last ? `${last.cards.join()}|${last.winner}` : 'none'}|${t('table.last_trick')}|${mySeat(s)}`;
-    const box = side.querySelector('[data-testid="last-trick"]');
-    if (box && key === lastKey && events.length) return box; // unchanged: keep it (no flicker)
-    lastKey = key;
     return h(
       'div',
       { class: 'last-trick', 'data-testid': 'last-trick' },

@@ -1,7 +1,7 @@
 // The drawer one tap away: chat, the score sheet and the table's options (totals, this deal,
 // sound). A side column on wide screens, a sheet over the table on phones.
 import { suitBadge, suitName } from '../cards.js';
-import { h, setChildren } from '../dom.js';
+import { h, patch, patchChildren, setAttr, setText, sync } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { durationText, onlyComputersWait, turnBased } from '../ui.js';
 import { tableSummary } from '../games.js';
@@ -98,52 +98,60 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
     body,
   );
   let chatSeen = -1;
+  // A chat line's key: the line itself (the store keeps a line's object while it is kept).
+  const lineIds = new WeakMap();
+  let lineSeq = 0;
+  const lineKey = (line) => {
+    if (!lineIds.has(line)) lineIds.set(line, ++lineSeq);
+    return lineIds.get(line);
+  };
 
   function render(s) {
     const bot = nobodyToChat(s);
     const tab = bot && s.sheet.tab === 'chat' ? 'sheet' : s.sheet.tab;
-    el.dataset.open = String(s.sheet.open);
-    title.textContent = t(bot ? 'sheet.drawer_title_solo' : 'sheet.drawer_title'); // no chat without people
-    close.setAttribute('aria-label', t('table.sheet_close'));
-    close.title = t('table.sheet_close');
+    // Everything here is written only where it changes (issue 42): a state message that changes
+    // nothing in the drawer restyles nothing in it.
+    setAttr(el, 'data-open', String(s.sheet.open));
+    setText(title, t(bot ? 'sheet.drawer_title_solo' : 'sheet.drawer_title')); // no chat without people
+    setAttr(close, 'aria-label', t('table.sheet_close'));
+    setAttr(close, 'title', t('table.sheet_close'));
     const names = { chat: t('chat.title'), sheet: t('sheet.title'), table: t('table.tab_table') };
     for (const x of TABS) {
       const b = tabButtons[x];
-      setChildren(b, names[x], x === 'chat' && s.unread > 0 ? h('span', { class: 'unread-dot', 'aria-hidden': 'true' }) : null);
-      b.setAttribute('aria-selected', String(x === tab));
-      b.tabIndex = x === tab ? 0 : -1;
-      panels[x].hidden = x !== tab;
+      patchChildren(b, [names[x], x === 'chat' && s.unread > 0 ? h('span', { class: 'unread-dot', 'aria-hidden': 'true' }) : null]);
+      setAttr(b, 'aria-selected', String(x === tab));
+      if (b.tabIndex !== (x === tab ? 0 : -1)) b.tabIndex = x === tab ? 0 : -1;
+      if (panels[x].hidden !== (x !== tab)) panels[x].hidden = x !== tab;
     }
-    tabButtons.chat.hidden = bot; // nobody to talk to
-    panels.chat.hidden = bot || tab !== 'chat';
+    if (tabButtons.chat.hidden !== bot) tabButtons.chat.hidden = bot; // nobody to talk to
+    if (panels.chat.hidden !== (bot || tab !== 'chat')) panels.chat.hidden = bot || tab !== 'chat';
     renderChat(s);
     renderSheet(s);
     renderTable(s);
     sound.checked = !feedback().isMuted();
-    setChildren(soundRow.querySelector('.switch-text'), t('table.sound'));
-    stayRow.querySelector('label').textContent = t('prefs.trick_stay');
-    for (const option of stay.options) option.textContent = t(`prefs.trick_stay.${option.value}`);
-    stay.value = trickStay();
+    setText(soundRow.querySelector('.switch-text'), t('table.sound'));
+    setText(stayRow.querySelector('label'), t('prefs.trick_stay'));
+    for (const option of stay.options) setText(option, t(`prefs.trick_stay.${option.value}`));
+    if (stay.value !== trickStay()) stay.value = trickStay();
     four.checked = deck() === 'four';
-    fourRow.querySelector('.switch-text').textContent = t('prefs.four_colour');
+    setText(fourRow.querySelector('.switch-text'), t('prefs.four_colour'));
     raise.checked = tapToRaise();
-    setChildren(raiseRow.querySelector('.switch-text'), t('table.tap_to_raise'));
+    setText(raiseRow.querySelector('.switch-text'), t('table.tap_to_raise'));
   }
 
   function renderChat(s) {
-    chatTitle.textContent = t('chat.title');
-    chatInput.placeholder = t('chat.placeholder');
-    chatInput.setAttribute('aria-label', t('chat.placeholder'));
-    chatSend.textContent = t('chat.send');
-    chatLog.setAttribute('aria-label', t('chat.title'));
-    count();
+    setText(chatTitle, t('chat.title'));
+    setAttr(chatInput, 'placeholder', t('chat.placeholder'));
+    setAttr(chatInput, 'aria-label', t('chat.placeholder'));
+    setText(chatSend, t('chat.send'));
+    setAttr(chatLog, 'aria-label', t('chat.title'));
+    const shown = `${chatInput.value.length}/${CHAT_MAX}`;
+    if (chatCount.textContent !== shown) count();
     const me = mySeat(s);
-    setChildren(
-      chatLog,
-      ...(s.chat.length
-        ? s.chat.map((line) => h('li', { class: line.seat === me ? 'mine' : 'theirs' }, h('span', { class: 'who', text: line.name || plainName(s, line.seat) }), h('span', { class: 'what', text: line.text })))
-        : [h('li', { class: 'muted small empty', text: t('chat.empty') })]),
-    );
+    // a line is drawn once and kept (keyed by the line); only its name may change (a language)
+    const line = (l) => h('li', { class: l.seat === me ? 'mine' : 'theirs' }, h('span', { class: 'who', text: l.name || plainName(s, l.seat) }), h('span', { class: 'what', text: l.text }));
+    if (s.chat.length) sync(chatLog, s.chat, lineKey, line, (node, l) => patch(node, line(l)));
+    else sync(chatLog, ['empty'], (x) => x, () => h('li', { class: 'muted small empty', text: t('chat.empty') }), (node) => setText(node, t('chat.empty')));
     if (s.chat.length !== chatSeen) {
       chatSeen = s.chat.length;
       chatLog.scrollTop = chatLog.scrollHeight;
@@ -152,8 +160,9 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
 
   function renderSheet(s) {
     const v = viewOf(s);
-    setChildren(panels.sheet, h('h3', { class: 'visually-hidden', text: t('sheet.title') }), scoreSheet(s, (v && v.history) || []));
-    fitSoon(panels.sheet);
+    // the lines kept (each keyed by its deal's test id) and patched: an unchanged sheet writes nothing
+    patchChildren(panels.sheet, [h('h3', { class: 'visually-hidden', text: t('sheet.title') }), scoreSheet(s, (v && v.history) || [])]);
+    if (!panels.sheet.hidden && !el.hidden) fitSoon(panels.sheet);
   }
 
   function renderTable(s) {
@@ -172,13 +181,12 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
         h('td', { class: 'bar-cell' }, h('span', { class: 'bar', style: `--p:${Math.min(100, Math.round(((totals[seat] || 0) / target) * 100))}%` })),
       ),
     );
-    setChildren(
-      scoreboard,
+    patchChildren(scoreboard, [
       h('h3', { text: t('table.match') }),
       h('table', { class: 'totals' }, h('caption', { class: 'visually-hidden', text: t('table.totals_caption') }), h('tbody', {}, rows)),
       h('p', { class: 'muted small', 'data-testid': 'target', 'data-target': String(target) }, t('table.target', { n: target }), v ? ` · ${t('table.deal_number', { n: v.deal_number + 1 })}` : ''),
       room ? tableSummary(room.options) : null,
-    );
+    ]);
     if (!d) {
       info.replaceChildren();
     } else {
@@ -192,8 +200,7 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
       const points = d.card_points
         ? h('p', { 'data-testid': 'card-points' }, order.map((seat) => `${isMe(s, seat) ? t('ring.you') : plainName(s, seat)} ${d.card_points[seat]}`).join(' · '))
         : h('p', { 'data-testid': 'card-points' }, tn('table.card_points_mine', d.my_card_points ?? 0));
-      setChildren(
-        info,
+      patchChildren(info, [
         h('h3', { text: t('table.this_deal', { n: v.deal_number + 1 }) }),
         h('div', { class: 'info-row' }, h('span', { class: 'label', text: t('table.trump') }), trump),
         h('div', { class: 'info-row col' }, h('span', { class: 'label', text: t('table.declarations') }), decls),
@@ -202,11 +209,11 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
           ? h('div', { class: 'info-row' }, h('span', { class: 'label', text: t('ring.contract') }), h('span', { 'data-testid': 'sheet-contract', text: t('ring.contract_title', { name: plainName(s, d.declarer), n: d.contract }) }))
           : null,
         h('p', { class: 'muted small', text: t('table.dealer_is', { name: plainName(s, d.dealer) }) }),
-      );
+      ]);
     }
     const playing = !matchOver(s) && room && room.status === 'playing';
-    hint.hidden = !playing;
-    hint.textContent = playing ? leaveHint(room.options || {}) : '';
+    if (hint.hidden !== !playing) hint.hidden = !playing;
+    setText(hint, playing ? leaveHint(room.options || {}) : '');
   }
 
   return {

@@ -1,7 +1,7 @@
 // The line between the trick and the own hand: whose turn it is and to do what, and the deal's phase
 // (the auction, the talon, the play — with a stock, R4's two phases: the stock open, then follow and
 // beat — or the deal over), for every game from the same data (`deal.phase`, `deal.stock_count`).
-import { h, setChildren } from '../dom.js';
+import { h, patchChildren, setAttr } from '../dom.js';
 import { t } from '../i18n.js';
 import { hasStock, talonKeys } from './model.js';
 import { auctionTurn, dealOf, discardTurn, matchOver, myTurn, phaseOf, viewOf } from './store.js';
@@ -26,12 +26,12 @@ export function createStatus() {
       const lead = d.trick && d.trick.cards && d.trick.cards[0];
       text = lead ? t('table.your_turn_answer', { card: cardShort(lead) }) : t('table.your_turn_lead');
     } else text = waiting('table.their_turn');
-    el.className = `turn-line${mine ? ' mine' : ''}`;
-    el.dataset.myTurn = String(mine);
+    setAttr(el, 'class', `turn-line${mine ? ' mine' : ''}`);
+    setAttr(el, 'data-my-turn', String(mine));
     // the deal over (held behind its summary): no one's turn, only the chip that says so (issue 22);
-    // the match over: the line says it, no chip
-    el.dataset.held = String(Boolean(s.held));
-    setChildren(el, s.held ? null : h('span', { class: 'turn-text', text }), matchOver(s) ? null : phaseChip(s, { testid: 'phase' }));
+    // the match over: the line says it, no chip. Kept and patched: only the words that change are written.
+    setAttr(el, 'data-held', String(Boolean(s.held)));
+    patchChildren(el, [s.held ? null : h('span', { class: 'turn-text', text }), matchOver(s) ? null : phaseChip(s, { testid: 'phase' })]);
   }
 
   return { el, render };

@@ -6,7 +6,7 @@
 // places from the server: nothing here decides who won.
 import { SUIT_SYMBOL } from '../cards.js';
 import { h, prefersReducedMotion, setChildren } from '../dom.js';
-import { t, tn } from '../i18n.js';
+import { getLang, t, tn } from '../i18n.js';
 import { fitName } from '../fit.js';
 import { nameCandidates, plainName, seatColour, seatInitial, seatTag, shortName } from './names.js';
 import { seatsFromMe, signed, standings, summaryColumns, summaryRows, total } from './model.js';
@@ -210,10 +210,10 @@ export function createSummary({ onClose }) {
     if (!sum || !sum.open || matchOver(s)) {
       shownKey = null;
       counting++;
-      el.replaceChildren();
+      if (el.firstChild) el.replaceChildren();
       return;
     }
-    const key = `${sum.matchId}|${sum.event.number}|${t('summary.title', { n: 1 })}`;
+    const key = `${sum.matchId}|${sum.event.number}|${getLang()}`; // drawn again for another language
     if (key === shownKey) return;
     shownKey = key;
     const title = sum.event.thrown_in ? t('ring.thrown_in_title', { n: sum.event.number + 1 }) : t('summary.title', { n: sum.event.number + 1 });

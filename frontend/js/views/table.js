@@ -4,7 +4,7 @@
 // bottom — for two the other on top), the stock, the auction, the talon or the trick in the middle.
 import { api } from '../api.js';
 import { cardBack, cardName } from '../cards.js';
-import { h, setChildren } from '../dom.js';
+import { h, patchChildren, setAttr, setChildren, setText } from '../dom.js';
 import { REFUSAL_CODES } from '../generated/protocol.js';
 import { t, tn } from '../i18n.js';
 import { gameInfo, gameName, gameOf, seatCount } from '../games.js';
@@ -303,8 +303,8 @@ export function mount(root, roomId) {
     const cards = new Set(hintCards(hint.shownFor(state)));
     for (const b of el.page.querySelectorAll('.hand .card')) {
       const on = cards.has(b.dataset.card);
-      b.classList.toggle('hinted', on);
-      if (on) b.setAttribute('aria-describedby', 'hint-box');
+      if (b.classList.contains('hinted') !== on) b.classList.toggle('hinted', on);
+      if (on) setAttr(b, 'aria-describedby', 'hint-box');
       else if (b.getAttribute('aria-describedby') === 'hint-box') b.removeAttribute('aria-describedby');
     }
   }
@@ -414,20 +414,22 @@ export function mount(root, roomId) {
     if (destroyed) return;
     renderConnection();
     renderBar();
-    el.page.dataset.version = String(state.version);
+    setAttr(el.page, 'data-version', state.version);
     if (state.fatal || state.conn === 'replaced') {
       renderFatal();
       return;
     }
-    el.main.hidden = false;
-    sheet.el.hidden = false;
-    el.errorSlot.replaceChildren();
+    // only what changes is written (issue 42): an unchanged attribute written again still restyles
+    if (el.main.hidden) el.main.hidden = false;
+    if (sheet.el.hidden) sheet.el.hidden = false;
+    if (el.errorSlot.firstChild) el.errorSlot.replaceChildren();
     const room = roomOf(state);
-    el.page.dataset.status = room ? room.status : 'connecting';
+    setAttr(el.page, 'data-status', room ? room.status : 'connecting');
     if (!room || (room.status !== 'playing' && room.status !== 'finished')) document.body.classList.remove('table-live');
-    el.page.dataset.held = String(state.held);
-    el.page.dataset.sheet = state.sheet.open ? 'open' : 'closed';
-    el.main.inert = state.sheet.open && !wide.matches; // the drawer over the table on phones
+    setAttr(el.page, 'data-held', String(state.held));
+    setAttr(el.page, 'data-sheet', state.sheet.open ? 'open' : 'closed');
+    const inert = state.sheet.open && !wide.matches; // the drawer over the table on phones
+    if (el.main.inert !== inert) el.main.inert = inert;
     sheet.render(state);
     if (!room) {
       el.felt.dataset.mode = 'loading';
@@ -439,10 +441,10 @@ export function mount(root, roomId) {
       renderWaiting(room);
       return;
     }
-    el.felt.dataset.mode = 'playing';
+    setAttr(el.felt, 'data-mode', 'playing');
     // the table keeps the whole screen at the end of a match too (issue 22): its bar leads to the lobby
-    document.body.classList.add('table-live');
-    el.feltMessage.replaceChildren();
+    if (!document.body.classList.contains('table-live')) document.body.classList.add('table-live');
+    if (el.feltMessage.firstChild) el.feltMessage.replaceChildren();
     ring.render(state, { events, origin: hand.rectOf }); // before the hand re-renders: my card leaves from its place
     status.render(state);
     hand.render(state, { events, origin: ring.dealOrigin });
@@ -450,25 +452,27 @@ export function mount(root, roomId) {
     renderHint(); // after the hand too: it marks the hinted card
     summary.render(state);
     if (matchPanel.render(state) && focusInTable()) matchPanel.focus();
-    document.title = myTurn(state) ? `● ${t('table.your_turn')} — ${t('app.title')}` : t('app.title');
+    const title = myTurn(state) ? `● ${t('table.your_turn')} — ${t('app.title')}` : t('app.title');
+    if (document.title !== title) document.title = title;
   }
 
   function renderWatch(room) {
-    watch.chip.hidden = !(watch.count > 0);
-    watch.chip.textContent = tn('watch.watchers', watch.count);
-    watch.chip.dataset.count = String(watch.count);
+    const hide = (node, hidden) => node.hidden !== hidden && (node.hidden = hidden);
+    hide(watch.chip, !(watch.count > 0));
+    setText(watch.chip, tn('watch.watchers', watch.count));
+    setAttr(watch.chip, 'data-count', watch.count);
     const allowed = Boolean(room && room.options && room.options.spectators !== false);
-    watch.button.hidden = !(allowed && room.visibility === 'private' && room.status !== 'closed');
-    watch.button.textContent = t('watch.link');
-    watch.note.hidden = allowed;
-    watch.note.textContent = t('watch.off');
+    hide(watch.button, !(allowed && room.visibility === 'private' && room.status !== 'closed'));
+    setText(watch.button, t('watch.link'));
+    hide(watch.note, allowed);
+    setText(watch.note, t('watch.off'));
     if (!watch.allow.disabled) watch.allow.checked = allowed;
     // Every table may be watched, computer seats or not (friends may watch one person play the computer).
-    watch.box.hidden = !room || room.status === 'closed';
-    watch.allowText.textContent = t('watch.allow');
-    watch.reactionsRow.hidden = !allowed || nobodyToChat(state);
+    hide(watch.box, !room || room.status === 'closed');
+    setText(watch.allowText, t('watch.allow'));
+    hide(watch.reactionsRow, !allowed || nobodyToChat(state));
     if (!watch.reactions.disabled) watch.reactions.checked = Boolean(room && room.options && room.options.reactions_for_spectators);
-    watch.reactionsText.textContent = t('watch.allow_reactions');
+    setText(watch.reactionsText, t('watch.allow_reactions'));
   }
 
   async function copyWatchLink() {
@@ -488,35 +492,38 @@ export function mount(root, roomId) {
     const room = roomOf(state);
     renderWatch(room);
     const v = viewOf(state);
-    el.h1.textContent = room && room.players && room.players.some((p, seat) => p && seat > 0) ? t('ring.h1', { names: room.players.map((p, seat) => plainName(state, seat)).join(', ') }) : t('table.title');
-    setChildren(el.lobby, h('span', { 'aria-hidden': 'true', text: '←' }), h('span', { class: 'bar-label', text: t('common.back_to_lobby') }));
-    el.lobby.title = t('common.back_to_lobby');
+    setText(el.h1, room && room.players && room.players.some((p, seat) => p && seat > 0) ? t('ring.h1', { names: room.players.map((p, seat) => plainName(state, seat)).join(', ') }) : t('table.title'));
+    // the bar's buttons kept and patched (issue 42): a state that changes none of their words writes nothing
+    patchChildren(el.lobby, [h('span', { 'aria-hidden': 'true', text: '←' }), h('span', { class: 'bar-label', text: t('common.back_to_lobby') })]);
+    setAttr(el.lobby, 'title', t('common.back_to_lobby'));
     const canResign = room && room.status === 'playing' && !matchOver(state) && v;
     picker.render({ available: Boolean(v && room.status !== 'closed' && !nobodyToChat(state)), muted: Boolean(state.msg && state.msg.reactions_muted) });
     chatMute.render({ available: Boolean(v && room.status !== 'closed' && !nobodyToChat(state)) });
     hint.render(state);
-    el.resign.hidden = !canResign;
-    setChildren(el.resign, h('span', { 'aria-hidden': 'true', class: 'flag', text: '⚑' }), h('span', { class: 'bar-label', text: t('resign.button') }));
-    el.resign.title = t('resign.button');
-    el.unread.hidden = !(state.unread > 0) || nobodyToChat(state);
-    el.unread.setAttribute('aria-label', t('table.unread'));
-    el.unread.setAttribute('role', 'img');
+    if (el.resign.hidden !== !canResign) el.resign.hidden = !canResign;
+    patchChildren(el.resign, [h('span', { 'aria-hidden': 'true', class: 'flag', text: '⚑' }), h('span', { class: 'bar-label', text: t('resign.button') })]);
+    setAttr(el.resign, 'title', t('resign.button'));
+    const unread = !(state.unread > 0) || nobodyToChat(state);
+    if (el.unread.hidden !== unread) el.unread.hidden = unread;
+    setAttr(el.unread, 'aria-label', t('table.unread'));
+    setAttr(el.unread, 'role', 'img');
     // At a table without people the drawer has no chat, and its button says so (issue 43).
     const toggleText = t(nobodyToChat(state) ? 'table.sheet_toggle_solo' : 'table.sheet_toggle');
-    setChildren(el.toggle, h('span', { 'aria-hidden': 'true', class: 'burger', text: '☰' }), h('span', { class: 'bar-label', text: toggleText }), el.unread);
-    el.toggle.setAttribute('aria-expanded', String(state.sheet.open));
-    el.toggle.title = toggleText;
-    el.dealChip.hidden = !v;
+    if (!el.toggle.firstChild) el.toggle.append(h('span', { 'aria-hidden': 'true', class: 'burger', text: '☰' }), h('span', { class: 'bar-label' }), el.unread);
+    setText(el.toggle.querySelector('.bar-label'), toggleText);
+    setAttr(el.toggle, 'aria-expanded', String(state.sheet.open));
+    setAttr(el.toggle, 'title', toggleText);
+    if (el.dealChip.hidden !== !v) el.dealChip.hidden = !v;
     // Two unbreakable parts: on a crowded phone bar it wraps as "Deal 1 ·" / "Target 301", never inside them.
-    setChildren(el.dealChip, ...(v ? [h('span', { text: `${t('table.deal_number', { n: v.deal_number + 1 })} ·` }), ' ', h('span', { text: t('table.target', { n: v.target }) })] : []));
+    patchChildren(el.dealChip, v ? [h('span', { text: `${t('table.deal_number', { n: v.deal_number + 1 })} ·` }), ' ', h('span', { text: t('table.target', { n: v.target }) })] : []);
   }
 
   /** The pill on the bar (sending…, connection slow, reconnecting) and "sending…" on the card played. */
   function renderPill() {
     const pill = connectionPill(state);
-    el.connPill.hidden = !pill;
-    el.connPill.dataset.state = pill || 'ok';
-    el.connPill.textContent = pill ? t(`conn.${pill}`) : '';
+    if (el.connPill.hidden !== !pill) el.connPill.hidden = !pill;
+    setAttr(el.connPill, 'data-state', pill || 'ok');
+    setText(el.connPill, pill ? t(`conn.${pill}`) : '');
     const card = state.pending && state.pending.slow && state.pending.card;
     for (const b of el.page.querySelectorAll('.hand .card.sending, .trick-card.sending')) {
       if (b.dataset.card === card) continue;
@@ -534,8 +541,8 @@ export function mount(root, roomId) {
   function renderConnection() {
     renderPill();
     const show = state.conn === 'reconnecting';
-    el.overlay.hidden = !show;
-    el.page.dataset.connection = state.conn;
+    if (el.overlay.hidden !== !show) el.overlay.hidden = !show;
+    setAttr(el.page, 'data-connection', state.conn);
     if (show && !el.overlay.childElementCount) {
       setChildren(
         el.overlay,
@@ -547,7 +554,7 @@ export function mount(root, roomId) {
           h('button', { type: 'button', class: 'btn', 'data-testid': 'reconnect-now', text: t('table.reconnect_now'), onclick: () => socket.reconnectNow() }),
         ),
       );
-    } else if (!show) el.overlay.replaceChildren();
+    } else if (!show && el.overlay.firstChild) el.overlay.replaceChildren();
   }
 
   function renderFatal() {
