@@ -74,9 +74,7 @@ class Solver:
         self.clock = clock
         self.slice_nodes = slice_nodes
         size = 1 << table_bits
-        self._tt1 = _ints(size, -1)
-        self._tt2 = _ints(size, -1)
-        self._ttd = _ints(size)
+        self._tt = _ints(4 * size, -1)  # four ints an entry: two of key, one of data, one unused
         self._stock = _ints(32)
         self._stats = _ints(core.STATS)
         self._killers = _ints(128, -1)
@@ -125,7 +123,7 @@ class Solver:
         if s[core.GEN] >= 1 << 19:  # the generation's bits are used up: forget every entry
             s[core.GEN] = 1
             s[core.EPOCH] = 0
-            self._tt1[:] = _ints(len(self._tt1), -1)
+            self._tt[:] = _ints(len(self._tt), -1)
         return int(s[core.GEN])
 
     def reset(self) -> None:
@@ -135,7 +133,7 @@ class Solver:
         self.set_stock([])
 
     def _arrays(self) -> tuple[Any, ...]:
-        return self._tt1, self._tt2, self._ttd, self._stock, self._stats, self._killers, self._buf
+        return self._tt, self._stock, self._stats, self._killers, self._buf
 
     def _sliced(self, run: Callable[[], int]) -> int:
         """``run()`` in slices of nodes until it finishes, reading the clock between them."""

@@ -18,15 +18,19 @@ world's generation (``stats[GEN]``, raised for every new stock) and is worthless
 phase-2 entry does not depend on the stock and serves every world of one epoch (``stats[EPOCH]``, a
 new one for every decision, so that no decision's node counts depend on the decisions before it).
 
-The search has a transposition table (one entry per slot, always replaced: ``tt1``, ``tt2`` the key,
-``ttd`` the bounds and the best lead), move ordering (the table's best lead, two killer leads of the
-same depth, then declaring leads, then high ranks; follows: cheap winners first), a null-window search
-of every lead after the first (re-searched with the full window when it fails high) and a node limit
-(``stats[LIMIT]``): past it the search sets ``stats[ABORT]`` and unwinds without storing anything, so
-a caller (``backend.search.Solver``) can read its own clock between slices of nodes and call again —
-the table keeps every finished subtree, so the next call resumes almost where the last one stopped.
-Time is thus an input: the core never reads a clock, and its values, moves and node counts are the
-same compiled and in plain Python.
+The search has a transposition table (``tt``: buckets of two entries of four ints — two key words, the
+bounds with the best lead, the entry's depth and stamp, one unused — so that a bucket is one 64-byte
+cache line; a new entry takes the first slot unless that holds a deeper entry stored in this world, then
+the second; phase-2 positions of ``SMALL`` cards a hand are cheaper searched than stored), enhanced
+transposition cut-offs (before the follows of a lead are searched, the table's bounds of the positions
+after the trick may refute it; from ``ETC_DEPTH`` up), move ordering (the table's best lead, two killer
+leads of the same depth, then declaring leads, then high ranks; follows: cheap winners first; move lists
+built over the set cards alone), a null-window search of every lead after the first (re-searched with
+the full window when it fails high) and a node limit (``stats[LIMIT]``): past it the search sets
+``stats[ABORT]`` and unwinds without storing anything, so a caller (``backend.search.Solver``) can read
+its own clock between slices of nodes and call again — the table keeps every finished subtree, so the
+next call resumes almost where the last one stopped. Time is thus an input: the core never reads a
+clock, and its values, moves and node counts are the same compiled and in plain Python.
 
 All state is in flat int64 arrays (or lists, in plain Python) handed in by the caller: ``stats``
 (``NODES`` … ``TAKEN``), ``stock``, the table, ``killers`` (two per depth) and ``buf``, the move lists
@@ -66,6 +70,8 @@ INF = 30000  # beyond every value (|value| < 1000); bounds are stored in 16 bits
 OFFSET = 32768
 KING, QUEEN = 2, 3
 DEPTH_SLOTS = 32
+ETC_DEPTH = 5  # enhanced transposition cut-offs from this many cards a hand (with the stock's pairs) up
+SMALL = 2  # phase-2 positions of at most this many cards a hand are searched without the table
 
 # stats[...]
 NODES, LIMIT, ABORT, GEN, BY_SUIT, STOCK_N, MASK, TAKEN, EPOCH = range(9)
@@ -73,7 +79,7 @@ STATS = 9
 
 SIGNATURE = (
     "int64(int64, int64, int64, int64, int64, int64, int64, int64, int64,"
-    " int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1])"
+    " int64[::1], int64[::1], int64[::1], int64[::1], int64[::1])"
 )
 
 
@@ -84,6 +90,90 @@ def slot(k1: int, k2: int, mask: int) -> int:
     m1 = k1 ^ (k1 >> 16) ^ (k1 >> 32) ^ (k1 >> 45)
     m2 = k2 ^ (k2 >> 16) ^ (k2 >> 32) ^ (k2 >> 42)
     return ((m1 * 0x9E3779B1) ^ (m2 * 0x85EBCA77)) & mask
+
+
+@jit()
+def position_key(
+    hl: int, hf: int, pos: int, trump: int, declared: int, pl: int, pf: int, stats: Ints
+) -> tuple[int, int]:
+    """A position's two key words: a phase-1 key carries the world's generation, a phase-2 key the epoch."""
+    ctx = ((trump + 1) << 5) | (declared << 8)
+    if pos < stats[STOCK_N]:
+        ctx |= (pos + 1) | (stats[GEN] << 12)
+    else:
+        ctx |= stats[EPOCH] << 12
+    return hl | (ctx << 32), hf | ((pl + 1) << 32) | ((pf + 1) << 42)
+
+
+@jit()
+def probe(hl: int, hf: int, pos: int, trump: int, declared: int, pl: int, pf: int, tt: Ints, stats: Ints) -> int:
+    """The table's data word of a position (bounds, best lead, depth, stamp), or -1 if it holds none."""
+    k1, k2 = position_key(hl, hf, pos, trump, declared, pl, pf, stats)
+    at = (slot(k1, k2, stats[MASK]) & ~1) * 4
+    if tt[at] == k1 and tt[at + 1] == k2:
+        return tt[at + 2]  # type: ignore[no-any-return]
+    if tt[at + 4] == k1 and tt[at + 5] == k2:
+        return tt[at + 6]  # type: ignore[no-any-return]
+    return -1
+
+
+@jit()
+def follow_bound(
+    hl: int,
+    hf: int,
+    pos: int,
+    c: int,
+    t: int,
+    dec: int,
+    gain: int,
+    npl: int,
+    pf: int,
+    winning: int,
+    top: int,
+    second: int,
+    nf: int,
+    tt: Ints,
+    stock: Ints,
+    stats: Ints,
+    buf: Ints,
+    at: int,
+) -> int:
+    """Enhanced transposition cut-off: the least upper bound, for the leader of lead ``c`` (``hl`` no
+    longer holds it), that the table's entries of the positions after the trick give over the follows in
+    ``buf[at + 16 …]`` (INF if none): the follower's reply to ``c`` is worth at most that to the leader,
+    so a bound at or below alpha refutes the lead without searching a follow."""
+    phase1 = pos < stats[STOCK_N]
+    npos = pos + 2 if phase1 else pos
+    small = not phase1 and popcount(hl) <= SMALL  # positions the search does not store
+    bound = INF
+    if small:
+        return bound
+    taken = stats[TAKEN]
+    for j in range(nf):
+        f = buf[at + 16 + j]
+        pts = CP[c] + CP[f]
+        nhf = hf & ~(1 << f)
+        if (winning >> f) & 1:
+            base = gain - pts - (pf if pf > 0 else 0)
+            if phase1:
+                d = probe(nhf | (1 << top), hl | (1 << second), npos, t, dec, taken, npl, tt, stats)
+            else:
+                d = probe(nhf, hl, npos, t, dec, taken, npl, tt, stats)
+            if d >= 0:
+                u = base - ((d & 0xFFFF) - OFFSET)  # the follower leads next: the leader gets base - its value
+                if u < bound:
+                    bound = u
+        else:
+            base = gain + pts + (npl if npl > 0 else 0)
+            if phase1:
+                d = probe(hl | (1 << top), nhf | (1 << second), npos, t, dec, taken, pf, tt, stats)
+            else:
+                d = probe(hl, nhf, npos, t, dec, taken, pf, tt, stats)
+            if d >= 0:
+                u = base + (((d >> 16) & 0xFFFF) - OFFSET)
+                if u < bound:
+                    bound = u
+    return bound
 
 
 @jit()
@@ -105,18 +195,17 @@ def order_follows(hand: int, lead: int, trump: int, winning: int, phase1: bool, 
     """The follows of ``hand`` to ``lead`` into ``buf[at + 16 …]``, likely best first; their count.
 
     Phase 1 (any card): cheap winners of valuable leads, then cheap throws (trumps and marriage halves
-    dearer). Phase 2 (``follow_mask``): the winners, cheapest first, then the others, cheapest first,
-    high ranks first among equals."""
+    dearer), by card among equals. Phase 2 (``follow_mask``): the winners, cheapest first, then the
+    others, cheapest first, high ranks first among equals, then by suit. Each key ends in the tie-break,
+    so that an insertion sort over the legal cards alone (no scan of all 32) gives one fixed order."""
     legal = follow_mask(hand, lead, trump, phase1)
     fb = at + 16
     kb = at + 24
     count = 0
     lead_pts = CP[lead]
-    for i in range(32):
-        # phase 1 by card id, phase 2 by rank (high first), then suit
-        c = i if phase1 else 8 * (i & 3) + (i >> 2)
-        if not (legal >> c) & 1:
-            continue
+    while legal != 0:
+        c = lowest_card(legal)
+        legal &= legal - 1
         wins = (winning >> c) & 1
         if phase1:
             if wins:
@@ -129,10 +218,11 @@ def order_follows(hand: int, lead: int, trump: int, winning: int, phase1: bool, 
                     key += 4
                 if (c & 7) == KING or (c & 7) == QUEEN:
                     key += 3
+            key = key * 32 + c
         else:
-            key = CP[c] if wins else 100 + CP[c]
+            key = (CP[c] if wins else 100 + CP[c]) * 32 + 4 * (c & 7) + (c >> 3)
         j = count
-        while j > 0 and buf[kb + j - 1] > key:  # insertion sort, stable
+        while j > 0 and buf[kb + j - 1] > key:  # insertion sort
             buf[kb + j] = buf[kb + j - 1]
             buf[fb + j] = buf[fb + j - 1]
             j -= 1
@@ -145,7 +235,7 @@ def order_follows(hand: int, lead: int, trump: int, winning: int, phase1: bool, 
 @jit()
 def order_leads(hand: int, declared: int, buf: Ints, at: int) -> int:
     """Every lead of ``hand`` into ``buf[at …]``: each declarable marriage's Q then K declaring it (R3,
-    ``| DECLARE``), then every card, high ranks first; their count."""
+    ``| DECLARE``), then every card, high ranks first (a rank's cards by suit); their count."""
     count = 0
     suits = declarable_suits(hand, declared)
     for s in range(4):
@@ -154,11 +244,11 @@ def order_leads(hand: int, declared: int, buf: Ints, at: int) -> int:
             buf[at + count + 1] = (8 * s + KING) | DECLARE
             count += 2
     for r in range(8):
-        for s in range(4):
-            c = 8 * s + r
-            if (hand >> c) & 1:
-                buf[at + count] = c
-                count += 1
+        m = hand & (0x01010101 << r)
+        while m != 0:
+            buf[at + count] = lowest_card(m)
+            m &= m - 1
+            count += 1
     return count
 
 
@@ -173,9 +263,7 @@ def search(
     pf: int,
     alpha: int,
     beta: int,
-    tt1: Ints,
-    tt2: Ints,
-    ttd: Ints,
+    tt: Ints,
     stock: Ints,
     stats: Ints,
     killers: Ints,
@@ -201,22 +289,26 @@ def search(
         stats[ABORT] = 1
         return 0
 
-    ctx = ((trump + 1) << 5) | (declared << 8)
-    if phase1:
-        ctx |= (pos + 1) | (stats[GEN] << 12)
-    else:
-        ctx |= stats[EPOCH] << 12
-    k1 = hl | (ctx << 32)
-    k2 = hf | ((pl + 1) << 32) | ((pf + 1) << 42)
-    at = slot(k1, k2, stats[MASK])
+    k1, k2 = position_key(hl, hf, pos, trump, declared, pl, pf, stats)
+    depth = popcount(hl) + ((n - pos) >> 1 if phase1 else 0)
+    # A bucket of two entries of four ints (key, key, data, unused) in one 64-byte line: the deeper entry
+    # of this world first, then the newest. Endings of two cards each are cheaper searched than probed.
+    use_tt = depth > SMALL
+    at = (slot(k1, k2, stats[MASK]) & ~1) * 4
+    hit = -1
     lo = -INF
     hi = INF
     tt_move = -1
-    if tt1[at] == k1 and tt2[at] == k2:
-        d = ttd[at]
+    if use_tt:
+        if tt[at] == k1 and tt[at + 1] == k2:
+            hit = at
+        elif tt[at + 4] == k1 and tt[at + 5] == k2:
+            hit = at + 4
+    if hit >= 0:
+        d = tt[hit + 2]
         lo = (d & 0xFFFF) - OFFSET
         hi = ((d >> 16) & 0xFFFF) - OFFSET
-        tt_move = (d >> 32) - 1
+        tt_move = ((d >> 32) & 0x7F) - 1
         if lo >= beta or lo == hi:
             return lo  # type: ignore[no-any-return]
         if hi <= alpha:
@@ -228,7 +320,6 @@ def search(
     alpha0 = alpha
     beta0 = beta
 
-    depth = popcount(hl) + ((n - pos) >> 1 if phase1 else 0)
     base_at = depth * DEPTH_SLOTS
     count = order_leads(hl, declared, buf, base_at)
     front = to_front(buf, base_at, count, 0, tt_move)
@@ -269,7 +360,14 @@ def search(
         if i > 0 and beta > alpha + 1:
             wb = alpha + 1  # null window: is this lead better than the best so far?
         value = 0
-        for _attempt in range(2):
+        if depth >= ETC_DEPTH:
+            bound = follow_bound(
+                nhl, hf, pos, c, t, dec, gain, npl, pf, winning, top, second, nf, tt, stock, stats, buf, base_at
+            )
+            if bound <= wa:
+                nf = 0  # refuted by the table alone
+                value = bound
+        for _attempt in range(2 if nf > 0 else 0):
             worst = INF
             for j in range(nf):
                 f = buf[base_at + 16 + j]
@@ -281,24 +379,24 @@ def search(
                     if phase1:
                         v = base - search(
                             nhf | (1 << top), nhl | (1 << second), npos, t, dec, taken, npl,
-                            base - ub, base - wa, tt1, tt2, ttd, stock, stats, killers, buf,
+                            base - ub, base - wa, tt, stock, stats, killers, buf,
                         )  # fmt: skip
                     else:
                         v = base - search(
                             nhf, nhl, npos, t, dec, taken, npl, base - ub, base - wa,
-                            tt1, tt2, ttd, stock, stats, killers, buf,
+                            tt, stock, stats, killers, buf,
                         )  # fmt: skip
                 else:
                     base = gain + pts + (npl if npl > 0 else 0)
                     if phase1:
                         v = base + search(
                             nhl | (1 << top), nhf | (1 << second), npos, t, dec, taken, pf,
-                            wa - base, ub - base, tt1, tt2, ttd, stock, stats, killers, buf,
+                            wa - base, ub - base, tt, stock, stats, killers, buf,
                         )  # fmt: skip
                     else:
                         v = base + search(
                             nhl, nhf, npos, t, dec, taken, pf, wa - base, ub - base,
-                            tt1, tt2, ttd, stock, stats, killers, buf,
+                            tt, stock, stats, killers, buf,
                         )  # fmt: skip
                 if stats[ABORT] != 0:
                     return 0
@@ -329,9 +427,16 @@ def search(
     else:
         lo = best
         hi = best
-    tt1[at] = k1
-    tt2[at] = k2
-    ttd[at] = (lo + OFFSET) | ((hi + OFFSET) << 16) | ((best_move + 1) << 32)
+    if not use_tt:
+        return best
+    stamp = stats[GEN] & 0x3FFFF
+    if hit < 0:
+        old = tt[at + 2]
+        deeper = tt[at] != -1 and ((old >> 40) & 31) > depth and ((old >> 45) & 0x3FFFF) == stamp
+        hit = at + 4 if deeper else at  # a deeper entry of this world keeps the first slot
+    tt[hit] = k1
+    tt[hit + 1] = k2
+    tt[hit + 2] = (lo + OFFSET) | ((hi + OFFSET) << 16) | ((best_move + 1) << 32) | (depth << 40) | (stamp << 45)
     return best
 
 
@@ -348,9 +453,7 @@ def after_trick(
     pf: int,
     alpha: int,
     beta: int,
-    tt1: Ints,
-    tt2: Ints,
-    ttd: Ints,
+    tt: Ints,
     stock: Ints,
     stats: Ints,
     killers: Ints,
@@ -369,7 +472,7 @@ def after_trick(
             hl |= 1 << stock[pos + 1]
         return base - search(  # type: ignore[no-any-return]
             hf, hl, npos, trump, declared, taken, pl, base - beta, base - alpha,
-            tt1, tt2, ttd, stock, stats, killers, buf,
+            tt, stock, stats, killers, buf,
         )  # fmt: skip
     base = pts + (pl if pl > 0 else 0)
     if phase1:
@@ -377,7 +480,7 @@ def after_trick(
         hf |= 1 << stock[pos + 1]
     return base + search(  # type: ignore[no-any-return]
         hl, hf, npos, trump, declared, taken, pf, alpha - base, beta - base,
-        tt1, tt2, ttd, stock, stats, killers, buf,
+        tt, stock, stats, killers, buf,
     )  # fmt: skip
 
 
@@ -391,9 +494,7 @@ def lead_values(
     pf: int,
     moves: Ints,
     values: Ints,
-    tt1: Ints,
-    tt2: Ints,
-    ttd: Ints,
+    tt: Ints,
     stock: Ints,
     stats: Ints,
     killers: Ints,
@@ -426,7 +527,7 @@ def lead_values(
         for j in range(nf):
             f = buf[root + 16 + j]
             v = after_trick(nhl, hf & ~(1 << f), 0, c, f, t, dec, npl, pf, -INF, worst,
-                            tt1, tt2, ttd, stock, stats, killers, buf)  # fmt: skip
+                            tt, stock, stats, killers, buf)  # fmt: skip
             if stats[ABORT] != 0:
                 return 0
             if v < worst:
@@ -447,9 +548,7 @@ def follow_values(
     pf: int,
     moves: Ints,
     values: Ints,
-    tt1: Ints,
-    tt2: Ints,
-    ttd: Ints,
+    tt: Ints,
     stock: Ints,
     stats: Ints,
     killers: Ints,
@@ -464,7 +563,7 @@ def follow_values(
     for j in range(nf):
         f = moves[j]
         v = after_trick(hl, hf & ~(1 << f), 0, lead, f, trump, declared, pl, pf, -INF, INF,
-                        tt1, tt2, ttd, stock, stats, killers, buf)  # fmt: skip
+                        tt, stock, stats, killers, buf)  # fmt: skip
         if stats[ABORT] != 0:
             return 0
         values[j] = -v
