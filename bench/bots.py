@@ -45,7 +45,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -156,6 +156,8 @@ class Table:
         self.received: list[list[Event]] = [[] for _ in levels]
         self.times: dict[str, list[float]] = {}
         self.cpu: dict[str, list[float]] = {}
+        # two-hand expert, per phase-1 trick (0-based): (worlds solved to the end, worlds) of each decision
+        self.solved: dict[int, list[tuple[int, int]]] = {}
 
     def step(self, match: MatchState) -> MatchState:
         """The seat to move decides and its action is applied; every seat receives its events."""
@@ -166,6 +168,10 @@ class Table:
         action = self.bots[seat].choose(knowledge, self.rngs[seat])
         wall, used = time.perf_counter() - start, time.process_time() - start_cpu
         level = self.levels[seat]
+        bot = self.bots[seat]
+        if isinstance(bot, ExpertBot) and knowledge.stock_count and len(knowledge.plays) > 1:
+            solved = bot.last_solved
+            self.solved.setdefault(len(knowledge.tricks), []).append((sum(solved), len(solved)))
         for key in (level, f"{level} {match.deal.phase}"):
             self.times.setdefault(key, []).append(wall)
             self.cpu.setdefault(key, []).append(used)
@@ -219,6 +225,7 @@ def play_duplicate(job: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
     base = new_match(rules, seed)
     cpu: dict[str, list[float]] = {}
     wall: dict[str, list[float]] = {}
+    solved: dict[int, list[tuple[int, int]]] = {}
     values = []
     if n == 2:  # the levels swap seats (duplicate deals)
         for strong_seat in (0, 1):
@@ -231,7 +238,9 @@ def play_duplicate(job: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
             for level in set(levels):
                 cpu.setdefault(level, []).extend(table.cpu.get(level, []))
                 wall.setdefault(level, []).extend(table.times.get(level, []))
-        return {"pairing": (weak, strong), "gain": statistics.mean(values), "cpu": cpu, "times": wall}
+            for trick, rows in table.solved.items():
+                solved.setdefault(trick, []).extend(rows)
+        return {"pairing": (weak, strong), "gain": statistics.mean(values), "cpu": cpu, "times": wall, "solved": solved}
     seat_of_interest = seed % n
     for level in (strong, weak):  # the stronger level in that seat, then the weaker
         levels = [weak] * n
@@ -243,6 +252,49 @@ def play_duplicate(job: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
             cpu.setdefault(name, []).extend(table.cpu.get(name, []))
             wall.setdefault(name, []).extend(table.times.get(name, []))
     return {"pairing": (weak, strong), "gain": values[0] - values[1], "cpu": cpu, "times": wall}
+
+
+def _collect(results: Iterable[dict[str, Any]], every: int, started: float) -> list[dict[str, Any]]:
+    """The duplicate deals' results in deal order; every ``every`` deals (0: never) the running mean with its
+    interval per pairing and the CPU p95 per level so far, so that a run stopped early still reports the
+    figures of its first deals."""
+    out: list[dict[str, Any]] = []
+    for result in results:
+        out.append(result)
+        if every and len(out) % every == 0:
+            pairings = dict.fromkeys(r["pairing"] for r in out)
+            parts = []
+            for pairing in pairings:
+                mean, half = _interval([r["gain"] for r in out if r["pairing"] == pairing])
+                parts.append(f"{pairing[1]} vs {pairing[0]} {mean:+.1f} ({mean - half:+.1f} … {mean + half:+.1f})")
+            levels = dict.fromkeys(level for r in out for level in r["cpu"])
+            for level in levels:
+                used = sorted(t for r in out for t in r["cpu"].get(level, []))
+                parts.append(
+                    f"{level} CPU p95 {1000 * used[min(len(used) - 1, math.ceil(0.95 * len(used)) - 1)]:.0f} ms"
+                )
+            elapsed = time.perf_counter() - started
+            print(f"# after {len(out)} deals ({elapsed:.0f} s): " + "; ".join(parts), flush=True)
+    return out
+
+
+def _print_solved(deal_results: list[dict[str, Any]]) -> None:
+    """The two-hand expert's worlds solved to the end of the deal per phase-1 decision, by trick."""
+    by_trick: dict[int, list[tuple[int, int]]] = {}
+    for r in deal_results:
+        for trick, rows in r.get("solved", {}).items():
+            by_trick.setdefault(trick, []).extend(rows)
+    if not by_trick:
+        return
+    print()
+    print("| expert, phase-1 trick | decisions | worlds solved (mean) | worlds (mean) | all solved |")
+    print("|---|---|---|---|---|")
+    for trick in sorted(by_trick):
+        rows = by_trick[trick]
+        done = statistics.mean(a for a, _ in rows)
+        worlds = statistics.mean(b for _, b in rows)
+        every = sum(1 for a, b in rows if a == b) / len(rows)
+        print(f"| {trick + 1} | {len(rows)} | {done:.1f} | {worlds:.1f} | {every:.0%} |")
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -289,6 +341,9 @@ def main(argv: list[str] | None = None) -> int:
         "--pairs", "--table-pairs", default="", help="weaker:stronger pairings, comma-separated (instead of --levels)"
     )
     parser.add_argument("--deals", type=int, default=0, help="duplicate deals per pairing (default 0)")
+    parser.add_argument(
+        "--progress", type=int, default=0, metavar="N", help="print the running figures every N duplicate deals"
+    )
     parser.add_argument(
         "--same-deals",
         action="store_true",
@@ -346,10 +401,10 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
-            deal_results = list(pool.map(play_duplicate, deal_jobs, chunksize=1))
+            deal_results = _collect(pool.map(play_duplicate, deal_jobs, chunksize=1), args.progress, started)
             results = list(pool.map(play_match, jobs, chunksize=1))
     else:
-        deal_results = [play_duplicate(job) for job in deal_jobs]
+        deal_results = _collect((play_duplicate(job) for job in deal_jobs), args.progress, started)
         results = [play_match(job) for job in jobs]
     elapsed = time.perf_counter() - started
 
@@ -369,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
             used = sorted(t for r in deal_results for t in r["cpu"].get(level, []))
             if used:
                 print(f"| {level} | {len(used)} | {_stats(used)} |")
+        _print_solved(deal_results)
     if results:
         print()
         print("| pairing | stronger wins | win rate | 95% CI (Wilson) | chance | margin/match | deals/match |")
