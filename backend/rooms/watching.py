@@ -13,10 +13,11 @@ import logging
 
 from redis.exceptions import RedisError
 
+from backend.db.writes import StoreUnavailable
 from backend.ops import metrics
 
 from .cluster import RedisCluster
-from .codes import CloseCode
+from .codes import CloseCode, RoomCode
 from .model import RoomState
 from .ports import Bus, Connection
 from .refused import RoomRefused
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 
 RESTARTING = CloseCode.SERVICE_RESTART, "this server is restarting; reconnect"
 FULL = CloseCode.WATCH_FULL, "this table has all the spectators it takes"
+# The table exists but cannot be read now (the database or Redis is away): the client reconnects in
+# a moment, rather than being told that there is no such table (issue 44: every path answers an outage).
+TRY_AGAIN = CloseCode.TRY_AGAIN, "the table cannot be read for a moment; reconnect"
 
 
 class Watching:
@@ -61,8 +65,8 @@ class Watching:
         if cluster is None:
             try:
                 actor = await self._registry.owned(room_id)
-            except RoomRefused:
-                return CloseCode.UNKNOWN_ROOM, "unknown room"
+            except RoomRefused as refused:
+                return TRY_AGAIN if refused.code == RoomCode.UNAVAILABLE else (CloseCode.UNKNOWN_ROOM, "unknown room")
             assert actor is not None
             refusal = watch_refusal(actor.state, code)
             if refusal is None and not self.spectators.add(room_id, connection, actor.state):
@@ -73,12 +77,19 @@ class Watching:
         # Listen before reading the state, so that no change after the read is missed: the owner
         # relays every change, and one relayed while the state is read is kept for the greeting
         # (``Spectators`` sends whichever is newer, and never a version it has sent already).
-        await cluster.watch.follow_watch(room_id)
         try:
+            await cluster.watch.follow_watch(room_id)
             actor = await self._registry.owned(room_id)
             state = actor.state if actor is not None else await self.stored_state(room_id)
-        except RoomRefused:
+        except RoomRefused as refused:
+            if refused.code == RoomCode.UNAVAILABLE:
+                self.unwatch(room_id, connection)
+                return TRY_AGAIN
             state = None
+        except (StoreUnavailable, RedisError, OSError) as error:
+            log.info("a spectator of room %s waits: %s", room_id, error)
+            self.unwatch(room_id, connection)
+            return TRY_AGAIN
         refusal = watch_refusal(state, code)
         if refusal is not None or state is None:
             self.unwatch(room_id, connection)

@@ -10,6 +10,7 @@ stops a real PostgreSQL.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,7 +19,10 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy.exc import OperationalError
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
+from backend.api.codes import PROTOCOL, CloseCode
 from backend.db.action_log import ActionLog
 from backend.db.players import PlayerRepository
 from backend.db.rooms import RoomRepository
@@ -88,3 +92,26 @@ async def test_a_move_during_an_outage_is_answered_once_and_carried_out_once_whe
     await other.wait_for(lambda m: m["type"] == "state" and m["version"] == version + 1)
     for seat in (anna, ben):
         await seat.close()
+
+
+async def test_a_spectator_during_an_outage_is_told_to_reconnect_not_that_the_table_is_gone(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = FakeClock(datetime(2026, 12, 5, 9, 0, tzinfo=UTC))
+    async with app_serving(sqlite_url, tmp_path, clock=clock, rater=_no_rater) as first:
+        anna = await Player(first.url, "Anna").register()
+        room_id = (await anna.post("/api/rooms", json={"visibility": "public"}))["id"]  # waits for a player
+    # a process that holds no copy of the table (a live one it would take up at its start), and
+    # cannot read the database
+    async with app_serving(sqlite_url, tmp_path, clock=clock, rater=_no_rater) as served:
+        url = f"{served.ws_url}/ws/rooms/{room_id}/watch?protocol={PROTOCOL}"
+        for repository, name in ((RoomRepository, "claim"), (ActionLog, "load_room"), (RoomRepository, "record")):
+            monkeypatch.setattr(repository, name, _gone)
+        async with connect(url, compression=None, open_timeout=10) as ws:
+            with pytest.raises(ConnectionClosed):
+                await ws.recv()
+        assert ws.close_code == CloseCode.TRY_AGAIN, ws.close_reason  # the spectator's page reconnects
+        monkeypatch.undo()  # the database is back: the same link shows the table
+        async with connect(url, compression=None, open_timeout=10) as ws:
+            greeting = json.loads(await ws.recv())
+        assert greeting["type"] == "watch_state" and greeting["room"]["id"] == room_id
