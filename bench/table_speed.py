@@ -37,6 +37,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -405,6 +406,8 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.8, help="the computer's pause before its card (s)")
     parser.add_argument("--json", type=Path, help="write every play's figures here")
     args = parser.parse_args()
+    # a stopped run (SIGTERM) still stops its servers and removes its checkouts (the finally below)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     from playwright.sync_api import sync_playwright
 
