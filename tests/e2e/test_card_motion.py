@@ -32,11 +32,13 @@ RANKS = "AKQJT987"  # highest first, for picking the card likeliest to take the 
 GHOST = '[data-testid="trick-ghost"]'
 LEGAL = '[data-testid="hand"] button[data-legal="true"]:not([disabled])'
 
-# Every trick card and hand card put on the page, with how many animations it had when it arrived
-# (a MutationObserver runs after the script that inserted the card, so after its animate()).
+# Every trick card and hand card put on the page, with how many animations it had when it arrived,
+# looked at once the task that inserted it is done and before its frame is drawn: a MutationObserver
+# runs after the script that inserted the card, and a microtask queued there after the flights the
+# render started once all its writes were done (motion.js afterWrites, issue 42).
 PROBE = """
 window.__probe = { trick: [], hand: [] };
-new MutationObserver((records) => {
+new MutationObserver((records) => queueMicrotask(() => {
   for (const record of records) for (const node of record.addedNodes) {
     if (!(node instanceof Element)) continue;
     const sel = '.trick-card, .hand .card';
@@ -53,7 +55,7 @@ new MutationObserver((records) => {
       (card.matches('.trick-card') ? window.__probe.trick : window.__probe.hand).push(entry);
     }
   }
-}).observe(document, { childList: true, subtree: true });
+})).observe(document, { childList: true, subtree: true });
 """
 
 

@@ -12,7 +12,7 @@ import { canDeclare, dealOf, discardTurn, isBlocking, legalMoves, matchOver, pla
 import { whyText } from './names.js';
 import { handLayout, ROW_SHIFT } from './layout.js';
 import { talonKeys } from './model.js';
-import { DEAL_STAGGER_MS, dealIn, flyFrom, motionOn, rectOf, slideFrom } from './motion.js';
+import { afterWrites, DEAL_STAGGER_MS, dealIn, flyFrom, motionOn, rectOf, slideFrom } from './motion.js';
 import { tapToRaise } from '../prefs.js';
 import { watchInput } from './touch.js';
 
@@ -27,7 +27,16 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   let raised = null; // the card a first tap raised ("tap to raise, tap again to play")
   watchInput();
 
-  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => place()) : null;
+  // The hand's size, as the ResizeObserver last saw it (read there, after a layout): placing the
+  // cards at a play reads no size, so it lays nothing out (issue 42).
+  let size = null;
+  const ro =
+    typeof ResizeObserver === 'function'
+      ? new ResizeObserver(() => {
+          size = { w: box.clientWidth, h: box.clientHeight };
+          place();
+        })
+      : null;
   if (ro) ro.observe(box);
 
   /** The hand's cards (not the pictures of a deal still flying in, motion.js `dealIn`). */
@@ -36,8 +45,8 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   function place() {
     const cards = cardsOf();
     const n = cards.length;
-    const w = box.clientWidth;
-    const hgt = box.clientHeight;
+    const w = size ? size.w : box.clientWidth;
+    const hgt = size ? size.h : box.clientHeight;
     if (!n || !w || !hgt) return;
     const { rows, per, cw, step } = handLayout(n, w, hgt);
     const rowW = (k) => cw + (k - 1) * step;
@@ -88,7 +97,7 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
    * `origin()` (the table's) is where dealt and drawn cards come from: the stock, or the felt's
    * middle. The cards that stay slide to their new places (FLIP); nothing waits for the motion.
    */
-  function render(s, { events = [], origin = null } = {}) {
+  function render(s, { events = [], origin = null, before: measured = null } = {}) {
     const v = viewOf(s);
     const d = dealOf(s);
     if (!v || !d) {
@@ -134,8 +143,8 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     const dealt = newDeal || events.some((e) => e && (e.kind === 'deal_started' || e.kind === 'match_started'));
     dealShown = v.deal_number;
     const moving = motionOn();
-    // where the cards were (only when they move: reading a place lays the page out)
-    const before = moving ? new Map(cardsOf().map((b) => [b.dataset.card, rectOf(b)])) : null;
+    // where the cards were: measured by the table before its render wrote anything (else now)
+    const before = moving ? measured || rects() : null;
     laid = order;
     // the pictures of a deal still flying in belong to the hand that was: gone with it
     if (dealt) for (const g of el.querySelectorAll('.deal-ghost')) g.remove();
@@ -144,7 +153,8 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     count = buttons.length;
     keepRaised();
     place();
-    if (moving) travel(buttons, { before, drawn, dealt, fresh, from: origin ? origin() : null });
+    // the flights measure where the cards now are once the whole render is written (one layout)
+    if (moving) afterWrites(() => travel(buttons.filter((b) => b.isConnected), { before, drawn, dealt, fresh, from: origin ? origin() : null }));
     showRaised();
     refocus(focused);
   }
@@ -202,11 +212,38 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   // What a tap on a kept button does now (its spec's `act`), and the language its face was drawn in.
   const ACTS = new WeakMap();
 
+  // A finger's tap is acted on when it lifts within the card (pointerup), not at the `click` the
+  // browser sends after it (issue 42: a task or more later on a slow phone). The click of that same
+  // tap is then cancelled (touchend's default) or, should it come anyway, swallowed before anything
+  // sees it: it would land on whatever the tap opened there (the marriage question's backdrop). A
+  // finger that moved (a scroll, a drag) or lifted off the card acts at its click, if any, as before.
+  // The mouse and the keyboard act at their click.
+  let gesture = null; // { id, b, x, y, acted }: the finger on a card now
+  const SLOP = 10; // px a finger may move and still tap
+
   /** A new button for a card (its face drawn once; a tap does what its latest spec says). */
   function button({ code, i, cls, attrs, act }) {
-    const b = cardEl(code, { button: true, className: [...cls, 'hand-card'].join(' '), attrs: { ...attrs, tabindex: '-1', style: `--i:${i}` } });
+    const b = cardEl(code, { button: true, className: cls.join(' '), attrs: { ...attrs, tabindex: '-1', style: `--i:${i}` } });
     b.dataset.lang = getLang();
     ACTS.set(b, act);
+    b.addEventListener('pointerdown', (event) => {
+      gesture = event.pointerType !== 'mouse' && event.isPrimary ? { id: event.pointerId, b, x: event.clientX, y: event.clientY, acted: false } : null;
+    });
+    b.addEventListener('pointerup', (event) => {
+      const g = gesture;
+      if (!g || g.b !== b || g.id !== event.pointerId || g.acted || b.disabled) return;
+      if (Math.abs(event.clientX - g.x) > SLOP || Math.abs(event.clientY - g.y) > SLOP) return;
+      const hit = document.elementFromPoint(event.clientX, event.clientY);
+      if (!hit || hit.closest('button') !== b) return; // lifted off the card (or over another lying on it)
+      g.acted = true;
+      ACTS.get(b)({ detail: 1, pointerType: event.pointerType });
+    });
+    b.addEventListener('pointercancel', () => {
+      gesture = null;
+    });
+    b.addEventListener('touchend', (event) => {
+      if (gesture && gesture.acted && gesture.b === b && event.cancelable) event.preventDefault(); // no click after it
+    });
     b.addEventListener('click', (event) => ACTS.get(b)(event));
     return b;
   }
@@ -231,6 +268,11 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
   /** Where a card of this hand is now (before the next render): a card played flies from there. */
   function rectOfCard(code) {
     return rectOf(el.querySelector(`button[data-card="${code}"]`));
+  }
+
+  /** Where every card of the hand is now, by card (one layout for all, read before a render writes). */
+  function rects() {
+    return new Map(cardsOf().map((b) => [b.dataset.card, rectOf(b)]));
   }
 
   /**
@@ -266,6 +308,18 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     }
   };
   document.addEventListener('pointerdown', lower, true);
+  // a new touch begins a new gesture; the click of a tap acted on at pointerup reaches nothing
+  const newGesture = () => {
+    gesture = null;
+  };
+  const swallow = (event) => {
+    if (!(gesture && gesture.acted && event.detail > 0)) return;
+    gesture = null;
+    event.stopPropagation();
+    event.preventDefault();
+  };
+  document.addEventListener('pointerdown', newGesture, true);
+  document.addEventListener('click', swallow, true);
 
   /** A card of the declarer's hand while it discards: a toggle (aria-pressed), the talon's cards marked. */
   let fromTalonKey = 'ring.card_from_talon';
@@ -326,6 +380,7 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     render,
     place,
     rectOf: rectOfCard,
+    rects,
     /** Focus the hand (the first playable card, or the hand itself) now and after the next render. */
     focus(code = 'any') {
       focusKey = code;
@@ -342,6 +397,8 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     destroy() {
       if (ro) ro.disconnect();
       document.removeEventListener('pointerdown', lower, true);
+      document.removeEventListener('pointerdown', newGesture, true);
+      document.removeEventListener('click', swallow, true);
     },
   };
 }

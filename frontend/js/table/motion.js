@@ -11,6 +11,22 @@ export const DEAL_STAGGER_MS = 45;
 export const SLIDE_MS = 180;
 const EASE = 'cubic-bezier(.2,.7,.3,1)';
 
+// Motion reads where things are drawn, and a read after a write lays the page out at once. A render
+// writes first (ring, hand, turn line, names fitted) and its flights are started after it, all at
+// once (issue 42): `afterWrites(fn)` runs `fn` when the task's script is done (a microtask), before
+// the frame is drawn, so every flight's measure shares one layout.
+const queue = [];
+
+/** Run `fn` once the writes of the present task are done (before the next frame). */
+export function afterWrites(fn) {
+  if (!queue.length) queueMicrotask(runQueue);
+  queue.push(fn);
+}
+
+function runQueue() {
+  for (const fn of queue.splice(0)) fn();
+}
+
 export function motionOn() {
   return typeof Element !== 'undefined' && typeof Element.prototype.animate === 'function' && !prefersReducedMotion();
 }

@@ -16,7 +16,7 @@ import { plainName, seatColour, seatTag, shortName } from './names.js';
 import { hasStock, othersAround, positionOf, talonKeys, trickCards } from './model.js';
 import { dealOf, isMe, mySeat, optimisticCard, phaseOf, seatCount, viewOf } from './store.js';
 import { seatBox, tickSeats } from './seats.js';
-import { flyFrom, flyTo, motionOn, PLAY_MS, rectOf } from './motion.js';
+import { afterWrites, flyFrom, flyTo, motionOn, PLAY_MS, rectOf } from './motion.js';
 import { TRICK_STAY, trickStay } from '../prefs.js';
 
 export const BANNER_MS = 2600;
@@ -125,6 +125,29 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     renderSide(s, phase, stocked, events);
     syncBanners(banners, s);
     fitNames();
+  }
+
+  // The middle's and the stage's sizes for its cards (felt.css): 1% of each, as custom properties
+  // written only when a size changes (issue 42: as container query units they cost a style pass in
+  // every layout of the felt). A ResizeObserver answers after the layout and before the paint, so
+  // no frame is drawn with the old sizes.
+  const unit = (px) => `${Math.round(px) / 100}px`;
+  const sizes =
+    typeof ResizeObserver === 'function'
+      ? new ResizeObserver((entries) => {
+          for (const entry of entries) {
+            const box = entry.contentBoxSize && entry.contentBoxSize[0];
+            const w = box ? box.inlineSize : entry.contentRect.width;
+            const hgt = box ? box.blockSize : entry.contentRect.height;
+            const [pw, ph] = entry.target === stage ? ['--scw', '--sch'] : ['--ccw', '--cch'];
+            if (entry.target.style.getPropertyValue(pw) !== unit(w)) entry.target.style.setProperty(pw, unit(w));
+            if (entry.target.style.getPropertyValue(ph) !== unit(hgt)) entry.target.style.setProperty(ph, unit(hgt));
+          }
+        })
+      : null;
+  if (sizes) {
+    sizes.observe(centre);
+    sizes.observe(stage);
   }
 
   // Names fit their boxes (fit.js) before the render is drawn, and whenever the window changes size:
@@ -264,8 +287,8 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     for (const node of made) {
       if (!now.has(keyOf(node))) continue; // on the table already when the page came (a reconnect)
       const seat = Number(node.dataset.seat);
-      const at = origin && seat === my ? origin(node.dataset.card) : null;
-      flyFrom(node, at || seatRect(seat, true), { fade: !at });
+      const at = origin && seat === my ? origin(node.dataset.card) : null; // measured before the render's writes
+      afterWrites(() => node.isConnected && flyFrom(node, at || seatRect(seat, true), { fade: !at }));
     }
   }
 
@@ -276,8 +299,8 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
       if (shownBefore && [...shownBefore].some((k) => k.startsWith(`${e.seat}:${e.card}:`))) continue;
       const card = layer.querySelector(`.trick-card[data-card="${e.card}"]`);
       if (!card) continue;
-      const from = (origin && origin(e.card)) || seatRect(e.seat, true);
-      flyFrom(card, from, { fade: !(origin && origin(e.card)) });
+      const at = origin && origin(e.card);
+      afterWrites(() => card.isConnected && flyFrom(card, at || seatRect(e.seat, true), { fade: !at }));
     }
   }
 
@@ -297,12 +320,18 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     const { el: g, winner, timer } = ghost;
     clearTimeout(timer);
     ghost = null;
-    const to = motionOn() ? seatRect(winner) : null; // nothing flies under reduced motion: no layout to read
-    const flights = [...g.querySelectorAll('.trick-card')].map((c, i) => flyTo(c, to, { delay: i * 40 })).filter(Boolean);
     const hint = g.querySelector('.ghost-hint');
     if (hint) hint.remove();
-    if (!flights.length) g.remove();
-    else Promise.all(flights.map((a) => a.finished.catch(() => null))).then(() => g.remove());
+    if (!motionOn()) {
+      g.remove(); // nothing flies under reduced motion: no layout to read
+      return;
+    }
+    afterWrites(() => {
+      const to = g.isConnected ? seatRect(winner) : null;
+      const flights = to ? [...g.querySelectorAll('.trick-card')].map((c, i) => flyTo(c, to, { delay: i * 40 })).filter(Boolean) : [];
+      if (!flights.length) g.remove();
+      else Promise.all(flights.map((a) => a.finished.catch(() => null))).then(() => g.remove());
+    });
   }
 
   function dropGhost() {
@@ -377,6 +406,7 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     },
     destroy() {
       window.removeEventListener('resize', fitNames);
+      if (sizes) sizes.disconnect();
     },
     /** Count down held seats (R6.2) without re-rendering everything. */
     tick(s) {

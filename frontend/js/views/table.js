@@ -24,6 +24,7 @@ import { createBubbles, createChatMute, createReactionPicker } from '../table/re
 import { createHint, hintCards, hintOffered } from '../table/hint.js';
 import { auctionTurn, bidAmount, canDeclare, canSubmitDiscard, connectionPill, dealOf, discardTurn, initialState, isBlocking, matchOver, mySeat, myTurn, reduce, roomOf, viewOf } from '../table/store.js';
 import { createSummary, SUMMARY_MS } from '../table/summary.js';
+import { motionOn } from '../table/motion.js';
 import { createStatus } from '../table/status.js';
 
 const REJECT_CODES = new Set(REFUSAL_CODES); // generated from the server's own enums
@@ -445,9 +446,12 @@ export function mount(root, roomId) {
     // the table keeps the whole screen at the end of a match too (issue 22): its bar leads to the lobby
     if (!document.body.classList.contains('table-live')) document.body.classList.add('table-live');
     if (el.feltMessage.firstChild) el.feltMessage.replaceChildren();
-    ring.render(state, { events, origin: hand.rectOf }); // before the hand re-renders: my card leaves from its place
+    // where my cards are, read before this render writes anything (issue 42: one layout, not one per
+    // component): a card played leaves from there, the others slide from there
+    const before = motionOn() ? hand.rects() : null;
+    ring.render(state, { events, origin: before ? (code) => before.get(code) || null : null });
     status.render(state);
-    hand.render(state, { events, origin: ring.dealOrigin });
+    hand.render(state, { events, origin: ring.dealOrigin, before });
     renderPill(); // after the hand: the card sent may have been drawn anew
     renderHint(); // after the hand too: it marks the hinted card
     summary.render(state);
