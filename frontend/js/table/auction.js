@@ -1,7 +1,7 @@
 // The auction (V0.6) in the middle of the felt: every call so far, the high bid and who holds it,
 // and — only on my turn (`view.may_pass`) — a stepper over `view.bids` (− amount +), Bid and Pass.
 // The amounts come from the server; the store keeps the one shown (`local/bid`).
-import { h, setChildren } from '../dom.js';
+import { h, patchChildren, setAttr, setText } from '../dom.js';
 import { t } from '../i18n.js';
 import { isBot, plainName } from './names.js';
 import { auction, auctionTurn, bidAmount, dealOf, isBlocking, isMe, mySeat, phaseOf, viewOf } from './store.js';
@@ -34,9 +34,10 @@ export function createAuction({ onStep, onBid, onPass }) {
     const me = mySeat(s);
     const a = auction(s);
     const name = (seat) => (isMe(s, seat) ? t('ring.you') : plainName(s, seat));
-    title.textContent = t('ring.auction');
-    el.dataset.phase = phaseOf(s) || '';
-    setChildren(
+    // written only where it changes (issue 42): the calls kept, a new one added
+    setText(title, t('ring.auction'));
+    setAttr(el, 'data-phase', phaseOf(s) || '');
+    patchChildren(
       calls,
       a.calls.length
         ? a.calls.map((c) =>
@@ -49,13 +50,13 @@ export function createAuction({ onStep, onBid, onPass }) {
           )
         : [h('li', { class: 'call none', text: t('ring.no_calls') })],
     );
-    high.dataset.amount = a.high === null ? '' : String(a.high);
-    high.dataset.seat = a.holder === null ? '' : String(a.holder);
-    high.textContent = a.high === null ? t('ring.no_bid_yet') : t('ring.high_bid', { n: a.high, name: name(a.holder) });
+    setAttr(high, 'data-amount', a.high === null ? '' : String(a.high));
+    setAttr(high, 'data-seat', a.holder === null ? '' : String(a.holder));
+    setText(high, a.high === null ? t('ring.no_bid_yet') : t('ring.high_bid', { n: a.high, name: name(a.holder) }));
 
     const mine = auctionTurn(s);
     const busy = isBlocking(s);
-    controls.hidden = !mine;
+    if (controls.hidden !== !mine) controls.hidden = !mine;
     const bid = bidAmount(s);
     const bids = v.bids || [];
     if (mine) {
@@ -79,8 +80,8 @@ export function createAuction({ onStep, onBid, onPass }) {
     else if (mine) text = t('ring.bid_hint', { min: bids[0], max: bids[bids.length - 1] });
     else if (isMe(s, me) && a.passed[me]) text = t('ring.you_passed');
     else if (d.turn !== null && d.turn !== undefined) text = t(isBot(s, d.turn) ? 'table.bot_thinking' : 'ring.bidding', { name: plainName(s, d.turn) });
-    note.textContent = text;
-    note.hidden = !text;
+    setText(note, text);
+    if (note.hidden !== !text) note.hidden = !text;
   }
 
   return {

@@ -3,7 +3,7 @@
 // store's `local/discard_toggle`), then Discard (only with `view.must_discard`). Everyone else sees
 // that the declarer is discarding — never which cards (V0.11).
 import { cardBack, cardEl } from '../cards.js';
-import { h, setChildren } from '../dom.js';
+import { h, patchChildren } from '../dom.js';
 import { t } from '../i18n.js';
 import { isBot, plainName } from './names.js';
 import { DISCARD_COUNT, talonKeys } from './model.js';
@@ -28,7 +28,7 @@ export function createDiscard({ onDiscard }) {
       title.textContent = t(words.youTook, { n: d.contract });
       talon.hidden = false;
       talon.setAttribute('data-testid', 'talon');
-      setChildren(talon, (d.talon || []).map((code) => cardEl(code, { className: 'small', attrs: { 'data-testid': `talon-card-${code}` } })));
+      patchChildren(talon, (d.talon || []).map((code) => cardEl(code, { className: 'small', attrs: { 'data-testid': `talon-card-${code}` } })));
       hint.textContent = t('ring.discard_hint');
       row.hidden = false;
       picked.textContent = t('ring.discard_picked', { n: s.discard.length, of: DISCARD_COUNT });
@@ -41,7 +41,7 @@ export function createDiscard({ onDiscard }) {
     title.textContent = isMe(s, who) ? t(words.youTook, { n: d.contract }) : t(words.took, { name: plainName(s, who), n: d.contract });
     talon.hidden = false;
     talon.removeAttribute('data-testid'); // backs only: nobody else sees the talon (V0.7a)
-    setChildren(talon, Array.from({ length: DISCARD_COUNT }, () => cardBack({ className: 'small' })));
+    patchChildren(talon, Array.from({ length: DISCARD_COUNT }, () => cardBack({ className: 'small' })));
     hint.textContent = t(isBot(s, who) ? 'table.bot_thinking' : 'ring.discarding', { name: plainName(s, who) });
     row.hidden = true;
   }

@@ -357,12 +357,18 @@ export function createHand({ onPlay, onIllegal, onToggle = () => {} }) {
     );
   }
 
+  /** Focus `target` (else the hand) once the render's writes are done: focusing restyles the page,
+   * and after the flights' measures the page is styled and laid out already (issue 42). */
   function focusTo(target) {
-    if (target) target.focus({ preventScroll: true });
-    else {
-      el.tabIndex = -1;
-      el.focus({ preventScroll: true });
-    }
+    afterWrites(() => {
+      const now = target && target.isConnected ? target : pick('any');
+      if (now) {
+        if (document.activeElement !== now) now.focus({ preventScroll: true });
+      } else if (el.isConnected) {
+        el.tabIndex = -1;
+        el.focus({ preventScroll: true });
+      }
+    });
   }
 
   function renderReason(s) {

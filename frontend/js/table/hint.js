@@ -4,7 +4,7 @@
 // words, and the view highlights the card (or the two discards) in my hand. A hint belongs to the
 // version it was asked at: once the table moves on it is gone.
 import { HINT_REASONS } from '../generated/protocol.js';
-import { h, setChildren } from '../dom.js';
+import { h, patchChildren, setAttr, setText } from '../dom.js';
 import { t } from '../i18n.js';
 import { cardShort, suitWord } from './names.js';
 import { myTurn, roomOf } from './store.js';
@@ -57,23 +57,23 @@ export function createHint({ onAsk }) {
   function render(s) {
     const offered = hintOffered(s);
     const hint = current(s);
-    button.hidden = !offered;
-    button.disabled = Boolean(asked);
-    button.setAttribute('aria-busy', String(Boolean(asked)));
-    button.setAttribute('aria-controls', 'hint-box');
-    label.textContent = asked ? t('hint.thinking') : t('hint.button');
-    button.title = t('hint.button');
-    box.hidden = !hint;
+    // written only where it changes (issue 42): the table renders this at every state and card
+    if (button.hidden !== !offered) button.hidden = !offered;
+    if (button.disabled !== Boolean(asked)) button.disabled = Boolean(asked);
+    setAttr(button, 'aria-busy', String(Boolean(asked)));
+    setAttr(button, 'aria-controls', 'hint-box');
+    setText(label, asked ? t('hint.thinking') : t('hint.button'));
+    setAttr(button, 'title', t('hint.button'));
+    if (box.hidden !== !hint) box.hidden = !hint;
     if (!hint) {
-      box.replaceChildren();
+      if (box.firstChild) box.replaceChildren();
       return;
     }
     const words = hintWords(hint);
-    setChildren(
-      box,
+    patchChildren(box, [
       h('span', { class: 'hint-what', 'data-testid': 'hint-action', text: `${t('hint.title')} ${words.action}` }),
       words.reason ? h('span', { class: 'hint-why', 'data-testid': 'hint-reason', 'data-reason': hint.reason, text: words.reason }) : null,
-    );
+    ]);
   }
 
   return {

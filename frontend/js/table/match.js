@@ -4,7 +4,7 @@
 // chart and the score sheet. Nothing here decides who won: the server says it.
 import { api } from '../api.js';
 import { h, setChildren, svg } from '../dom.js';
-import { t, tn } from '../i18n.js';
+import { getLang, t, tn } from '../i18n.js';
 import { endReasonWords, h2hHref, isZeroAmount, money, ratingText, settlementWords, sharedWinWords } from '../ui.js';
 import { isMe, isSpectator, matchOver, mySeat, otherSeats, player, roomOf, seatCount, viewOf } from './store.js';
 import { isBot, plainName } from './names.js';
@@ -177,12 +177,12 @@ export function createMatchPanel({ sendRematch = () => {}, raceChart, actions = 
     const v = viewOf(s);
     if (!v || !matchOver(s)) {
       shownKey = null;
-      el.replaceChildren();
+      if (el.firstChild) el.replaceChildren();
       return false;
     }
     const room = roomOf(s);
     const msg = s.msg || {};
-    const key = JSON.stringify([room.match_id, room.status, v.winner, v.loser, v.places, msg.stakes, room.rematch, t('match.you_won'), Boolean(raceChart())]);
+    const key = JSON.stringify([room.match_id, room.status, v.winner, v.loser, v.places, msg.stakes, room.rematch, getLang(), Boolean(raceChart())]);
     if (key === shownKey) return false;
     const first = shownKey === null;
     shownKey = key;

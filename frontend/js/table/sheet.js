@@ -2,7 +2,7 @@
 // sound). A side column on wide screens, a sheet over the table on phones.
 import { suitBadge, suitName } from '../cards.js';
 import { h, patch, patchChildren, setAttr, setText, sync } from '../dom.js';
-import { t, tn } from '../i18n.js';
+import { getLang, t, tn } from '../i18n.js';
 import { durationText, onlyComputersWait, turnBased } from '../ui.js';
 import { tableSummary } from '../games.js';
 import { dealOf, isMe, matchOver, mySeat, roomOf, seatCount, viewOf } from './store.js';
@@ -106,6 +106,10 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
     return lineIds.get(line);
   };
 
+  // What the score sheet was last drawn from (the view's history and room, the language: no words):
+  // a render for something else (a card sent, the pill) does not draw its up to 100 lines again.
+  let sheetFrom = null;
+
   function render(s) {
     const bot = nobodyToChat(s);
     const tab = bot && s.sheet.tab === 'chat' ? 'sheet' : s.sheet.tab;
@@ -160,6 +164,9 @@ export function createSheet({ dispatch, sendChat, feedback, extra = null, onTapT
 
   function renderSheet(s) {
     const v = viewOf(s);
+    const from = [v && v.history, roomOf(s), mySeat(s), getLang(), panels.sheet.hidden, el.hidden];
+    if (sheetFrom && from.every((x, i) => x === sheetFrom[i])) return;
+    sheetFrom = from;
     // the lines kept (each keyed by its deal's test id) and patched: an unchanged sheet writes nothing
     patchChildren(panels.sheet, [h('h3', { class: 'visually-hidden', text: t('sheet.title') }), scoreSheet(s, (v && v.history) || [])]);
     if (!panels.sheet.hidden && !el.hidden) fitSoon(panels.sheet);

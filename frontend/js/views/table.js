@@ -220,7 +220,12 @@ export function mount(root, roomId) {
   }
 
   function afterChange(before, action) {
-    for (const name of state.effects) feedback().cue(name);
+    // the sounds after the frame that shows what they go with (issue 42: a tone's Web Audio set-up
+    // in the tap's task held the card back from the screen on a slow phone)
+    if (state.effects.length) {
+      const names = state.effects;
+      requestAnimationFrame(() => !destroyed && later(() => names.forEach((name) => feedback().cue(name)), 0));
+    }
     if (state.putBack && state.putBack !== before.putBack) toast(putBackText(state.putBack), 'rejected-message');
     for (const b of state.banners) if (!before.banners.some((x) => x.id === b.id)) later(() => dispatch({ type: 'local/banner_done', id: b.id }), BANNER_MS);
     if (state.illegal && state.illegal !== before.illegal) {
