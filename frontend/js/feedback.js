@@ -69,8 +69,23 @@ function unlock() {
   }
 }
 
+// Made after the frame that answers the gesture, not in its task (issue 42: a new AudioContext
+// took ~80 ms of a slow phone's first tap at the table, before its card was drawn). The page's
+// user activation lasts, so the context may start then; a cue given earlier unlocks at once.
+let unlocking = false;
+function unlockSoon() {
+  if (unlocking || (audio && audio.state === 'running')) return;
+  unlocking = true;
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      unlocking = false;
+      unlock();
+    }, 0),
+  );
+}
+
 for (const type of ['pointerdown', 'keydown', 'touchend']) {
-  window.addEventListener(type, unlock, { capture: true, passive: true });
+  window.addEventListener(type, unlockSoon, { capture: true, passive: true });
 }
 
 /** True once the page has had a user gesture (also one before this module was loaded). */
