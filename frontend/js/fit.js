@@ -3,7 +3,7 @@
 // one line; when none fits it is hidden (`data-fit="tag"`) and the seat's coloured tag beside it
 // (names.js `seatTag`) stands for the seat, the whole name in its title and the seat's label.
 // `fitAll(root)` measures again (after a render, a resize, the drawer opening on a wide screen).
-import { h, patchHook } from './dom.js';
+import { h } from './dom.js';
 
 const CANDIDATES = new WeakMap();
 
@@ -22,22 +22,8 @@ export function fitText(el, candidates, title = null) {
   return el;
 }
 
-// dom.js `patch`: a fitted name kept in the page keeps what it shows (its text, title and
-// data-fit are the fitting's) while its candidates stay the same; new ones are fitted anew.
-const OWN = new Set(['title', 'data-fit']);
-patchHook((node, fresh) => {
-  const now = CANDIDATES.get(node);
-  const next = CANDIDATES.get(fresh);
-  if (!now || !next) return false;
-  for (const { name } of [...node.attributes]) if (!OWN.has(name) && !fresh.hasAttribute(name)) node.removeAttribute(name);
-  for (const { name, value } of [...fresh.attributes]) if (!OWN.has(name) && node.getAttribute(name) !== value) node.setAttribute(name, value);
-  if (now.title !== next.title || now.list.join('\n') !== next.list.join('\n')) {
-    fitText(node, next.list, next.title);
-    if (next.title) node.title = next.title;
-    else node.removeAttribute('title');
-  }
-  return true;
-});
+/** An element's candidate texts and title, if it is a fitted name (table/patch.js keeps those). */
+export const fitted = (el) => CANDIDATES.get(el);
 
 /** Pick, for one element, the first candidate that fits (its box must be laid out). */
 export function fit(el) {

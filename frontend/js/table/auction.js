@@ -1,7 +1,8 @@
 // The auction (V0.6) in the middle of the felt: every call so far, the high bid and who holds it,
 // and — only on my turn (`view.may_pass`) — a stepper over `view.bids` (− amount +), Bid and Pass.
 // The amounts come from the server; the store keeps the one shown (`local/bid`).
-import { h, patchChildren, setAttr, setText } from '../dom.js';
+import { h, setAttr, setText } from '../dom.js';
+import { patchChildren } from './patch.js';
 import { t } from '../i18n.js';
 import { isBot, plainName } from './names.js';
 import { auction, auctionTurn, bidAmount, dealOf, isBlocking, isMe, mySeat, phaseOf, viewOf } from './store.js';

@@ -3,7 +3,8 @@
 // store's `local/discard_toggle`), then Discard (only with `view.must_discard`). Everyone else sees
 // that the declarer is discarding — never which cards (V0.11).
 import { cardBack, cardEl } from '../cards.js';
-import { h, patchChildren } from '../dom.js';
+import { h } from '../dom.js';
+import { patchChildren } from './patch.js';
 import { t } from '../i18n.js';
 import { isBot, plainName } from './names.js';
 import { DISCARD_COUNT, talonKeys } from './model.js';

@@ -2,7 +2,8 @@
 // objects, only what changed is touched, the order follows the items.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyOf, patch, patchChildren, patchHook, setAttr, setText, sync } from '../dom.js';
+import { keyOf, setAttr, setText, sync } from '../dom.js';
+import { patch, patchChildren } from './patch.js';
 
 /** Just enough of a DOM element for `sync`: children, siblings, insertBefore, removeChild. */
 class Node {
@@ -129,7 +130,7 @@ test('setText and setAttr write only a change', () => {
   assert.equal(el.hasAttribute('hidden'), false);
 });
 
-// ------------------------------------------------------------------ patch: a fresh drawing patched in
+// ------------------------------------------------------------------ patch.js: a fresh drawing patched in
 
 /** An element or a text node of the stand-in with what `patch` reads and writes, counting writes. */
 class El extends Node {
@@ -244,18 +245,4 @@ test('patchChildren adopts children drawn before (without sync) by place and kin
   patchChildren(side, [new El('div', { class: 'chip' }, '130'), new El('div', { class: 'last' })]);
   assert.deepEqual(side.kids, [chip, last]);
   assert.equal(chip.kids[0].nodeValue, '130');
-});
-
-test('a patch hook owns the nodes it knows (a fitted name keeps what it shows)', () => {
-  const own = new WeakSet();
-  patchHook((node, fresh) => {
-    if (!own.has(node)) return false;
-    node.setAttribute('data-candidates', fresh.getAttribute('data-candidates'));
-    return true;
-  });
-  const name = new El('span', { 'data-candidates': 'Anna Smith|Anna' }, 'Anna');
-  own.add(name);
-  patch(name, new El('span', { 'data-candidates': 'Ben' }, 'Ben'));
-  assert.equal(name.kids[0].nodeValue, 'Anna'); // the hook kept the text
-  assert.equal(name.getAttribute('data-candidates'), 'Ben');
 });

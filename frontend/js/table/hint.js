@@ -4,7 +4,8 @@
 // words, and the view highlights the card (or the two discards) in my hand. A hint belongs to the
 // version it was asked at: once the table moves on it is gone.
 import { HINT_REASONS } from '../generated/protocol.js';
-import { h, patchChildren, setAttr, setText } from '../dom.js';
+import { h, setAttr, setText } from '../dom.js';
+import { patchChildren } from './patch.js';
 import { t } from '../i18n.js';
 import { cardShort, suitWord } from './names.js';
 import { myTurn, roomOf } from './store.js';

@@ -9,7 +9,8 @@
 // Cards travel (motion.js): a card played flies in from the hand or its seat, the trick taken stays
 // as long as this device's setting says (prefs.js; or until tapped) and then flies to its winner.
 import { cardBack, cardEl, cardName, SUIT_SYMBOL, suitBadge } from '../cards.js';
-import { h, keyOf, patch, patchChildren, setAttr, setChildren, sync } from '../dom.js';
+import { h, keyOf, setAttr, setChildren, sync } from '../dom.js';
+import { patch, patchChildren } from './patch.js';
 import { t, tn } from '../i18n.js';
 import { fitSoon } from '../fit.js';
 import { plainName, seatColour, seatTag, shortName } from './names.js';

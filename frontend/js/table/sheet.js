@@ -1,7 +1,8 @@
 // The drawer one tap away: chat, the score sheet and the table's options (totals, this deal,
 // sound). A side column on wide screens, a sheet over the table on phones.
 import { suitBadge, suitName } from '../cards.js';
-import { h, patch, patchChildren, setAttr, setText, sync } from '../dom.js';
+import { h, setAttr, setText, sync } from '../dom.js';
+import { patch, patchChildren } from './patch.js';
 import { getLang, t, tn } from '../i18n.js';
 import { durationText, onlyComputersWait, turnBased } from '../ui.js';
 import { tableSummary } from '../games.js';

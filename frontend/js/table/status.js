@@ -1,7 +1,8 @@
 // The line between the trick and the own hand: whose turn it is and to do what, and the deal's phase
 // (the auction, the talon, the play — with a stock, R4's two phases: the stock open, then follow and
 // beat — or the deal over), for every game from the same data (`deal.phase`, `deal.stock_count`).
-import { h, patchChildren, setAttr } from '../dom.js';
+import { h, setAttr } from '../dom.js';
+import { patchChildren } from './patch.js';
 import { t } from '../i18n.js';
 import { hasStock, talonKeys } from './model.js';
 import { auctionTurn, dealOf, discardTurn, matchOver, myTurn, phaseOf, viewOf } from './store.js';

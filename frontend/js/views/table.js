@@ -4,7 +4,8 @@
 // bottom — for two the other on top), the stock, the auction, the talon or the trick in the middle.
 import { api } from '../api.js';
 import { cardBack, cardName } from '../cards.js';
-import { h, patchChildren, setAttr, setChildren, setText } from '../dom.js';
+import { h, setAttr, setChildren, setText } from '../dom.js';
+import { patchChildren } from '../table/patch.js';
 import { REFUSAL_CODES } from '../generated/protocol.js';
 import { t, tn } from '../i18n.js';
 import { gameInfo, gameName, gameOf, seatCount } from '../games.js';
