@@ -5,17 +5,20 @@ few hundred milliseconds holds a CPU, and in a worker process it cannot hold up 
 loop that serves every other room. A bot gets exactly what its seat may see — the engine
 observer's ``SeatView`` and the seat's redacted events of the deal — never the true state (R7, V0.11).
 
-The computer analysis of a finished deal (issue 26) rates its decisions in the same pool, one
-decision per task (``rate``), so that a bot's move waits behind at most one rating per analysis
-running (``ANALYSIS_CONCURRENT``, one by default).
+The computer analysis of a finished deal (issue 26) rates its decisions in the bot pool too, one
+decision per task (``rate``), at most ``ANALYSIS_CONCURRENT`` at once (one by default).
 
-Every worker process is started together with the pool (at its first use: a server, or a test, that
-never asks the computer anything starts none; nothing waits for them but that first task) and warms
-itself before its first task (``warm_worker``: the bots'
-modules imported, two-hand 1001's search core loaded from numba's cache). A pool started lazily, one
-process at a time as tasks came (``ProcessPoolExecutor``'s way with "spawn"), made the computer's card
-that found every running process busy with a hint or a rating wait for a new process to import
-everything, and the hint won the race (issue 41).
+Three pools, one per kind of task: the computer's moves (``workers`` processes), the hints
+(``hint_workers``) and the ratings (``analysis_workers``), so that no hint or rating can ever hold a
+process a computer seat needs. They are started together at the first use of any (a server, or a test,
+that never asks the computer anything starts none), each with all its processes at once.
+
+A worker does not import the bots and load the search core from numba's cache itself: the processes
+are forked from one fork server (``multiprocessing``'s "forkserver", a fresh interpreter, never a copy
+of the running server) that did it once (``backend.rooms.bot_preload``), so a process is ready in
+milliseconds of CPU instead of the seconds each spawned process spent importing numba and loading the
+core (issue 41: with one shared pool of spawned processes under load, a hint took the only process
+that had finished warming while the computer's card waited for another to load the core).
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from backend.analysis import rate
@@ -54,16 +58,46 @@ def fallback_action(match: MatchState, seat: int) -> Action:
     return Pass() if Pass() in moves else moves[0]
 
 
+# Imported once by the fork server that every pool process is forked from: the bots, the analysis and
+# the search core ready before the fork (a preload that fails is skipped: a worker then loads it all itself).
+PRELOAD = ["backend.rooms.bot_preload"]
+# How much lower the hints' and the ratings' processes run than the computer's moves and the server
+# (``os.nice``: 10 of 19 gives them about a tenth of the CPU the others get when both want it).
+BACKGROUND_NICE = 10
+
+
 def warm_worker() -> None:
     """Runs once in every worker process as it starts, before its first task: the search core compiled
-    or loaded from numba's cache (the bots' and the analysis' modules came with this module's import)."""
+    or loaded from numba's cache — a no-op in a process forked from the warmed fork server."""
     from backend.search import warm
 
     warm()
 
 
+def background_worker() -> None:
+    """``warm_worker`` for the processes of the hints and the ratings, which then run at a lower CPU
+    priority (``BACKGROUND_NICE``): on a busy machine a hint thinking for its deadline yields the CPU to
+    the event loop and to the computer's move it would otherwise slow down."""
+    warm_worker()
+    os.nice(BACKGROUND_NICE)
+
+
 def _ready() -> None:
-    """A task that does nothing: submitted once per worker so that the pool starts them all at once."""
+    """A task that does nothing: submitted once per worker so that a pool starts them all at once."""
+
+
+def _pool(workers: int, initializer: Callable[[], None] = warm_worker) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes forked from the warmed fork server, all started now."""
+    # "forkserver": a forked copy of a running server (threads, sockets) is not safe to use; the fork
+    # server is a fresh interpreter that imports PRELOAD once before it forks any worker.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=initializer)
+    # Like "spawn", "forkserver" starts a process only for a task that finds none idle: as many tasks as
+    # processes, submitted at once, start them all now.
+    for _ in range(workers):
+        pool.submit(_ready)
+    return pool
 
 
 def decide(level: str, view: SeatView, events: Sequence[Event], seed: int) -> Action:
@@ -85,36 +119,30 @@ class HintsBusy(RuntimeError):
 
 
 class ProcessBotRunner:
-    """One pool for the computer's moves, the hints and the analyses. It has ``hint_workers`` and
-    ``analysis_workers`` processes more than ``workers``; at most ``hint_workers`` hints think at once
-    (counted until their process is really done, even when the room stopped waiting at the deadline),
-    and the analyses rate at most ``analysis_workers`` decisions at once (``ANALYSIS_CONCURRENT``, held
-    by ``rooms.analysis.Analyses``): so however many hints and analyses are asked, ``workers``
-    processes stay free for the computer seats, which never wait for either."""
+    """The pools for the computer's moves, the hints and the analyses: ``workers`` processes for the
+    computer seats alone, ``hint_workers`` for the hints and ``analysis_workers`` for the ratings. At most
+    ``hint_workers`` hints think at once (counted until their process is really done, even when the room
+    stopped waiting at the deadline); the analyses rate at most ``analysis_workers`` decisions at once
+    (``ANALYSIS_CONCURRENT``, held by ``rooms.analysis.Analyses``). However many hints and analyses are
+    asked, the computer seats never wait for a process busy with either."""
 
     def __init__(self, workers: int = 1, hint_workers: int = 1, analysis_workers: int = 1) -> None:
-        self._workers = workers
+        self._sizes = (workers, hint_workers, analysis_workers)
         self._hint_workers = hint_workers
-        self._analysis_workers = analysis_workers
         self._hinting = 0
-        self._pool: ProcessPoolExecutor | None = None
+        self._pools: tuple[ProcessPoolExecutor, ProcessPoolExecutor, ProcessPoolExecutor] | None = None
 
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # "spawn": a forked copy of a running server (threads, sockets) is not safe to use.
-            context = multiprocessing.get_context("spawn")
-            count = self._workers + self._hint_workers + self._analysis_workers
-            self._pool = ProcessPoolExecutor(count, mp_context=context, initializer=warm_worker)
-            # With "spawn" the pool starts a process only for a task that finds none idle: as many tasks
-            # as processes, submitted at once, start them all now.
-            for _ in range(count):
-                self._pool.submit(_ready)
-        return self._pool
+    def _started(self) -> tuple[ProcessPoolExecutor, ProcessPoolExecutor, ProcessPoolExecutor]:
+        """The three pools (moves, hints, ratings), every process of each started at the first use of any."""
+        if self._pools is None:
+            moves, hints, ratings = self._sizes
+            self._pools = (_pool(moves), _pool(hints, background_worker), _pool(ratings, background_worker))
+        return self._pools
 
     async def decide(self, level: str, view: SeatView, events: Sequence[Event]) -> Action:
         seed = random.SystemRandom().getrandbits(64)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), decide, level, view, tuple(events), seed)
+        return await loop.run_in_executor(self._started()[0], decide, level, view, tuple(events), seed)
 
     async def hint(self, view: SeatView, events: Sequence[Event]) -> tuple[Action, str | None]:
         """A hint (``hint``), or ``HintsBusy`` at once if ``hint_workers`` hints think already."""
@@ -124,7 +152,7 @@ class ProcessBotRunner:
         loop = asyncio.get_running_loop()
         self._hinting += 1
         try:
-            future = self._executor().submit(hint, view, tuple(events), seed)
+            future = self._started()[1].submit(hint, view, tuple(events), seed)
         except BaseException:
             self._hinting -= 1
             raise
@@ -144,9 +172,10 @@ class ProcessBotRunner:
         """One decision of a finished deal rated in a worker process (``backend.analysis.rate``): the
         ``Rater`` of the analyses (``backend/rooms/analysis.py``)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), rate, decision, seed)
+        return await loop.run_in_executor(self._started()[2], rate, decision, seed)
 
     def shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        if self._pools is not None:
+            for pool in self._pools:
+                pool.shutdown(wait=False, cancel_futures=True)
+            self._pools = None
