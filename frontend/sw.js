@@ -84,7 +84,7 @@ self.addEventListener('fetch', (event) => {
 // Web Push (issue 45): the server's notification ({title, body, url, tag, kind}) shown; one per table
 // (`tag`: a newer one replaces the older), and a tap opens its table in a window of the game.
 self.addEventListener('push', (event) => {
-  let data = {};
+  let data;
   try {
     data = event.data ? event.data.json() : {};
   } catch {

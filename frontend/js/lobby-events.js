@@ -32,7 +32,7 @@ export function lobbyEvents({ onInvitation, onGone, onGames = () => {}, onTables
   async function open() {
     if (stopped || source || opening) return;
     opening = true;
-    let ticket = null;
+    let ticket;
     try {
       ticket = (await api.socketTicket()).ticket;
     } catch (err) {

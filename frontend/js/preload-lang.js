@@ -5,7 +5,7 @@
 (() => {
   const langs = ['en', 'de', 'ru'];
   let lang = null;
-  try { lang = localStorage.getItem('1001.lang'); } catch (e) { /* storage blocked */ }
+  try { lang = localStorage.getItem('1001.lang'); } catch { /* storage blocked */ }
   if (!langs.includes(lang)) lang = (navigator.language || 'en').slice(0, 2).toLowerCase();
   if (!langs.includes(lang)) lang = 'en';
   const app = document.querySelector('script[type="module"][src$="/js/app.js"]');
@@ -15,5 +15,5 @@
   document.head.append(link);
   // The four-colour deck chosen on this device (js/prefs.js, which the table loads): set before the
   // first card is drawn, without fetching that module on a first visit.
-  try { if (localStorage.getItem('1001.deck') === 'four') document.documentElement.dataset.deck = 'four'; } catch (e) { /* storage blocked */ }
+  try { if (localStorage.getItem('1001.deck') === 'four') document.documentElement.dataset.deck = 'four'; } catch { /* storage blocked */ }
 })();

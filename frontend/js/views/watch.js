@@ -7,7 +7,7 @@ import { h, setChildren } from '../dom.js';
 import { fitWaiting } from '../fit.js';
 import { CLOSE_CODES } from '../generated/protocol.js';
 import { t, tn } from '../i18n.js';
-import { loading, playerName, replayHref } from '../ui.js';
+import { loading, replayHref } from '../ui.js';
 import { protocolAccepted, reloadOnce, socketUrl } from '../socket.js';
 import { createAuction } from '../table/auction.js';
 import { createDiscard } from '../table/discard.js';
