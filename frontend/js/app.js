@@ -148,6 +148,8 @@ function route() {
       markNav(nav);
       document.body.dataset.route = path.startsWith('/table/') || path.startsWith('/watch/') ? 'table' : nav;
       currentView = make(root, match) || null;
+      // the header's name fitted again where it may have been hidden meanwhile (a table in play)
+      fit(document.querySelector('[data-testid="player-chip"]'));
       return;
     }
   }

@@ -74,11 +74,21 @@ const OUTCOMES_MAX = 256;
 // so one element at a time cost a layout per element and candidate (a phone's main thread busy for
 // a long moment at each card of a table of four); in step it is one layout per candidate. Nothing is
 // written that is already so: a name that still fits whole costs a read of a page laid out already.
+/** Whether a box holds the element: its first ancestor that is not `display: contents` has one. */
+function laidOut(el) {
+  let box = el;
+  while (box && getComputedStyle(box).display === 'contents') box = box.parentElement;
+  return Boolean(box && box.getClientRects().length);
+}
+
 function fitEach(els) {
   let trying = [];
   for (const el of els) {
     const known = CANDIDATES.get(el);
     if (!known || !known.list.length || !el.isConnected) continue;
+    // Not laid out (the site header hidden at a table in play): nothing to measure, every candidate
+    // would "fit" in no room and the whole name would stay once the box is shown (issue 42, point 4)
+    if (!laidOut(el.parentElement)) continue;
     if (el.dataset.fit === 'tag') el.dataset.fit = ''; // shown again to be measured
     trying.push({ el, known, i: 0, key: null, width: null, steady: true });
   }

@@ -99,6 +99,8 @@ MEASURE_JS = """
     const r = card.getBoundingClientRect();
     if (!shown(card) || outside(r)) out.hand.push(`${card.dataset.card} at ${rectText(r)}`);
   }
+  const SIDEWAYS = '.table-scroll';
+  const WHOLE = '.felt-message, .waiting-panel, .auction, .discard';
   const clips = (style) => ['hidden', 'clip'].includes(style.overflowX) || ['hidden', 'clip'].includes(style.overflowY);
   for (const el of document.body.querySelectorAll('*')) {
     if (!shown(el) || el.closest('[aria-hidden="true"], .visually-hidden, .skip-link, .ghost-layer')) continue;
@@ -114,6 +116,18 @@ MEASURE_JS = """
         if (s.overflowX !== 'visible') { held = true; break; }
       }
       if (!held) out.escaping.push(`${describe(el)} at ${rectText(r)}`);
+    }
+    // A scroller that scrolls sideways (issue 42, point 4: the waiting panel's words and buttons
+    // past the felt's right edge): only a wide table on a page of its own may.
+    const scrolls = (o) => o === 'auto' || o === 'scroll';
+    if (scrolls(style.overflowX) && el.scrollWidth > el.clientWidth + 1 && !el.matches(SIDEWAYS)) {
+      out.clipped.push(`${describe(el)}: scrolls sideways, content ${el.scrollWidth} in ${el.clientWidth}`);
+    }
+    // A panel a player acts in shows all of it (the talon's "Discard" button below its edge, its
+    // title above) and never scrolls: the waiting panel, the auction and the discard.
+    if (el.matches(WHOLE) && (el.scrollHeight > el.clientHeight + 2 || el.scrollWidth > el.clientWidth + 1)) {
+      const room = `${el.clientWidth}×${el.clientHeight}`;
+      out.clipped.push(`${describe(el)}: not whole, content ${el.scrollWidth}×${el.scrollHeight} in ${room}`);
     }
     // Cut-off text: a clipping box with more content than room, holding text.
     if (el.clientWidth > 2 && clips(style) && (el.textContent || '').trim()) {
@@ -209,6 +223,48 @@ SEATS_JS = """
       if (dot <= 0) problems.push(`trick cards ${a.dataset.card} and ${b.dataset.card} do not lie toward their seats`);
     }
   }
+  // every word and chip of a seat inside its box (issue 42, point 4: "away — seat held 0:57" 3 px out)
+  for (const seat of document.querySelectorAll('.ring-seat[data-seat]')) {
+    if (!shown(seat)) continue;
+    const box = seat.getBoundingClientRect();
+    for (const el of seat.querySelectorAll('*')) {
+      if (!shown(el) || ![...el.childNodes].some((c) => c.nodeType === 3 && c.data.trim())) continue;
+      const r = el.getBoundingClientRect();
+      const out = Math.max(box.left - r.left, box.top - r.top, r.right - box.right, r.bottom - box.bottom);
+      if (out > 1.5) problems.push(`seat ${seat.dataset.seat}: "${text(el)}" ${Math.round(out)} px out of its box`);
+    }
+  }
+  // two seats' boxes as wide, their whole names as long: named alike (issue 42, point 4: "C1" on
+  // the left, "Computer 2" on the right); one is not cut shorter than the other
+  const fits = [...document.querySelectorAll('.ring-seats .ring-seat[data-seat]')].filter(shown).map((seat) => {
+    const name = seat.querySelector('.seat-name');
+    const width = Math.round(seat.getBoundingClientRect().width);
+    const whole = seat.getAttribute('aria-label') || '';
+    const shows = name && shown(name) ? text(name) : '';
+    return { seat: seat.dataset.seat, width, whole, fit: name ? name.dataset.fit : undefined, shows };
+  });
+  for (const a of fits) {
+    for (const b of fits) {
+      const alike = Math.abs(a.width - b.width) <= 1 && a.whole.length === b.whole.length;
+      if (a.seat < b.seat && alike && a.fit !== b.fit)
+        problems.push(`seats ${a.seat} and ${b.seat} named unlike: "${a.shows}" (${a.fit}), "${b.shows}" (${b.fit})`);
+    }
+  }
+  // while a deal's summary is open, "Last trick" shows the deal's final trick, its label uncovered
+  const summary = document.querySelector('[data-testid="deal-summary"]');
+  const last = document.querySelector('[data-testid="last-trick"]');
+  let lastTricks = 0;
+  if (shown(summary) && shown(last)) {
+    lastTricks += 1;
+    if (!last.querySelector('[data-card]')) problems.push('"Last trick" is empty behind the deal summary');
+    const label = last.querySelector('.label');
+    if (shown(label)) {
+      const c = centre(label.getBoundingClientRect());
+      const top = document.elementFromPoint(c.x, c.y);
+      const over = top && !last.contains(top) ? top.closest('[data-testid]')?.dataset.testid || top.className : '';
+      if (over) problems.push(`"Last trick"'s label is under ${over}`);
+    }
+  }
   // the score sheet: no sideways scroll
   for (const box of document.querySelectorAll('.sheet-scroll, .table-sheet .sheet-body')) {
     if (!shown(box)) continue;
@@ -216,7 +272,7 @@ SEATS_JS = """
     const sizes = `${box.scrollWidth} in ${box.clientWidth}`;
     if (box.scrollWidth > box.clientWidth + 1) problems.push(`the score sheet scrolls sideways (${sizes})`);
   }
-  return { problems: problems.slice(0, 12), names, owners, sheets };
+  return { problems: problems.slice(0, 12), names, owners, sheets, lastTricks };
 }
 """
 
@@ -233,6 +289,7 @@ class Matrix:
         self.names_checked = 0
         self.owners_checked = 0
         self.sheets_checked = 0
+        self.last_tricks_checked = 0
 
     def page_fits(
         self,
@@ -260,6 +317,7 @@ class Matrix:
                 self.names_checked += found["names"]
                 self.owners_checked += found["owners"]
                 self.sheets_checked += found["sheets"]
+                self.last_tricks_checked += found["lastTricks"]
                 self.problems.extend(f"{where}: {item}" for item in found["problems"])
             if m["scrollWidth"] > m["vw"]:
                 self.problems.append(f"{where}: the page scrolls sideways ({m['scrollWidth']} > {m['vw']})")

@@ -380,9 +380,10 @@ export function createRing({ auction: auctionPanel, discard: discardPanel, hands
     if (side.hidden !== !parts.length) side.hidden = !parts.length;
   }
 
-  /** The last trick taken (not while a deal's final trick is still on the felt), and by whom. */
+  /** The last trick taken, and by whom: once a deal is over, its final trick (behind its summary
+   * too, which covers the felt: never an empty frame there; issue 42, point 4). */
   function lastTrick(s, d) {
-    const last = d.final_trick ? null : d.last_trick;
+    const last = d.final_trick || d.last_trick;
     return h(
       'div',
       { class: 'last-trick', 'data-testid': 'last-trick' },

@@ -141,12 +141,14 @@ export function seatBox(s, seat, pos, { open = null, pointsText = null, shortNam
         shortNames
           ? fitName('span', { class: 'seat-name', 'data-testid': `seat-${seat}-name`, title: plain }, [shortName(s, seat), ...nameCandidates(s, seat).slice(1)])
           : fitName('span', { class: 'seat-name', 'data-testid': `seat-${seat}-name` }, nameCandidates(s, seat)),
-        d.dealer === seat ? h('span', { class: 'dealer-chip', title: t('table.dealer'), 'aria-label': t('table.dealer'), role: 'img', text: t('table.dealer_short') }) : null,
         turn && !mine ? h('span', { class: 'turn-dot', 'aria-label': t('ring.to_move'), role: 'img', title: t('ring.to_move') }) : null,
       ),
       h(
         'div',
         { class: 'rs-line' },
+        // the dealer's mark on the line of its cards, not beside its name: every seat's name has the
+        // same room, and two names as long are shown alike (issue 42, point 4)
+        d.dealer === seat ? h('span', { class: 'dealer-chip', title: t('table.dealer'), 'aria-label': t('table.dealer'), role: 'img', text: t('table.dealer_short') }) : null,
         mine && playing ? h('span', { class: 'count-chip points', 'data-testid': 'my-card-points', 'data-points': String(d.my_card_points ?? 0), text: tn('table.my_card_points', d.my_card_points ?? 0) }) : null,
         points !== null && !mine && playing
           ? h('span', { class: 'count-chip points', 'data-testid': `seat-${seat}-card-points`, 'data-points': String(points), text: pointsText ? pointsText(points) : tn('table.my_card_points', points) })
