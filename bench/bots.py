@@ -2,7 +2,7 @@
 
     python bench/bots.py [--matches 40] [--workers 2] [--seed 1001] [--levels easy,medium,hard]
                          [--pairs medium:expert,hard:expert] [--deals 0] [--same-deals]
-                         [--expert-clock wall|cpu]
+                         [--expert-clock wall|cpu] [--progress N]
                          [--target 1001] [--declaration-scoring by_suit] [--show-stock-bottom] [--deck-size 24]
     python bench/bots.py --variant ID [--seats N] [--pairs easy:hard,medium:hard] [--matches 6]
                          [--target 301] [--scoring original] [--jungfrau]
@@ -28,7 +28,9 @@ score advantage; with three or four it is played with the stronger level in seat
 weaker elsewhere, and again with the weaker level in that seat too (same cards, same other bots) — the
 gain in that seat's deal score minus the mean of the others'. Also the CPU time of every decision of
 those deals per level. ``--same-deals`` draws the duplicate deals from ``--seed`` alone (not from the
-pairing's names), so that levels are compared on the same deals.
+pairing's names), so that levels are compared on the same deals. ``--progress N`` prints the running figures
+every N duplicate deals (in deal order: a run stopped early has measured its first deals); the two-hand
+expert's worlds solved to the end per phase-1 decision are printed by trick.
 
 ``expert`` and its variants for ablations (``make_bot``) play every game (``--pairs hard:expert``).
 """
