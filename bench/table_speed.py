@@ -291,18 +291,7 @@ def play_game(browser: Any, server: Server, seats: int, cpu: float, plays: int, 
             now = page.evaluate(SNAPSHOT)
             if now["over"]:
                 break
-            if now["dialog"]:
-                page.get_by_test_id("declare-yes").click()
-            elif now["summary"]:
-                page.get_by_test_id("deal-summary-close").click()
-            elif now["pass"]:
-                page.get_by_test_id("pass").click()
-            elif now["discard"]:
-                cards = page.locator('[data-testid="hand"] button.card')
-                cards.nth(0).click()
-                cards.nth(1).click()
-                page.get_by_test_id("discard-submit").click()
-            elif now["legal"]:
+            if not answer_other_than_a_card(page, now) and now["legal"]:
                 plain = [c for c in now["legal"] if c not in now["declarable"]]
                 if not plain:  # only a marriage to play: asked, not measured
                     point = tap_point(page, now["legal"][0])
@@ -322,6 +311,25 @@ def play_game(browser: Any, server: Server, seats: int, cpu: float, plays: int, 
     finally:
         context.close()
     return out
+
+
+def answer_other_than_a_card(page: Any, now: dict[str, Any]) -> bool:
+    """What the table asks of the person besides a card (a marriage question, a deal's summary, the
+    auction, the talon), answered the same way every run; False when it asks none of these."""
+    if now["dialog"]:
+        page.get_by_test_id("declare-yes").click()
+    elif now["summary"]:
+        page.get_by_test_id("deal-summary-close").click()
+    elif now["pass"]:
+        page.get_by_test_id("pass").click()
+    elif now["discard"]:
+        cards = page.locator('[data-testid="hand"] button.card')
+        cards.nth(0).click()
+        cards.nth(1).click()
+        page.get_by_test_id("discard-submit").click()
+    else:
+        return False
+    return True
 
 
 def load_average() -> float:

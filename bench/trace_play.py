@@ -33,6 +33,7 @@ from table_speed import (
     ROOT,
     SNAPSHOT,
     Server,
+    answer_other_than_a_card,
     new_table,
     tap_point,
 )
@@ -182,18 +183,7 @@ def main() -> None:
                     now = page.evaluate(SNAPSHOT)
                     if now["over"]:
                         break
-                    if now["dialog"]:
-                        page.get_by_test_id("declare-yes").click()
-                    elif now["summary"]:
-                        page.get_by_test_id("deal-summary-close").click()
-                    elif now["pass"]:
-                        page.get_by_test_id("pass").click()
-                    elif now["discard"]:
-                        cards = page.locator('[data-testid="hand"] button.card')
-                        cards.nth(0).click()
-                        cards.nth(1).click()
-                        page.get_by_test_id("discard-submit").click()
-                    elif now["legal"]:
+                    if not answer_other_than_a_card(page, now) and now["legal"]:
                         plain = [c for c in now["legal"] if c not in now["declarable"]] or now["legal"]
                         card = plain[rng.randrange(len(plain))]
                         point = tap_point(page, card)
