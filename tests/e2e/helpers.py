@@ -149,6 +149,12 @@ def join_by_invite(page: Page, link: str, name: str | None = None) -> None:
     expect(page.get_by_test_id("hand").locator("button.card").first).to_be_visible()
 
 
+def visible(page: Page, test_id: str) -> bool:
+    """The element is on the page and shown (without waiting for it)."""
+    locator = page.get_by_test_id(test_id)
+    return locator.count() > 0 and locator.first.is_visible()
+
+
 def room_id(page: Page) -> str:
     return page.get_by_test_id("table-page").get_attribute("data-room") or ""
 

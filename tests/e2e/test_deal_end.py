@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import choose_computer, choose_name, open_seat, play_one, set_advanced
+from tests.e2e.helpers import choose_computer, choose_name, open_seat, play_one, set_advanced, visible
 from tests.support.services import ServerProcess, serving
 
 pytestmark = pytest.mark.browser
@@ -30,23 +30,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield process
 
 
-def _visible(page: Page, test_id: str) -> bool:
-    locator = page.get_by_test_id(test_id)
-    return locator.count() > 0 and locator.first.is_visible()
-
-
 def _play_to_the_summary(page: Page, rng: random.Random) -> None:
     """Play (passing in an auction, laying away any two cards) until a deal's summary is up."""
     deadline = time.monotonic() + 120
-    while not (_visible(page, "deal-summary") and page.get_by_test_id("summary-thrown-in").count() == 0):
+    while not (visible(page, "deal-summary") and page.get_by_test_id("summary-thrown-in").count() == 0):
         assert time.monotonic() < deadline, "no deal summary"
-        if _visible(page, "deal-summary"):  # thrown in (V0.6a): on to the next deal
+        if visible(page, "deal-summary"):  # thrown in (V0.6a): on to the next deal
             page.get_by_test_id("deal-summary-close").click()
             continue
-        if _visible(page, "pass") and page.get_by_test_id("pass").is_enabled():
+        if visible(page, "pass") and page.get_by_test_id("pass").is_enabled():
             page.get_by_test_id("pass").click()
             continue
-        if _visible(page, "discard-submit"):
+        if visible(page, "discard-submit"):
             cards = page.locator('[data-testid="hand"] button.card')
             cards.nth(0).click()
             cards.nth(1).click()

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import choose_computer, choose_name, open_seat, play_one, version
+from tests.e2e.helpers import choose_computer, choose_name, open_seat, play_one, version, visible
 from tests.support.services import ServerProcess, serving
 
 pytestmark = pytest.mark.browser
@@ -111,20 +111,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield process
 
 
-def _visible(page: Page, test_id: str) -> bool:
-    locator = page.get_by_test_id(test_id)
-    return locator.count() > 0 and locator.first.is_visible()
-
-
 def _step(page: Page, rng: random.Random) -> bool:
     """One thing a player does now (close a summary, pass, lay away two cards, play); False if nothing."""
-    if _visible(page, "deal-summary-close"):
+    if visible(page, "deal-summary-close"):
         page.get_by_test_id("deal-summary-close").click()
         return True
-    if _visible(page, "pass") and page.get_by_test_id("pass").is_enabled():
+    if visible(page, "pass") and page.get_by_test_id("pass").is_enabled():
         page.get_by_test_id("pass").click()
         return True
-    if _visible(page, "discard-submit"):
+    if visible(page, "discard-submit"):
         cards = page.locator(f"{HAND} button.card")
         cards.nth(0).click()
         cards.nth(1).click()
@@ -136,9 +131,9 @@ def _step(page: Page, rng: random.Random) -> bool:
 def _to_my_card(page: Page) -> None:
     """On through a summary, an auction and a talon until a card of mine may be played."""
     deadline = time.monotonic() + 60
-    while not (page.locator(READY).count() and not _visible(page, "deal-summary")):
+    while not (page.locator(READY).count() and not visible(page, "deal-summary")):
         assert time.monotonic() < deadline, "my card's turn did not come"
-        if _visible(page, "deal-summary-close") or _visible(page, "pass") or _visible(page, "discard-submit"):
+        if visible(page, "deal-summary-close") or visible(page, "pass") or visible(page, "discard-submit"):
             _step(page, random.Random(1))
         else:
             page.wait_for_timeout(50)

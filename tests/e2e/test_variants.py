@@ -35,6 +35,7 @@ from .helpers import (
     open_seat,
     play_one,
     version,
+    visible,
 )
 from .test_polish_pages import api_json, sign_in
 
@@ -91,11 +92,6 @@ def screenshots(page: Page, artifacts: Path, tag: str) -> None:
 def phase(page: Page) -> str:
     ring = page.get_by_test_id("ring")
     return (ring.get_attribute("data-phase") or "") if ring.count() else ""
-
-
-def visible(page: Page, test_id: str) -> bool:
-    locator = page.get_by_test_id(test_id)
-    return locator.count() > 0 and locator.first.is_visible()
 
 
 # What the whole-match loop asks of the page, in one call (each query waits for the page's main
